@@ -1,0 +1,39 @@
+/**
+ * The analyses `reproduce` runs, in report order. Each entry names one
+ * artefact of the source documents and the function that reproduces it.
+ *
+ * @module
+ */
+
+import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
+import { divergence } from "./divergence.ts";
+
+export {
+  divergence,
+  MODEL_AB_SCENARIO,
+  scenarioDecisions,
+} from "./divergence.ts";
+export type {
+  DivergenceOptions,
+  DivergenceScenario,
+  ScenarioDecisionsOptions,
+} from "./divergence.ts";
+
+/** One registered analysis. */
+export interface AnalysisEntry {
+  /** Id, equal to the analysis file name and `AnalysisResult.id`. */
+  readonly id: string;
+  /** Title shown in the report's table of contents. */
+  readonly title: string;
+  /** Run it with its published defaults. */
+  readonly run: () => AnalysisResult | Promise<AnalysisResult>;
+}
+
+/** Every analysis, in the order the report shows them. */
+export const ANALYSES: readonly AnalysisEntry[] = [
+  {
+    id: "divergence",
+    title: "Model A vs Model B: accuracy and loss disagree",
+    run: () => divergence(),
+  },
+];

@@ -1,0 +1,19 @@
+/**
+ * Charts: Vega-Lite spec builders and headless SVG/PNG rendering.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { groupedBarChart, renderSvg } from "./mod.ts";
+ *
+ * const spec = groupedBarChart(
+ *   [{ profile: "flat", model: "A", loss: 16 }, { profile: "flat", model: "B", loss: 62 }],
+ *   { x: "profile", group: "model", y: "loss", title: "Loss" },
+ * );
+ * assert.match(await renderSvg(spec), /<svg/);
+ * ```
+ *
+ * @module
+ */
+
+export * from "./specs.ts";
+export * from "./render.ts";

@@ -1,0 +1,21 @@
+/**
+ * Runs: the Decision record, run-export loaders and the sufficient
+ * statistics built from them.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionStats, loadDecisionsJsonl } from "./mod.ts";
+ *
+ * const table = await loadDecisionsJsonl(
+ *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
+ * );
+ * const stats = decisionStats(table);
+ * assert.equal(stats.reduce((s, r) => s + r.n, 0), table.numRows());
+ * ```
+ *
+ * @module
+ */
+
+export * from "./decision.ts";
+export * from "./load_decisions.ts";
+export * from "./decision_stats.ts";

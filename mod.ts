@@ -1,0 +1,158 @@
+/**
+ * lossbook: consequence-weighted evaluation of AI systems that touch money.
+ *
+ * Accuracy and price are the two numbers leaderboards print; lossbook
+ * computes the third, what it costs when the system is wrong. Load a run
+ * export, reduce it to sufficient statistics, and read accuracy, errors and
+ * recall per severity and loss under any cost profile.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   accuracy,
+ *   decisionStats,
+ *   forModel,
+ *   getProfile,
+ *   loadDecisionsJsonl,
+ *   realisedLoss,
+ * } from "./mod.ts";
+ *
+ * const table = await loadDecisionsJsonl("data/examples/model_ab.jsonl");
+ * const stats = decisionStats(table);
+ * const a = forModel(stats, "A");
+ * const b = forModel(stats, "B");
+ * assert.equal(accuracy(a).value, 0.98);
+ * assert.ok(realisedLoss(b, getProfile("reconciliation"))! < realisedLoss(a, getProfile("reconciliation"))!);
+ * ```
+ *
+ * @module
+ */
+
+export { VERSION } from "./version.ts";
+
+// costs
+export {
+  anchorValue,
+  combineProfiles,
+  defineProfile,
+  deriveProfile,
+  getAnchor,
+  getProfile,
+  isFlatProfile,
+  isSeverity,
+  loadProfileFile,
+  loadRegistryFile,
+  parseProfile,
+  parseRegistry,
+  profileFromAnchor,
+  profileSpan,
+  SEVERITIES,
+  severityRank,
+  SHIPPED_PROFILES,
+  SHIPPED_REGISTRY,
+} from "./lib/costs/mod.ts";
+export type {
+  AnchorPoint,
+  AnchorRef,
+  Confidence,
+  CostAnchor,
+  CostProfile,
+  CostRegistry,
+  CostSlot,
+  CostSource,
+  ParseSourceOptions,
+  ProfileFromAnchorOptions,
+  ProfileMapping,
+  ProfileSpec,
+  Severity,
+} from "./lib/costs/mod.ts";
+
+// evidence
+export {
+  COST_COMPLETENESS,
+  FAILURE_CLASSES,
+  isCostEvidence,
+} from "./lib/evidence/mod.ts";
+export type {
+  CostCompleteness,
+  CostEvidence,
+  FailureClass,
+} from "./lib/evidence/mod.ts";
+
+// runs
+export {
+  CLEAN_CLASS,
+  DECISION_COLUMNS,
+  decisionStats,
+  decisionTable,
+  isCorrect,
+  loadDecisionsJsonl,
+  parseDecisionsJsonl,
+  pError,
+} from "./lib/runs/mod.ts";
+export type {
+  Action,
+  Decision,
+  ParseDecisionsOptions,
+} from "./lib/runs/mod.ts";
+
+// metrics
+export {
+  accuracy,
+  errorsBySeverity,
+  expectedLoss,
+  forModel,
+  lossBySeverity,
+  modelIds,
+  rate,
+  realisedLoss,
+  recallBySeverity,
+  sortStats,
+  STAT_COUNTS,
+  wilsonInterval,
+} from "./lib/metrics/mod.ts";
+export type {
+  Rate,
+  RateInterval,
+  RateOptions,
+  SelectOptions,
+  SeverityLoss,
+  StatsRow,
+} from "./lib/metrics/mod.ts";
+
+// claims
+export { assertClaims, claimClose, claimEqual } from "./lib/claims/mod.ts";
+export type {
+  AnalysisResult,
+  Claim,
+  ClaimOptions,
+  ClaimValue,
+  VegaLiteSpec,
+} from "./lib/claims/mod.ts";
+
+// charts
+export {
+  groupedBarChart,
+  renderPng,
+  renderSvg,
+  VEGA_LITE_SCHEMA,
+} from "./lib/charts/mod.ts";
+export type { GroupedBarOptions, RenderPngOptions } from "./lib/charts/mod.ts";
+
+// analyses
+export {
+  ANALYSES,
+  divergence,
+  MODEL_AB_SCENARIO,
+  scenarioDecisions,
+} from "./analyses/mod.ts";
+export type {
+  AnalysisEntry,
+  DivergenceOptions,
+  DivergenceScenario,
+  ScenarioDecisionsOptions,
+} from "./analyses/mod.ts";
+
+// notebook display
+export { showChart, showClaims, showResult, showTable } from "./display.ts";
+export type { Displayable, MimeBundle } from "./display.ts";

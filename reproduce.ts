@@ -1,0 +1,245 @@
+/**
+ * The main job: run every registered analysis and write `out/` — tables as
+ * CSV, figures as SVG, PNG and Vega-Lite JSON, `claims.json` and a
+ * self-contained `report.html`. Exits 1 when any claim fails.
+ *
+ * Usage: `deno task reproduce [--out DIR] [--only ID]`
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { ANALYSES, type AnalysisEntry } from "./analyses/mod.ts";
+import { renderPng, renderSvg } from "./lib/charts/render.ts";
+import type { Claim } from "./lib/claims/claim.ts";
+import { reportHtml, type ReportSection } from "./lib/report/report.ts";
+import { VERSION } from "./version.ts";
+
+/** Options for {@linkcode reproduce}. */
+export interface ReproduceOptions {
+  /** Output folder. Default: `"out"`. */
+  outDir?: string;
+  /** Run only these analysis ids. Default: all. */
+  only?: readonly string[];
+  /** Where progress lines go. Default: standard error. */
+  log?: (line: string) => void;
+  /** Also rasterise figures to PNG. Default: `true`. */
+  png?: boolean;
+}
+
+/** What {@linkcode reproduce} wrote. */
+export interface ReproduceSummary {
+  /** Every claim, with the analysis it belongs to. */
+  readonly claims: readonly (Claim & { analysis: string })[];
+  /** Claims that do not hold. */
+  readonly failed: number;
+  /** Paths written, relative to the output folder. */
+  readonly files: readonly string[];
+}
+
+async function gitCommit(): Promise<string | null> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["rev-parse", "--short=12", "HEAD"],
+      stdout: "piped",
+      stderr: "null",
+      cwd: new URL(".", import.meta.url).pathname,
+    }).output();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+function selectAnalyses(only: readonly string[] | undefined): AnalysisEntry[] {
+  if (only === undefined || only.length === 0) return [...ANALYSES];
+  const known = ANALYSES.map((a) => a.id);
+  for (const id of only) {
+    if (!known.includes(id)) {
+      throw new RangeError(
+        `Unknown analysis ${JSON.stringify(id)}: known analyses are ${
+          known.join(", ")
+        }`,
+      );
+    }
+  }
+  return ANALYSES.filter((a) => only.includes(a.id));
+}
+
+/**
+ * Run the analyses and write their artefacts.
+ *
+ * @param options Output folder, selection and logging.
+ * @returns The claims and the files written.
+ * @throws {RangeError} When `only` names an unknown analysis.
+ */
+export async function reproduce(
+  options: ReproduceOptions = {},
+): Promise<ReproduceSummary> {
+  const outDir = options.outDir ?? "out";
+  const log = options.log ?? ((line: string) => console.error(line));
+  const png = options.png ?? true;
+  const entries = selectAnalyses(options.only);
+  await Deno.mkdir(`${outDir}/tables`, { recursive: true });
+  await Deno.mkdir(`${outDir}/figures`, { recursive: true });
+  const files: string[] = [];
+  const write = async (rel: string, data: string | Uint8Array) => {
+    const path = `${outDir}/${rel}`;
+    if (typeof data === "string") await Deno.writeTextFile(path, data);
+    else await Deno.writeFile(path, data);
+    files.push(rel);
+  };
+  const sections: ReportSection[] = [];
+  const claims: (Claim & { analysis: string })[] = [];
+  const seeds: Record<string, number> = {};
+  for (const [i, entry] of entries.entries()) {
+    const started = performance.now();
+    log(`[${i + 1}/${entries.length}] ${entry.id}: running`);
+    const result = await entry.run();
+    for (const [k, v] of Object.entries(result.parameters)) {
+      if (/seed/i.test(k) && typeof v === "number") {
+        seeds[`${result.id}.${k}`] = v;
+      }
+    }
+    const tables = [];
+    for (const [name, table] of Object.entries(result.tables)) {
+      await write(`tables/${result.id}.${name}.csv`, table.toCSV());
+      tables.push({
+        name,
+        columns: table.columnNames(),
+        rows: table.objects() as Record<string, unknown>[],
+      });
+    }
+    const figures = [];
+    for (const [name, spec] of Object.entries(result.charts)) {
+      const svg = await renderSvg(spec);
+      await write(
+        `figures/${result.id}.${name}.vl.json`,
+        JSON.stringify(spec, null, 2) + "\n",
+      );
+      await write(`figures/${result.id}.${name}.svg`, svg);
+      if (png) {
+        await write(`figures/${result.id}.${name}.png`, await renderPng(svg));
+      }
+      figures.push({ name, svg });
+    }
+    for (const c of result.claims) claims.push({ analysis: result.id, ...c });
+    sections.push({
+      id: result.id,
+      title: result.title,
+      source: result.source,
+      parameters: result.parameters,
+      claims: result.claims,
+      tables,
+      figures,
+    });
+    const failing = result.claims.filter((c) => !c.holds);
+    log(
+      `[${i + 1}/${entries.length}] ${entry.id}: ${
+        result.claims.length - failing.length
+      }/${result.claims.length} claims hold, ${tables.length} tables, ${figures.length} figures (${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s)`,
+    );
+    for (const c of failing) {
+      log(
+        `  FAILS ${c.id}: expected ${JSON.stringify(c.expected)}, got ${
+          JSON.stringify(c.actual)
+        }`,
+      );
+    }
+  }
+  const failed = claims.filter((c) => !c.holds).length;
+  await write(
+    "claims.json",
+    JSON.stringify(
+      {
+        lossbook: VERSION,
+        total: claims.length,
+        holding: claims.length - failed,
+        failed,
+        claims,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  await write(
+    "report.html",
+    reportHtml(sections, {
+      version: VERSION,
+      deno: Deno.version.deno,
+      commit: await gitCommit(),
+      generatedAt: new Date().toISOString(),
+      seeds,
+    }),
+  );
+  log(
+    `wrote ${files.length} files to ${outDir}/: ${
+      claims.length - failed
+    } of ${claims.length} claims hold`,
+  );
+  return { claims, failed, files };
+}
+
+/**
+ * Command-line entry: parse flags, run, and map the outcome to an exit code
+ * (0 all claims hold, 1 a claim fails, 2 bad usage).
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code.
+ */
+export async function reproduceMain(args: readonly string[]): Promise<number> {
+  let values: {
+    out?: string;
+    only?: string[];
+    help?: boolean;
+    "no-png"?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        out: { type: "string" },
+        only: { type: "string", multiple: true },
+        "no-png": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`lossbook reproduce: ${(error as Error).message}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(`Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png]
+
+Run every analysis and write tables, figures, claims.json and report.html.
+Exits 1 when a claim does not hold.
+
+Analyses: ${ANALYSES.map((a) => a.id).join(", ")}
+
+Example:
+  deno task reproduce --only divergence --out /tmp/out`);
+    return 0;
+  }
+  try {
+    const summary = await reproduce({
+      ...(values.out === undefined ? {} : { outDir: values.out }),
+      ...(values.only === undefined ? {} : { only: values.only }),
+      png: !values["no-png"],
+    });
+    return summary.failed === 0 ? 0 : 1;
+  } catch (error) {
+    if (error instanceof RangeError) {
+      console.error(`lossbook reproduce: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await reproduceMain(Deno.args));
+}

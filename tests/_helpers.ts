@@ -1,0 +1,58 @@
+// Shared test helpers: temporary files and a decision factory.
+import type { Decision } from "../lib/runs/decision.ts";
+
+/** Write `text` to a fresh temporary file named `name` and return its path. */
+export async function tempFile(name: string, text: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const path = `${dir}/${name}`;
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+/** A valid decision, with fields overridden by `patch`. */
+export function decision(patch: Partial<Decision> = {}): Decision {
+  return {
+    runId: "r1",
+    modelId: "m",
+    taskId: "t1",
+    trial: 0,
+    severity: "HIGH",
+    trueClass: "AMOUNT_MISMATCH",
+    predClass: "AMOUNT_MISMATCH",
+    parseOk: true,
+    pCorrect: 0.9,
+    action: "auto",
+    cost: { completeness: "complete", usd: 0.001 },
+    outcome: "resolved",
+    ...patch,
+  };
+}
+
+/** Run the CLI in a subprocess; return exit code, stdout and stderr. */
+export async function runCli(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = new URL("../", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-ffi",
+      "--allow-sys",
+      "--allow-run",
+      `${root}cli.ts`,
+      ...args,
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
