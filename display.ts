@@ -21,7 +21,10 @@ import {
   tableHtml,
 } from "./lib/report/html.ts";
 
-const DISPLAY = Symbol.for("Jupyter.display");
+/** The symbol the Deno kernel looks up to display an object richly. */
+export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
+  "Jupyter.display",
+) as never;
 
 /** A MIME bundle, keyed by MIME type. */
 export type MimeBundle = Record<string, unknown>;
@@ -29,11 +32,31 @@ export type MimeBundle = Record<string, unknown>;
 /** Something the Deno kernel displays richly. */
 export interface Displayable {
   /** Return the MIME bundle the kernel shows. */
-  [DISPLAY](): MimeBundle;
+  [JUPYTER_DISPLAY](): MimeBundle;
 }
 
 function displayable(bundle: MimeBundle): Displayable {
-  return { [DISPLAY]: () => bundle };
+  return { [JUPYTER_DISPLAY]: () => bundle };
+}
+
+/**
+ * The MIME bundle a displayable object shows in Jupyter, for use outside
+ * the kernel (tests, saving outputs).
+ *
+ * @param shown An object made by one of the `show*` functions.
+ * @returns Its MIME bundle.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { claimClose } from "./lib/claims/claim.ts";
+ * import { mimeBundle, showClaims } from "./display.ts";
+ *
+ * assert.ok("text/html" in mimeBundle(showClaims([claimClose("x", "one", 1, 1)])));
+ * ```
+ */
+export function mimeBundle(shown: Displayable): MimeBundle {
+  return shown[JUPYTER_DISPLAY]();
 }
 
 function style(html: string): string {
@@ -52,10 +75,9 @@ function style(html: string): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import * as aq from "arquero";
- * import { showTable } from "./display.ts";
+ * import { mimeBundle, showTable } from "./display.ts";
  *
- * const shown = showTable(aq.table({ a: [1, null] }));
- * const bundle = shown[Symbol.for("Jupyter.display")]();
+ * const bundle = mimeBundle(showTable(aq.table({ a: [1, null] })));
  * assert.match(String(bundle["text/html"]), /n\/a/);
  * ```
  */
@@ -90,12 +112,11 @@ export function showTable(
  * ```ts
  * import assert from "node:assert/strict";
  * import { groupedBarChart } from "./lib/charts/specs.ts";
- * import { showChart } from "./display.ts";
+ * import { mimeBundle, showChart } from "./display.ts";
  *
- * const shown = await showChart(groupedBarChart(
+ * const bundle = mimeBundle(await showChart(groupedBarChart(
  *   [{ s: "HIGH", m: "A", v: 10 }], { x: "s", group: "m", y: "v", title: "t" },
- * ));
- * const bundle = shown[Symbol.for("Jupyter.display")]();
+ * )));
  * assert.ok("application/vnd.vegalite.v6+json" in bundle);
  * assert.match(String(bundle["image/svg+xml"]), /<svg/);
  * ```
@@ -120,9 +141,9 @@ export async function showChart(spec: VegaLiteSpec): Promise<Displayable> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { claimClose } from "./lib/claims/claim.ts";
- * import { showClaims } from "./display.ts";
+ * import { mimeBundle, showClaims } from "./display.ts";
  *
- * const bundle = showClaims([claimClose("x", "one", 1, 1)])[Symbol.for("Jupyter.display")]();
+ * const bundle = mimeBundle(showClaims([claimClose("x", "one", 1, 1)]));
  * assert.match(String(bundle["text/plain"]), /1 of 1 claims hold/);
  * ```
  */
@@ -157,9 +178,9 @@ export function showClaims(claims: readonly Claim[]): Displayable {
  * ```ts
  * import assert from "node:assert/strict";
  * import { divergence } from "./analyses/divergence.ts";
- * import { showResult } from "./display.ts";
+ * import { mimeBundle, showResult } from "./display.ts";
  *
- * const bundle = (await showResult(divergence()))[Symbol.for("Jupyter.display")]();
+ * const bundle = mimeBundle(await showResult(divergence()));
  * assert.match(String(bundle["text/html"]), /<svg/);
  * ```
  */

@@ -104,6 +104,7 @@ export {
   forModel,
   lossBySeverity,
   modelIds,
+  normalQuantile,
   rate,
   realisedLoss,
   recallBySeverity,
@@ -154,5 +155,12 @@ export type {
 } from "./analyses/mod.ts";
 
 // notebook display
-export { showChart, showClaims, showResult, showTable } from "./display.ts";
+export {
+  JUPYTER_DISPLAY,
+  mimeBundle,
+  showChart,
+  showClaims,
+  showResult,
+  showTable,
+} from "./display.ts";
 export type { Displayable, MimeBundle } from "./display.ts";

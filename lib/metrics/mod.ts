@@ -17,6 +17,7 @@
  */
 
 export * from "./sufficient_stats.ts";
+export * from "./normal_quantile.ts";
 export * from "./rate.ts";
 export * from "./accuracy.ts";
 export * from "./loss.ts";

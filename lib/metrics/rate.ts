@@ -4,7 +4,7 @@
  * @module
  */
 
-import { probit } from "simple-statistics";
+import { normalQuantile } from "./normal_quantile.ts";
 
 /** A confidence interval for a rate. */
 export interface RateInterval {
@@ -96,14 +96,15 @@ export function wilsonInterval(
   checkCounts("Wilson interval", successes, n);
   checkLevel("Wilson interval", level);
   if (n === 0) return null;
-  const z = probit((1 + level) / 2);
+  const z = normalQuantile((1 + level) / 2);
   const z2 = z * z;
   const centre = (successes + z2 / 2) / (n + z2);
   const half = (z * Math.sqrt((successes * (n - successes)) / n + z2 / 4)) /
     (n + z2);
+  // At k = 0 and k = n the bounds are exactly 0 and 1; rounding must not move them.
   return {
-    lo: Math.max(0, centre - half),
-    hi: Math.min(1, centre + half),
+    lo: successes === 0 ? 0 : Math.max(0, centre - half),
+    hi: successes === n ? 1 : Math.min(1, centre + half),
     level,
     method: "wilson",
   };

@@ -1,0 +1,276 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { defineProfile, getProfile } from "../../../lib/costs/mod.ts";
+import {
+  accuracy,
+  errorsBySeverity,
+  expectedLoss,
+  lossBySeverity,
+  normalQuantile,
+  rate,
+  realisedLoss,
+  recallBySeverity,
+  type StatsRow,
+  wilsonInterval,
+} from "../../../lib/metrics/mod.ts";
+
+function row(patch: Partial<StatsRow>): StatsRow {
+  return {
+    modelId: "m",
+    severity: "HIGH",
+    trueClass: "AMOUNT_MISMATCH",
+    n: 0,
+    correct: 0,
+    escalated: 0,
+    autoErrors: 0,
+    pErrorSum: 0,
+    pMissing: 0,
+    parseFailures: 0,
+    ...patch,
+  };
+}
+
+// A small hand-built run, scored by hand below.
+//   HIGH  AMOUNT_MISMATCH  n=10 correct=7 escalated=2 autoErrors=2  (one wrong answer was escalated)
+//   MEDIUM PARTIAL_MATCH    n=5  correct=4 escalated=0 autoErrors=1
+//   LOW   MATCH (clean)     n=20 correct=19 escalated=1 autoErrors=0 (the false alarm was escalated)
+const stats: StatsRow[] = [
+  row({ n: 10, correct: 7, escalated: 2, autoErrors: 2, pErrorSum: 1.6 }),
+  row({
+    severity: "MEDIUM",
+    trueClass: "PARTIAL_MATCH",
+    n: 5,
+    correct: 4,
+    autoErrors: 1,
+    pErrorSum: 0.5,
+  }),
+  row({
+    severity: "LOW",
+    trueClass: "MATCH",
+    n: 20,
+    correct: 19,
+    escalated: 1,
+    pErrorSum: 0.4,
+  }),
+];
+
+Deno.test("realisedLoss() matches hand-computed values under every shipped profile", () => {
+  // reconciliation: 2 x K(HIGH)=10 + 1 x K(MEDIUM)=1 + 3 escalations x review 1 = 20 + 1 + 3 = 24
+  assert.ok(
+    Math.abs(realisedLoss(stats, getProfile("reconciliation"))! - 24) < 1e-12,
+  );
+  // review_heavy: 2 x 50 + 1 x 5 + 3 x 25 = 180
+  assert.equal(realisedLoss(stats, getProfile("review_heavy")), 180);
+  // principal_risk: 2 x 1000 + 1 x 10 + 3 x 1 = 2013
+  assert.equal(realisedLoss(stats, getProfile("principal_risk")), 2013);
+  // flat: 3 automatic errors + 3 reviews = 6
+  assert.equal(realisedLoss(stats, getProfile("flat")), 6);
+});
+
+Deno.test("lossBySeverity() splits loss into error loss and review loss and sums to realisedLoss()", () => {
+  const p = getProfile("review_heavy");
+  const by = lossBySeverity(stats, p);
+  assert.deepEqual(by.HIGH, {
+    n: 10,
+    autoErrors: 2,
+    escalated: 2,
+    errorLoss: 100,
+    reviewLoss: 50,
+    loss: 150,
+  });
+  assert.deepEqual(by.LOW, {
+    n: 20,
+    autoErrors: 0,
+    escalated: 1,
+    errorLoss: 0,
+    reviewLoss: 25,
+    loss: 25,
+  });
+  assert.equal(by.CRITICAL, null);
+  const total = Object.values(by).reduce((s, v) => s + (v?.loss ?? 0), 0);
+  assert.equal(total, realisedLoss(stats, p));
+});
+
+Deno.test("expectedLoss() weighs stated P(error) by K and is null when a probability is missing", () => {
+  // reconciliation: 1.6 x 10 + 0.5 x 1 + 0.4 x 0.2 + 3 reviews x 1 = 16 + 0.5 + 0.08 + 3 = 19.58
+  assert.ok(
+    Math.abs(expectedLoss(stats, getProfile("reconciliation"))! - 19.58) <
+      1e-12,
+  );
+  assert.equal(
+    expectedLoss([...stats, row({ n: 1, pMissing: 1 })], getProfile("flat")),
+    null,
+  );
+});
+
+Deno.test("metrics of an empty group are null, never 0", () => {
+  assert.equal(accuracy([]).value, null);
+  assert.equal(accuracy([]).interval, null);
+  assert.equal(accuracy(stats.slice(2), { exceptionsOnly: true }).value, null);
+  assert.equal(realisedLoss([], getProfile("flat")), null);
+  assert.equal(expectedLoss([], getProfile("flat")), null);
+  assert.deepEqual(errorsBySeverity([]), {
+    LOW: null,
+    MEDIUM: null,
+    HIGH: null,
+    CRITICAL: null,
+  });
+  const recall = recallBySeverity(stats);
+  assert.equal(recall.CRITICAL.value, null);
+  // LOW has only clean items, so LOW recall has no denominator
+  assert.equal(recall.LOW.value, null);
+  assert.equal(recall.LOW.denominator, 0);
+  assert.equal(lossBySeverity([], getProfile("flat")).HIGH, null);
+});
+
+Deno.test("accuracy() states its denominator and can count exceptions only", () => {
+  const all = accuracy(stats);
+  assert.deepEqual([all.numerator, all.denominator], [30, 35]);
+  const exc = accuracy(stats, { exceptionsOnly: true });
+  assert.deepEqual([exc.numerator, exc.denominator], [11, 15]);
+  // a custom clean class
+  const custom = accuracy([row({ trueClass: "OK", n: 4, correct: 4 })], {
+    exceptionsOnly: true,
+    cleanClass: "OK",
+  });
+  assert.equal(custom.denominator, 0);
+});
+
+Deno.test("errorsBySeverity() and recallBySeverity() count by hand", () => {
+  assert.deepEqual(errorsBySeverity(stats), {
+    LOW: 1,
+    MEDIUM: 1,
+    HIGH: 3,
+    CRITICAL: null,
+  });
+  assert.deepEqual(errorsBySeverity(stats, { exceptionsOnly: true }), {
+    LOW: null,
+    MEDIUM: 1,
+    HIGH: 3,
+    CRITICAL: null,
+  });
+  const r = recallBySeverity(stats);
+  assert.equal(r.HIGH.value, 0.7);
+  assert.equal(r.MEDIUM.value, 0.8);
+});
+
+Deno.test("loss under a flat profile equals errors times K plus reviews times review cost", () => {
+  const flat = defineProfile({
+    id: "flat3",
+    K: { LOW: 3, MEDIUM: 3, HIGH: 3, CRITICAL: 3 },
+    reviewCost: 0.5,
+  });
+  // 3 automatic errors x 3 + 3 escalations x 0.5
+  assert.equal(realisedLoss(stats, flat), 10.5);
+});
+
+Deno.test("wilsonInterval() matches an independent computation", () => {
+  // Python 3.11: z = NormalDist().inv_cdf((1 + level) / 2),
+  // centre = (k + z²/2) / (n + z²), half = z·sqrt(k(n-k)/n + z²/4) / (n + z²)
+  const a = wilsonInterval(98, 100)!;
+  assert.ok(Math.abs(a.lo - 0.9299882092714561) < 1e-12);
+  assert.ok(Math.abs(a.hi - 0.9944980324498377) < 1e-12);
+  const z = wilsonInterval(0, 10)!;
+  assert.equal(z.lo, 0);
+  assert.ok(Math.abs(z.hi - 0.27753279986288915) < 1e-12);
+  const l = wilsonInterval(784, 800, { level: 0.9 })!;
+  assert.ok(Math.abs(l.lo - 0.9700948147183052) < 1e-12);
+  assert.ok(Math.abs(l.hi - 0.9866694760766045) < 1e-12);
+  assert.throws(() => wilsonInterval(5, 4), RangeError);
+  assert.throws(() => wilsonInterval(1.5, 4), RangeError);
+  assert.throws(() => wilsonInterval(1, 4, { level: 1 }), RangeError);
+});
+
+Deno.test("normalQuantile() agrees with Python's NormalDist.inv_cdf in both tails and the centre", () => {
+  // Python 3.11 statistics.NormalDist().inv_cdf(p)
+  const cases: [number, number][] = [
+    [0.975, 1.959963984540054],
+    [0.95, 1.6448536269514715],
+    [0.995, 2.5758293035489],
+    [0.5, 0],
+    [0.2, -0.8416212335729142],
+    [1e-10, -6.361340902404056],
+    [1 - 1e-6, 4.753424308822899],
+  ];
+  for (const [p, expected] of cases) {
+    assert.ok(
+      Math.abs(normalQuantile(p) - expected) <
+        1e-9 * Math.max(1, Math.abs(expected)),
+      `p=${p}`,
+    );
+  }
+  assert.equal(normalQuantile(0), -Infinity);
+  assert.throws(() => normalQuantile(1.1), RangeError);
+});
+
+Deno.test("wilsonInterval() contains the point estimate, stays in [0, 1] and widens with the level (property, seed 7)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 100_000 }).chain((n) =>
+        fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n))
+      ),
+      ([k, n]) => {
+        const ci = wilsonInterval(k, n)!;
+        const wide = wilsonInterval(k, n, { level: 0.99 })!;
+        assert.ok(0 <= ci.lo && ci.lo <= k / n && k / n <= ci.hi && ci.hi <= 1);
+        assert.ok(wide.lo <= ci.lo + 1e-15 && wide.hi >= ci.hi - 1e-15);
+      },
+    ),
+    { seed: 7, numRuns: 500 },
+  );
+});
+
+Deno.test("rate() over an empty denominator has a null value and a null interval", () => {
+  assert.deepEqual(rate(0, 0), {
+    numerator: 0,
+    denominator: 0,
+    value: null,
+    interval: null,
+  });
+});
+
+Deno.test("realisedLoss() is linear in K (property, seed 11)", () => {
+  const arbRow = fc.record({
+    severity: fc.constantFrom(
+      "LOW" as const,
+      "MEDIUM" as const,
+      "HIGH" as const,
+      "CRITICAL" as const,
+    ),
+    n: fc.integer({ min: 1, max: 50 }),
+    autoErrors: fc.integer({ min: 0, max: 50 }),
+    escalated: fc.integer({ min: 0, max: 50 }),
+  });
+  const arbK = fc.record({
+    LOW: fc.double({ min: 0, max: 1e3, noNaN: true }),
+    MEDIUM: fc.double({ min: 0, max: 1e3, noNaN: true }),
+    HIGH: fc.double({ min: 0, max: 1e3, noNaN: true }),
+    CRITICAL: fc.double({ min: 0, max: 1e3, noNaN: true }),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(arbRow, { minLength: 1, maxLength: 8 }),
+      arbK,
+      arbK,
+      fc.double({ min: 0, max: 10, noNaN: true }),
+      (rows, K1, K2, a) => {
+        const s = rows.map((r) => row({ ...r, correct: 0 }));
+        const p = (K: typeof K1) =>
+          defineProfile({ id: "p", K, reviewCost: 1 });
+        const mix = {
+          LOW: K1.LOW + a * K2.LOW,
+          MEDIUM: K1.MEDIUM + a * K2.MEDIUM,
+          HIGH: K1.HIGH + a * K2.HIGH,
+          CRITICAL: K1.CRITICAL + a * K2.CRITICAL,
+        };
+        const reviews = s.reduce((t, r) => t + r.escalated, 0);
+        // L(K1 + aK2) = L(K1) + a (L(K2) - reviews): the review term is not scaled
+        const lhs = realisedLoss(s, p(mix))!;
+        const rhs = realisedLoss(s, p(K1))! +
+          a * (realisedLoss(s, p(K2))! - reviews);
+        assert.ok(Math.abs(lhs - rhs) <= 1e-9 * Math.max(1, Math.abs(lhs)));
+      },
+    ),
+    { seed: 11, numRuns: 300 },
+  );
+});
