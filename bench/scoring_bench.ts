@@ -1,0 +1,97 @@
+// Scoring benchmarks. Each group has a baseline measured in the same run, so
+// the summary reads as a ratio, which survives a noisy machine.
+//   deno task bench
+import { defineProfile } from "../lib/costs/profile.ts";
+import { SEVERITIES } from "../lib/costs/severity.ts";
+import { realisedLoss } from "../lib/metrics/loss.ts";
+import type { Decision } from "../lib/runs/decision.ts";
+import { decisionStats } from "../lib/runs/decision_stats.ts";
+import {
+  decisionTable,
+  parseDecisionsJsonl,
+} from "../lib/runs/load_decisions.ts";
+
+const N = 200_000;
+const PROFILES = 1_000;
+const classes = ["MATCH", "AMOUNT_MISMATCH", "PARTIAL_MATCH", "DUPLICATE"];
+// A fixed linear congruential sequence: the same decisions every run.
+let state = 12345;
+const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const decisions: Decision[] = Array.from({ length: N }, (_, i) => {
+  const trueClass = classes[Math.floor(next() * classes.length)];
+  return {
+    runId: "bench",
+    modelId: `m${i % 3}`,
+    taskId: `t${i}`,
+    trial: 0,
+    severity: SEVERITIES[Math.floor(next() * 4)],
+    trueClass,
+    predClass: next() < 0.9 ? trueClass : "MATCH",
+    parseOk: true,
+    pCorrect: next(),
+    action: next() < 0.1 ? "escalate" : "auto",
+    cost: { completeness: "complete", usd: 0.001 },
+    outcome: "resolved",
+  };
+});
+const profiles = Array.from({ length: PROFILES }, (_, i) =>
+  defineProfile({
+    id: `p${i}`,
+    K: { LOW: 1, MEDIUM: 1 + i, HIGH: 10 + 10 * i, CRITICAL: 100 + 100 * i },
+    reviewCost: 1,
+  }));
+const table = decisionTable(decisions);
+const lines = decisions.map((d) => JSON.stringify(d)).join("\n");
+
+Deno.bench({
+  name:
+    `loss under ${PROFILES} profiles: re-scan ${N} rows per profile (naive)`,
+  group: "sweep",
+  baseline: true,
+  fn() {
+    for (const p of profiles) {
+      const loss = new Map<string, number>();
+      for (const d of decisions) {
+        const c = d.action === "escalate"
+          ? p.reviewCost
+          : d.predClass !== d.trueClass
+          ? p.K[d.severity]
+          : 0;
+        loss.set(d.modelId, (loss.get(d.modelId) ?? 0) + c);
+      }
+    }
+  },
+});
+
+Deno.bench({
+  name:
+    `loss under ${PROFILES} profiles: one decisionStats() pass, then sufficient statistics`,
+  group: "sweep",
+  fn() {
+    const stats = decisionStats(table);
+    for (const p of profiles) {
+      for (const m of ["m0", "m1", "m2"]) {
+        realisedLoss(stats.filter((r) => r.modelId === m), p);
+      }
+    }
+  },
+});
+
+Deno.bench({
+  name: `read ${N} JSONL lines: bare JSON.parse loop (floor)`,
+  group: "load",
+  baseline: true,
+  fn() {
+    let n = 0;
+    for (const line of lines.split("\n")) n += JSON.parse(line).trial;
+    if (n !== 0) throw new Error("unexpected");
+  },
+});
+
+Deno.bench({
+  name: `read ${N} JSONL lines: parseDecisionsJsonl() with validation`,
+  group: "load",
+  fn() {
+    parseDecisionsJsonl(lines);
+  },
+});
