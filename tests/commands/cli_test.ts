@@ -155,7 +155,7 @@ Deno.test("--help works on every command with an example, and unknown commands e
     const r = await runCli([cmd, "--help"]);
     assert.equal(r.code, 0, cmd);
     assert.match(r.stdout, /Usage: /);
-    assert.match(r.stdout, /Example:\n  deno task/);
+    assert.match(r.stdout, /Example:\n {2}deno task/);
   }
   const top = await runCli(["--help"]);
   assert.equal(top.code, 0);
