@@ -25,6 +25,8 @@ export interface ReproduceOptions {
   log?: (line: string) => void;
   /** Also rasterise figures to PNG. Default: `true`. */
   png?: boolean;
+  /** The analyses to choose from. Default: the registry, {@linkcode ANALYSES}. */
+  analyses?: readonly AnalysisEntry[];
 }
 
 /** What {@linkcode reproduce} wrote. */
@@ -51,9 +53,12 @@ async function gitCommit(): Promise<string | null> {
   }
 }
 
-function selectAnalyses(only: readonly string[] | undefined): AnalysisEntry[] {
-  if (only === undefined || only.length === 0) return [...ANALYSES];
-  const known = ANALYSES.map((a) => a.id);
+function selectAnalyses(
+  all: readonly AnalysisEntry[],
+  only: readonly string[] | undefined,
+): AnalysisEntry[] {
+  if (only === undefined || only.length === 0) return [...all];
+  const known = all.map((a) => a.id);
   for (const id of only) {
     if (!known.includes(id)) {
       throw new RangeError(
@@ -63,7 +68,7 @@ function selectAnalyses(only: readonly string[] | undefined): AnalysisEntry[] {
       );
     }
   }
-  return ANALYSES.filter((a) => only.includes(a.id));
+  return all.filter((a) => only.includes(a.id));
 }
 
 /**
@@ -79,7 +84,7 @@ export async function reproduce(
   const outDir = options.outDir ?? "out";
   const log = options.log ?? ((line: string) => console.error(line));
   const png = options.png ?? true;
-  const entries = selectAnalyses(options.only);
+  const entries = selectAnalyses(options.analyses ?? ANALYSES, options.only);
   await Deno.mkdir(`${outDir}/tables`, { recursive: true });
   await Deno.mkdir(`${outDir}/figures`, { recursive: true });
   const files: string[] = [];

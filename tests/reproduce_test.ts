@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import * as aq from "arquero";
+import { claimClose } from "../lib/claims/claim.ts";
 import { reproduce } from "../reproduce.ts";
 
 Deno.test("reproduce() writes tables, figures, claims.json and a self-contained report", async () => {
@@ -72,5 +74,39 @@ Deno.test("reproduce() refuses an unknown analysis id", async () => {
   await assert.rejects(
     () => reproduce({ only: ["nope"], log: () => {} }),
     /Unknown analysis "nope": known analyses are divergence/,
+  );
+});
+
+Deno.test("reproduce() counts a failing claim, logs it and still writes every artefact", async () => {
+  const outDir = await Deno.makeTempDir();
+  const log: string[] = [];
+  const summary = await reproduce({
+    outDir,
+    png: false,
+    log: (l) => log.push(l),
+    analyses: [{
+      id: "broken",
+      title: "A deliberately wrong figure",
+      run: () => ({
+        id: "broken",
+        title: "A deliberately wrong figure",
+        source: "test",
+        parameters: {},
+        tables: { t: aq.table({ x: [1] }) },
+        charts: {},
+        claims: [
+          claimClose("broken.two", "one is two", 2, 1),
+          claimClose("broken.one", "one is one", 1, 1),
+        ],
+      }),
+    }],
+  });
+  assert.equal(summary.failed, 1);
+  assert.ok(log.some((l) => /FAILS broken\.two: expected 2, got 1/.test(l)));
+  const claims = JSON.parse(await Deno.readTextFile(`${outDir}/claims.json`));
+  assert.deepEqual([claims.total, claims.holding, claims.failed], [2, 1, 1]);
+  assert.match(
+    await Deno.readTextFile(`${outDir}/report.html`),
+    /1 of 2 claims hold/,
   );
 });
