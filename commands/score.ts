@@ -17,6 +17,7 @@ import {
   forModel,
   modelIds,
   type StatsRow,
+  summarise,
 } from "../lib/metrics/sufficient_stats.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import { loadDecisionsJsonl } from "../lib/runs/load_decisions.ts";
@@ -91,6 +92,7 @@ export function scoreModels(
     const rows = forModel(stats, m);
     const acc = accuracy(rows, { level });
     const recall = recallBySeverity(rows, { level });
+    const totals = summarise(rows);
     return {
       modelId: m,
       n: acc.denominator,
@@ -107,10 +109,10 @@ export function scoreModels(
         accuracy: acc.interval,
         recallBySeverity: bySeverity((s) => recall[s].interval),
       },
-      exceptions: accuracy(rows, { exceptionsOnly: true }).denominator,
-      parseFailures: rows.reduce((s, r) => s + r.parseFailures, 0),
-      escalated: rows.reduce((s, r) => s + r.escalated, 0),
-      missingPCorrect: rows.reduce((s, r) => s + r.pMissing, 0),
+      exceptions: totals.exceptions,
+      parseFailures: totals.parseFailures,
+      escalated: totals.escalated,
+      missingPCorrect: totals.autoPMissing,
     };
   });
 }

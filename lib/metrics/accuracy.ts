@@ -44,9 +44,12 @@ function select(
  * import assert from "node:assert/strict";
  * import { accuracy } from "./accuracy.ts";
  *
- * const row = { modelId: "A", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", n: 500,
- *   correct: 490, escalated: 0, autoErrors: 10, pErrorSum: 0, pMissing: 500, parseFailures: 0 } as const;
- * const acc = accuracy([row]);
+ * const cell = { modelId: "A", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const acc = accuracy([
+ *   { ...cell, predClass: "AMOUNT_MISMATCH", n: 490 },
+ *   { ...cell, predClass: "MATCH", n: 10 },
+ * ]);
  * assert.equal(acc.value, 0.98);
  * assert.equal(acc.denominator, 500);
  * assert.equal(accuracy([]).value, null);
@@ -60,7 +63,7 @@ export function accuracy(
   let correct = 0;
   for (const r of select(stats, options)) {
     n += r.n;
-    correct += r.correct;
+    if (r.predClass === r.trueClass) correct += r.n;
   }
   return rate(correct, n, options);
 }
@@ -77,9 +80,12 @@ export function accuracy(
  * import assert from "node:assert/strict";
  * import { errorsBySeverity } from "./accuracy.ts";
  *
- * const row = { modelId: "B", severity: "MEDIUM", trueClass: "PARTIAL_MATCH", n: 200,
- *   correct: 160, escalated: 0, autoErrors: 40, pErrorSum: 0, pMissing: 200, parseFailures: 0 } as const;
- * assert.deepEqual(errorsBySeverity([row]), { LOW: null, MEDIUM: 40, HIGH: null, CRITICAL: null });
+ * const cell = { modelId: "B", severity: "MEDIUM", trueClass: "PARTIAL_MATCH", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * assert.deepEqual(
+ *   errorsBySeverity([{ ...cell, predClass: "PARTIAL_MATCH", n: 160 }, { ...cell, predClass: "MATCH", n: 40 }]),
+ *   { LOW: null, MEDIUM: 40, HIGH: null, CRITICAL: null },
+ * );
  * ```
  */
 export function errorsBySeverity(
@@ -91,7 +97,8 @@ export function errorsBySeverity(
     number | null
   >;
   for (const r of select(stats, options)) {
-    out[r.severity] = (out[r.severity] ?? 0) + (r.n - r.correct);
+    out[r.severity] = (out[r.severity] ?? 0) +
+      (r.predClass === r.trueClass ? 0 : r.n);
   }
   return out;
 }
@@ -101,7 +108,8 @@ export function errorsBySeverity(
  * exactly their gold class.
  *
  * Clean items never enter recall. A severity with no exceptions has a rate
- * whose value is `null`.
+ * whose value is `null`. For ReconForge's rule, where any exception verdict
+ * catches a HIGH exception, see `caughtRecallBySeverity`.
  *
  * @param stats Sufficient statistics, usually of one model.
  * @param options Clean class and interval level.
@@ -112,9 +120,12 @@ export function errorsBySeverity(
  * import assert from "node:assert/strict";
  * import { recallBySeverity } from "./accuracy.ts";
  *
- * const row = { modelId: "A", severity: "HIGH", trueClass: "FX_CONVERSION_ERROR", n: 125,
- *   correct: 120, escalated: 0, autoErrors: 5, pErrorSum: 0, pMissing: 125, parseFailures: 0 } as const;
- * const r = recallBySeverity([row]);
+ * const cell = { modelId: "A", severity: "HIGH", trueClass: "FX_CONVERSION_ERROR", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const r = recallBySeverity([
+ *   { ...cell, predClass: "FX_CONVERSION_ERROR", n: 120 },
+ *   { ...cell, predClass: "MATCH", n: 5 },
+ * ]);
  * assert.equal(r.HIGH.value, 0.96);
  * assert.equal(r.LOW.value, null);
  * ```
@@ -131,7 +142,7 @@ export function recallBySeverity(
   >;
   for (const r of select(stats, { ...options, exceptionsOnly: true })) {
     counts[r.severity].n += r.n;
-    counts[r.severity].k += r.correct;
+    if (r.predClass === r.trueClass) counts[r.severity].k += r.n;
   }
   return Object.fromEntries(
     SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),

@@ -1,16 +1,22 @@
 /**
  * Metrics over sufficient statistics: accuracy with its denominator, errors
- * and recall per severity, realised and expected loss, Wilson intervals.
+ * and recall per severity, realised loss under a cost matrix, expected loss,
+ * severity-weighted recall and Wilson intervals.
  *
  * ```ts
  * import assert from "node:assert/strict";
  * import { getProfile } from "../costs/mod.ts";
- * import { accuracy, realisedLoss } from "./mod.ts";
+ * import { accuracy, realisedLoss, severityWeightedRecall } from "./mod.ts";
  *
- * const row = { modelId: "B", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", n: 500,
- *   correct: 498, escalated: 0, autoErrors: 2, pErrorSum: 0, pMissing: 500, parseFailures: 0 } as const;
- * assert.equal(accuracy([row]).value, 0.996);
- * assert.equal(realisedLoss([row], getProfile("principal_risk")), 2000);
+ * const cell = { modelId: "B", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const stats = [
+ *   { ...cell, predClass: "AMOUNT_MISMATCH", n: 498 },
+ *   { ...cell, predClass: "MATCH", n: 2 },
+ * ];
+ * assert.equal(accuracy(stats).value, 0.996);
+ * assert.equal(realisedLoss(stats, getProfile("principal_risk")), 2000);
+ * assert.equal(severityWeightedRecall(stats), 0.996);
  * ```
  *
  * @module
@@ -21,3 +27,4 @@ export * from "./normal_quantile.ts";
 export * from "./rate.ts";
 export * from "./accuracy.ts";
 export * from "./loss.ts";
+export * from "./reconforge.ts";

@@ -1,51 +1,199 @@
 /**
- * Sufficient statistics of a run: counts and sums per (model, severity,
- * trueClass). Every metric and every cost sweep reads these, never the rows.
+ * Sufficient statistics of a run: decision counts per (model, severity,
+ * trueClass, predClass, action), with the probability sums that expected
+ * loss needs. Every metric, every cost sweep and every bootstrap reads these,
+ * never the rows.
  *
  * @module
  */
 
 import { type Severity, severityRank } from "../costs/severity.ts";
 
+/** What happened to a decision: acted on automatically or sent to review. */
+export type Action = "auto" | "escalate";
+
 /**
- * Counts for one (model, severity, trueClass) cell.
+ * One cell of the sufficient statistics: the decisions of one model that
+ * share a severity, a gold class, a predicted class and an action.
  *
- * Loss under any cost profile is linear in these counts, which is why a
+ * Loss under any cost profile and any cost matrix is linear in `n`, so a
  * sweep over a million profiles costs no more passes over the data than one.
+ * The table has at most models x severities x classes² x 2 rows, whatever
+ * the length of the run.
  */
 export interface StatsRow {
   /** Model id. */
   readonly modelId: string;
   /** Task severity. */
   readonly severity: Severity;
-  /** Gold class; `"MATCH"` for clean items. */
+  /** Gold class; the clean class (`"MATCH"`) for items without an exception. */
   readonly trueClass: string;
-  /** Number of decisions. */
+  /** Class the decision was taken as. */
+  readonly predClass: string;
+  /** `auto` or `escalate`. */
+  readonly action: Action;
+  /** Number of decisions in the cell. */
+  readonly n: number;
+  /** Sum of P(error) = 1 - pCorrect over the cell's decisions that state pCorrect. */
+  readonly pErrorSum: number;
+  /** Decisions in the cell with no stated pCorrect. */
+  readonly pMissing: number;
+  /** Decisions in the cell whose raw output did not parse. */
+  readonly parseFailures: number;
+}
+
+/** The numeric fields of a {@linkcode StatsRow}, which add across cells. */
+export const STAT_COUNTS = [
+  "n",
+  "pErrorSum",
+  "pMissing",
+  "parseFailures",
+] as const;
+
+/** The key fields of a {@linkcode StatsRow}. */
+export const STAT_KEYS = [
+  "modelId",
+  "severity",
+  "trueClass",
+  "predClass",
+  "action",
+] as const;
+
+/**
+ * How a prediction relates to the gold class.
+ *
+ * - `correct`: the predicted class is the gold class;
+ * - `missed`: an exception predicted as the clean class;
+ * - `wrongType`: an exception predicted as another exception class;
+ * - `falseAlarm`: a clean item predicted as an exception.
+ */
+export type Outcome = "correct" | "missed" | "wrongType" | "falseAlarm";
+
+/** The four outcomes, in a fixed order. */
+export const OUTCOMES: readonly Outcome[] = [
+  "correct",
+  "missed",
+  "wrongType",
+  "falseAlarm",
+];
+
+/**
+ * Classify a (gold, predicted) pair.
+ *
+ * @param trueClass Gold class.
+ * @param predClass Predicted class.
+ * @param cleanClass Class of clean items. Default: `"MATCH"`.
+ * @returns The outcome.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outcomeOf } from "./sufficient_stats.ts";
+ *
+ * assert.equal(outcomeOf("AMOUNT_MISMATCH", "MATCH"), "missed");
+ * assert.equal(outcomeOf("AMOUNT_MISMATCH", "FX_CONVERSION_ERROR"), "wrongType");
+ * assert.equal(outcomeOf("MATCH", "DUPLICATE"), "falseAlarm");
+ * ```
+ */
+export function outcomeOf(
+  trueClass: string,
+  predClass: string,
+  cleanClass = "MATCH",
+): Outcome {
+  if (predClass === trueClass) return "correct";
+  if (trueClass === cleanClass) return "falseAlarm";
+  return predClass === cleanClass ? "missed" : "wrongType";
+}
+
+/** Totals of a set of cells, by outcome and action. */
+export interface StatsSummary {
+  /** Decisions. */
   readonly n: number;
   /** Decisions whose class equals the gold class. */
   readonly correct: number;
   /** Decisions sent to review. */
   readonly escalated: number;
-  /** Decisions acted on automatically and wrong: the ones that cost K. */
+  /** Automatic decisions that were wrong: `missed + wrongType + falseAlarms`. */
   readonly autoErrors: number;
-  /** Sum of P(error) = 1 - pCorrect over automatic decisions that state pCorrect. */
-  readonly pErrorSum: number;
-  /** Automatic decisions with no stated pCorrect. */
-  readonly pMissing: number;
+  /** Automatic decisions that predicted clean on an exception. */
+  readonly missed: number;
+  /** Automatic decisions that predicted the wrong exception class. */
+  readonly wrongType: number;
+  /** Automatic decisions that flagged a clean item. */
+  readonly falseAlarms: number;
+  /** Decisions on exceptions (gold class not clean). */
+  readonly exceptions: number;
   /** Decisions whose raw output did not parse. */
   readonly parseFailures: number;
+  /** Sum of P(error) over automatic decisions that state pCorrect. */
+  readonly autoPErrorSum: number;
+  /** Automatic decisions that state no pCorrect. */
+  readonly autoPMissing: number;
 }
 
-/** The numeric fields of a {@linkcode StatsRow}. */
-export const STAT_COUNTS = [
-  "n",
-  "correct",
-  "escalated",
-  "autoErrors",
-  "pErrorSum",
-  "pMissing",
-  "parseFailures",
-] as const;
+/**
+ * Add up a set of cells into per-outcome totals.
+ *
+ * @param stats Cells, usually of one model.
+ * @param options Clean class. Default: `"MATCH"`.
+ * @returns The totals; all zero for an empty set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summarise } from "./sufficient_stats.ts";
+ *
+ * const cell = { modelId: "m", severity: "HIGH", trueClass: "AMOUNT_MISMATCH",
+ *   n: 3, pErrorSum: 0, pMissing: 3, parseFailures: 0 } as const;
+ * const s = summarise([
+ *   { ...cell, predClass: "MATCH", action: "auto" },
+ *   { ...cell, predClass: "MATCH", action: "escalate" },
+ * ]);
+ * assert.deepEqual([s.n, s.missed, s.escalated, s.autoErrors], [6, 3, 3, 3]);
+ * ```
+ */
+export function summarise(
+  stats: readonly StatsRow[],
+  options: { cleanClass?: string } = {},
+): StatsSummary {
+  const clean = options.cleanClass ?? "MATCH";
+  let n = 0,
+    correct = 0,
+    escalated = 0,
+    missed = 0,
+    wrongType = 0,
+    falseAlarms = 0;
+  let exceptions = 0, parseFailures = 0, autoPErrorSum = 0, autoPMissing = 0;
+  for (const r of stats) {
+    n += r.n;
+    parseFailures += r.parseFailures;
+    if (r.trueClass !== clean) exceptions += r.n;
+    const outcome = outcomeOf(r.trueClass, r.predClass, clean);
+    if (outcome === "correct") correct += r.n;
+    if (r.action === "escalate") {
+      escalated += r.n;
+      continue;
+    }
+    autoPErrorSum += r.pErrorSum;
+    autoPMissing += r.pMissing;
+    if (outcome === "missed") missed += r.n;
+    else if (outcome === "wrongType") wrongType += r.n;
+    else if (outcome === "falseAlarm") falseAlarms += r.n;
+  }
+  return {
+    n,
+    correct,
+    escalated,
+    autoErrors: missed + wrongType + falseAlarms,
+    missed,
+    wrongType,
+    falseAlarms,
+    exceptions,
+    parseFailures,
+    autoPErrorSum,
+    autoPMissing,
+  };
+}
 
 /**
  * The model ids in a set of statistics, sorted.
@@ -58,17 +206,22 @@ export const STAT_COUNTS = [
  * import assert from "node:assert/strict";
  * import { modelIds } from "./sufficient_stats.ts";
  *
- * const row = { severity: "LOW", trueClass: "MATCH", n: 1, correct: 1, escalated: 0,
- *   autoErrors: 0, pErrorSum: 0, pMissing: 1, parseFailures: 0 } as const;
- * assert.deepEqual(modelIds([{ ...row, modelId: "b" }, { ...row, modelId: "a" }]), ["a", "b"]);
+ * const cell = { severity: "LOW", trueClass: "MATCH", predClass: "MATCH", action: "auto",
+ *   n: 1, pErrorSum: 0, pMissing: 1, parseFailures: 0 } as const;
+ * assert.deepEqual(modelIds([{ ...cell, modelId: "b" }, { ...cell, modelId: "a" }]), ["a", "b"]);
  * ```
  */
 export function modelIds(stats: readonly StatsRow[]): string[] {
   return [...new Set(stats.map((r) => r.modelId))].sort();
 }
 
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
- * Order statistics rows canonically: by model, severity rank, then class.
+ * Order statistics rows canonically: by model, severity rank, gold class,
+ * predicted class, then action.
  *
  * @param stats Sufficient statistics.
  * @returns A new, sorted array.
@@ -78,21 +231,18 @@ export function modelIds(stats: readonly StatsRow[]): string[] {
  * import assert from "node:assert/strict";
  * import { sortStats } from "./sufficient_stats.ts";
  *
- * const row = { modelId: "m", trueClass: "X", n: 1, correct: 1, escalated: 0,
- *   autoErrors: 0, pErrorSum: 0, pMissing: 1, parseFailures: 0 } as const;
- * const sorted = sortStats([{ ...row, severity: "HIGH" }, { ...row, severity: "LOW" }]);
+ * const cell = { modelId: "m", trueClass: "X", predClass: "X", action: "auto",
+ *   n: 1, pErrorSum: 0, pMissing: 1, parseFailures: 0 } as const;
+ * const sorted = sortStats([{ ...cell, severity: "HIGH" }, { ...cell, severity: "LOW" }]);
  * assert.deepEqual(sorted.map((r) => r.severity), ["LOW", "HIGH"]);
  * ```
  */
 export function sortStats(stats: readonly StatsRow[]): StatsRow[] {
   return [...stats].sort((a, b) =>
-    a.modelId < b.modelId
-      ? -1
-      : a.modelId > b.modelId
-      ? 1
-      : severityRank(a.severity) -
-          severityRank(b.severity) ||
-        (a.trueClass < b.trueClass ? -1 : a.trueClass > b.trueClass ? 1 : 0)
+    cmp(a.modelId, b.modelId) ||
+    severityRank(a.severity) - severityRank(b.severity) ||
+    cmp(a.trueClass, b.trueClass) || cmp(a.predClass, b.predClass) ||
+    cmp(a.action, b.action)
   );
 }
 

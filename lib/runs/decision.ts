@@ -15,8 +15,8 @@ import {
 /** The class a clean item (no exception) carries. */
 export const CLEAN_CLASS = "MATCH";
 
-/** What happened to the decision: acted on automatically or sent to review. */
-export type Action = "auto" | "escalate";
+export type { Action } from "../metrics/sufficient_stats.ts";
+import type { Action } from "../metrics/sufficient_stats.ts";
 
 /**
  * One line of a run export (DESIGN §3).

@@ -7,17 +7,24 @@
 import { op } from "arquero";
 import type { ColumnTable } from "arquero";
 import type { Severity } from "../costs/severity.ts";
-import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
+import {
+  type Action,
+  sortStats,
+  type StatsRow,
+} from "../metrics/sufficient_stats.ts";
 
 /**
  * Group a decision table into sufficient statistics per (model, severity,
- * trueClass).
+ * trueClass, predClass, action).
  *
  * One pass over the rows; the result has one row per non-empty cell, so its
  * size depends on the number of models and classes, not on the run length.
+ * The same grouping in SQL is `GROUP BY modelId, severity, trueClass,
+ * predClass, action` with `count(*)`, `sum(1 - pCorrect)`,
+ * `count(*) - count(pCorrect)` and `sum(CASE WHEN parseOk THEN 0 ELSE 1 END)`.
  *
  * @param table A decision table, as made by `decisionTable` or a loader.
- * @returns Statistics rows, sorted by model, severity rank and class.
+ * @returns Statistics rows, in canonical order (see `sortStats`).
  *
  * @example
  * ```ts
@@ -32,35 +39,23 @@ import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
  * const stats = decisionStats(decisionTable([
  *   { ...base, taskId: "a", predClass: "AMOUNT_MISMATCH" },
  *   { ...base, taskId: "b", predClass: "MATCH" },
+ *   { ...base, taskId: "c", predClass: "MATCH" },
  * ]));
- * assert.equal(stats.length, 1);
- * assert.equal(stats[0].n, 2);
- * assert.equal(stats[0].autoErrors, 1);
+ * assert.deepEqual(stats.map((r) => [r.predClass, r.n]), [["AMOUNT_MISMATCH", 1], ["MATCH", 2]]);
  * ```
  */
 export function decisionStats(table: ColumnTable): StatsRow[] {
   if (table.numRows() === 0) return [];
   const rolled = table
     .derive({
-      _correct: (d: Record<string, unknown>) =>
-        d.predClass === d.trueClass ? 1 : 0,
-      _esc: (d: Record<string, unknown>) => d.action === "escalate" ? 1 : 0,
-      _autoErr: (d: Record<string, unknown>) =>
-        d.action === "auto" && d.predClass !== d.trueClass ? 1 : 0,
       _pErr: (d: Record<string, unknown>) =>
-        d.action === "auto" && d.pCorrect != null
-          ? 1 - (d.pCorrect as number)
-          : 0,
-      _pMiss: (d: Record<string, unknown>) =>
-        d.action === "auto" && d.pCorrect == null ? 1 : 0,
+        d.pCorrect != null ? 1 - (d.pCorrect as number) : 0,
+      _pMiss: (d: Record<string, unknown>) => d.pCorrect == null ? 1 : 0,
       _parseFail: (d: Record<string, unknown>) => d.parseOk ? 0 : 1,
     })
-    .groupby("modelId", "severity", "trueClass")
+    .groupby("modelId", "severity", "trueClass", "predClass", "action")
     .rollup({
       n: op.count(),
-      correct: op.sum("_correct"),
-      escalated: op.sum("_esc"),
-      autoErrors: op.sum("_autoErr"),
       pErrorSum: op.sum("_pErr"),
       pMissing: op.sum("_pMiss"),
       parseFailures: op.sum("_parseFail"),
@@ -70,10 +65,9 @@ export function decisionStats(table: ColumnTable): StatsRow[] {
     modelId: r.modelId as string,
     severity: r.severity as Severity,
     trueClass: r.trueClass as string,
+    predClass: r.predClass as string,
+    action: r.action as Action,
     n: r.n as number,
-    correct: r.correct as number,
-    escalated: r.escalated as number,
-    autoErrors: r.autoErrors as number,
     pErrorSum: r.pErrorSum as number,
     pMissing: r.pMissing as number,
     parseFailures: r.parseFailures as number,

@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { defineProfile, getProfile } from "../../../lib/costs/mod.ts";
 import {
   accuracy,
+  CONSEQUENCE_MATRIX,
+  defineCostMatrix,
   errorsBySeverity,
   expectedLoss,
   lossBySeverity,
@@ -11,18 +13,18 @@ import {
   realisedLoss,
   recallBySeverity,
   type StatsRow,
+  STRICT_MATRIX,
   wilsonInterval,
 } from "../../../lib/metrics/mod.ts";
 
-function row(patch: Partial<StatsRow>): StatsRow {
+function cell(patch: Partial<StatsRow>): StatsRow {
   return {
     modelId: "m",
     severity: "HIGH",
     trueClass: "AMOUNT_MISMATCH",
+    predClass: "AMOUNT_MISMATCH",
+    action: "auto",
     n: 0,
-    correct: 0,
-    escalated: 0,
-    autoErrors: 0,
     pErrorSum: 0,
     pMissing: 0,
     parseFailures: 0,
@@ -31,82 +33,185 @@ function row(patch: Partial<StatsRow>): StatsRow {
 }
 
 // A small hand-built run, scored by hand below.
-//   HIGH  AMOUNT_MISMATCH  n=10 correct=7 escalated=2 autoErrors=2  (one wrong answer was escalated)
-//   MEDIUM PARTIAL_MATCH    n=5  correct=4 escalated=0 autoErrors=1
-//   LOW   MATCH (clean)     n=20 correct=19 escalated=1 autoErrors=0 (the false alarm was escalated)
+//   HIGH AMOUNT_MISMATCH (10): 7 right/auto, 1 missed/auto, 1 wrong type/auto, 1 missed/escalated
+//   MEDIUM PARTIAL_MATCH (5):  4 right/auto, 1 missed/auto
+//   LOW MATCH, clean (20):     19 right/auto, 1 false alarm/escalated
 const stats: StatsRow[] = [
-  row({ n: 10, correct: 7, escalated: 2, autoErrors: 2, pErrorSum: 1.6 }),
-  row({
+  cell({ n: 7, pErrorSum: 0.7 }),
+  cell({ predClass: "MATCH", n: 1, pErrorSum: 0.5 }),
+  cell({ predClass: "FX_CONVERSION_ERROR", n: 1, pErrorSum: 0.4 }),
+  cell({ predClass: "MATCH", action: "escalate", n: 1, pErrorSum: 0.9 }),
+  cell({
     severity: "MEDIUM",
     trueClass: "PARTIAL_MATCH",
-    n: 5,
-    correct: 4,
-    autoErrors: 1,
-    pErrorSum: 0.5,
+    predClass: "PARTIAL_MATCH",
+    n: 4,
+    pErrorSum: 0.2,
   }),
-  row({
+  cell({
+    severity: "MEDIUM",
+    trueClass: "PARTIAL_MATCH",
+    predClass: "MATCH",
+    n: 1,
+    pErrorSum: 0.3,
+  }),
+  cell({
     severity: "LOW",
     trueClass: "MATCH",
-    n: 20,
-    correct: 19,
-    escalated: 1,
+    predClass: "MATCH",
+    n: 19,
     pErrorSum: 0.4,
+  }),
+  cell({
+    severity: "LOW",
+    trueClass: "MATCH",
+    predClass: "DUPLICATE",
+    action: "escalate",
+    n: 1,
   }),
 ];
 
-Deno.test("realisedLoss() matches hand-computed values under every shipped profile", () => {
-  // reconciliation: 2 x K(HIGH)=10 + 1 x K(MEDIUM)=1 + 3 escalations x review 1 = 20 + 1 + 3 = 24
+Deno.test("realisedLoss() matches hand-computed values under the strict matrix", () => {
+  const strict = { matrix: STRICT_MATRIX };
+  // reconciliation: 2 auto HIGH errors x 10 + 1 MEDIUM miss x 1 + 2 escalations x 1 = 23
   assert.ok(
-    Math.abs(realisedLoss(stats, getProfile("reconciliation"))! - 24) < 1e-12,
+    Math.abs(realisedLoss(stats, getProfile("reconciliation"), strict)! - 23) <
+      1e-12,
   );
-  // review_heavy: 2 x 50 + 1 x 5 + 3 x 25 = 180
-  assert.equal(realisedLoss(stats, getProfile("review_heavy")), 180);
-  // principal_risk: 2 x 1000 + 1 x 10 + 3 x 1 = 2013
-  assert.equal(realisedLoss(stats, getProfile("principal_risk")), 2013);
-  // flat: 3 automatic errors + 3 reviews = 6
-  assert.equal(realisedLoss(stats, getProfile("flat")), 6);
+  // review_heavy: 2 x 50 + 1 x 5 + 2 x 25 = 155
+  assert.equal(realisedLoss(stats, getProfile("review_heavy"), strict), 155);
+  // principal_risk: 2 x 1000 + 1 x 10 + 2 x 1 = 2012
+  assert.equal(realisedLoss(stats, getProfile("principal_risk"), strict), 2012);
+  // flat: 3 automatic errors + 2 reviews = 5
+  assert.equal(realisedLoss(stats, getProfile("flat"), strict), 5);
 });
 
-Deno.test("lossBySeverity() splits loss into error loss and review loss and sums to realisedLoss()", () => {
+Deno.test("realisedLoss() under the consequence matrix charges a wrong exception type a review, not K", () => {
+  // reconciliation: HIGH miss 10 + HIGH wrong type 1 (review) + MEDIUM miss 1 + 2 escalations = 14
+  assert.ok(
+    Math.abs(realisedLoss(stats, getProfile("reconciliation"))! - 14) < 1e-12,
+  );
+  // principal_risk: 1000 + 1 + 10 + 2 = 1013
+  assert.equal(
+    realisedLoss(stats, getProfile("principal_risk"), {
+      matrix: CONSEQUENCE_MATRIX,
+    }),
+    1013,
+  );
+  // a false alarm left automatic costs a review under consequence, K(LOW) under strict
+  const alarm = [
+    cell({ severity: "LOW", trueClass: "MATCH", predClass: "DUPLICATE", n: 3 }),
+  ];
+  assert.equal(realisedLoss(alarm, getProfile("review_heavy")), 75);
+  assert.equal(
+    realisedLoss(alarm, getProfile("review_heavy"), { matrix: STRICT_MATRIX }),
+    3,
+  );
+});
+
+Deno.test("strict and consequence agree on right answers and missed exceptions", () => {
+  const subset = stats.filter((r) =>
+    r.action === "auto" &&
+    (r.predClass === r.trueClass || r.predClass === "MATCH")
+  );
+  for (
+    const p of ["flat", "reconciliation", "review_heavy", "principal_risk"]
+  ) {
+    assert.equal(
+      realisedLoss(subset, getProfile(p), { matrix: STRICT_MATRIX }),
+      realisedLoss(subset, getProfile(p), { matrix: CONSEQUENCE_MATRIX }),
+      p,
+    );
+  }
+});
+
+Deno.test("defineCostMatrix() validates rules and feeds realisedLoss()", () => {
+  const cheap = defineCostMatrix({
+    ...CONSEQUENCE_MATRIX,
+    id: "cheap_alarms",
+    auto: {
+      ...CONSEQUENCE_MATRIX.auto,
+      wrongType: { of: "fixed", value: 0.5 },
+    },
+  });
+  // reconciliation: 10 + 0.5 + 1 + 2 = 13.5
+  assert.ok(
+    Math.abs(
+      realisedLoss(stats, getProfile("reconciliation"), { matrix: cheap })! -
+        13.5,
+    ) < 1e-12,
+  );
+  assert.throws(
+    () =>
+      defineCostMatrix({
+        ...STRICT_MATRIX,
+        auto: { ...STRICT_MATRIX.auto, missed: { of: "K", times: -1 } },
+      }),
+    /auto\.missed must have a finite amount >= 0, got -1/,
+  );
+  assert.throws(
+    () =>
+      defineCostMatrix({
+        ...STRICT_MATRIX,
+        auto: { ...STRICT_MATRIX.auto, missed: undefined as never },
+      }),
+    /auto\.missed is missing/,
+  );
+});
+
+Deno.test("lossBySeverity() splits loss by action and sums to realisedLoss()", () => {
   const p = getProfile("review_heavy");
-  const by = lossBySeverity(stats, p);
+  const by = lossBySeverity(stats, p, { matrix: STRICT_MATRIX });
   assert.deepEqual(by.HIGH, {
     n: 10,
     autoErrors: 2,
-    escalated: 2,
-    errorLoss: 100,
-    reviewLoss: 50,
-    loss: 150,
+    escalated: 1,
+    autoLoss: 100,
+    escalatedLoss: 25,
+    loss: 125,
   });
   assert.deepEqual(by.LOW, {
     n: 20,
     autoErrors: 0,
     escalated: 1,
-    errorLoss: 0,
-    reviewLoss: 25,
+    autoLoss: 0,
+    escalatedLoss: 25,
     loss: 25,
   });
   assert.equal(by.CRITICAL, null);
-  const total = Object.values(by).reduce((s, v) => s + (v?.loss ?? 0), 0);
-  assert.equal(total, realisedLoss(stats, p));
+  for (const matrix of [STRICT_MATRIX, CONSEQUENCE_MATRIX]) {
+    const total = Object.values(lossBySeverity(stats, p, { matrix })).reduce(
+      (s, v) => s + (v?.loss ?? 0),
+      0,
+    );
+    assert.equal(total, realisedLoss(stats, p, { matrix }));
+  }
 });
 
-Deno.test("expectedLoss() weighs stated P(error) by K and is null when a probability is missing", () => {
-  // reconciliation: 1.6 x 10 + 0.5 x 1 + 0.4 x 0.2 + 3 reviews x 1 = 16 + 0.5 + 0.08 + 3 = 19.58
+Deno.test("expectedLoss() weighs automatic P(error) by K, charges escalations a review, and is null when a probability is missing", () => {
+  // reconciliation: HIGH auto (0.7 + 0.5 + 0.4) x 10 + MEDIUM (0.2 + 0.3) x 1 + LOW 0.4 x 0.2 + 2 reviews = 16 + 0.5 + 0.08 + 2
   assert.ok(
-    Math.abs(expectedLoss(stats, getProfile("reconciliation"))! - 19.58) <
+    Math.abs(expectedLoss(stats, getProfile("reconciliation"))! - 18.58) <
       1e-12,
   );
   assert.equal(
-    expectedLoss([...stats, row({ n: 1, pMissing: 1 })], getProfile("flat")),
+    expectedLoss([...stats, cell({ n: 1, pMissing: 1 })], getProfile("flat")),
     null,
+  );
+  // a missing probability on an escalated decision does not matter: it costs a review either way
+  assert.equal(
+    expectedLoss(
+      [cell({ n: 2, pMissing: 2, action: "escalate" })],
+      getProfile("review_heavy"),
+    ),
+    50,
   );
 });
 
 Deno.test("metrics of an empty group are null, never 0", () => {
   assert.equal(accuracy([]).value, null);
   assert.equal(accuracy([]).interval, null);
-  assert.equal(accuracy(stats.slice(2), { exceptionsOnly: true }).value, null);
+  assert.equal(accuracy(stats.slice(6), { exceptionsOnly: true }).value, null);
   assert.equal(realisedLoss([], getProfile("flat")), null);
   assert.equal(expectedLoss([], getProfile("flat")), null);
   assert.deepEqual(errorsBySeverity([]), {
@@ -128,8 +233,7 @@ Deno.test("accuracy() states its denominator and can count exceptions only", () 
   assert.deepEqual([all.numerator, all.denominator], [30, 35]);
   const exc = accuracy(stats, { exceptionsOnly: true });
   assert.deepEqual([exc.numerator, exc.denominator], [11, 15]);
-  // a custom clean class
-  const custom = accuracy([row({ trueClass: "OK", n: 4, correct: 4 })], {
+  const custom = accuracy([cell({ trueClass: "OK", predClass: "OK", n: 4 })], {
     exceptionsOnly: true,
     cleanClass: "OK",
   });
@@ -154,14 +258,14 @@ Deno.test("errorsBySeverity() and recallBySeverity() count by hand", () => {
   assert.equal(r.MEDIUM.value, 0.8);
 });
 
-Deno.test("loss under a flat profile equals errors times K plus reviews times review cost", () => {
+Deno.test("loss under a flat profile is errors times K plus reviews times review cost", () => {
   const flat = defineProfile({
     id: "flat3",
     K: { LOW: 3, MEDIUM: 3, HIGH: 3, CRITICAL: 3 },
     reviewCost: 0.5,
   });
-  // 3 automatic errors x 3 + 3 escalations x 0.5
-  assert.equal(realisedLoss(stats, flat), 10.5);
+  // strict: 3 automatic errors x 3 + 2 escalations x 0.5
+  assert.equal(realisedLoss(stats, flat, { matrix: STRICT_MATRIX }), 10);
 });
 
 Deno.test("wilsonInterval() matches an independent computation", () => {
@@ -254,7 +358,11 @@ Deno.test("realisedLoss() is linear in K (property, seed 11)", () => {
       arbK,
       fc.double({ min: 0, max: 10, noNaN: true }),
       (rows, K1, K2, a) => {
-        const s = rows.map((r) => row({ ...r, correct: 0 }));
+        const s = rows.flatMap((r) => [
+          cell({ severity: r.severity, predClass: "MATCH", n: r.autoErrors }),
+          cell({ severity: r.severity, action: "escalate", n: r.escalated }),
+          cell({ severity: r.severity, n: r.n }),
+        ]);
         const p = (K: typeof K1) =>
           defineProfile({ id: "p", K, reviewCost: 1 });
         const mix = {
@@ -263,7 +371,10 @@ Deno.test("realisedLoss() is linear in K (property, seed 11)", () => {
           HIGH: K1.HIGH + a * K2.HIGH,
           CRITICAL: K1.CRITICAL + a * K2.CRITICAL,
         };
-        const reviews = s.reduce((t, r) => t + r.escalated, 0);
+        const reviews = s.reduce(
+          (t, r) => t + (r.action === "escalate" ? r.n : 0),
+          0,
+        );
         // L(K1 + aK2) = L(K1) + a (L(K2) - reviews): the review term is not scaled
         const lhs = realisedLoss(s, p(mix))!;
         const rhs = realisedLoss(s, p(K1))! +

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
-import type { STAT_COUNTS } from "../../../lib/metrics/sufficient_stats.ts";
+import { summarise } from "../../../lib/metrics/sufficient_stats.ts";
 import { decisionStats, decisionTable } from "../../../lib/runs/mod.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
 import { decision } from "../../_helpers.ts";
@@ -36,33 +36,48 @@ Deno.test("decisionStats() counts a hand-built run cell by cell", () => {
     }),
   ];
   const stats = decisionStats(decisionTable(ds));
-  assert.deepEqual(stats.map((r) => [r.modelId, r.severity, r.trueClass]), [
-    ["a", "MEDIUM", "PARTIAL_MATCH"],
-    ["m", "LOW", "MATCH"],
-    ["m", "HIGH", "AMOUNT_MISMATCH"],
-  ]);
-  const high = stats[2];
-  assert.equal(high.n, 4);
-  assert.equal(high.correct, 2);
-  assert.equal(high.escalated, 1);
-  assert.equal(high.autoErrors, 1); // the escalated miss costs review, not K
-  // P(error) over auto decisions that state it: (1 - 0.9) + (1 - 0.6) = 0.5
-  assert.ok(Math.abs(high.pErrorSum - 0.5) < 1e-12);
-  assert.equal(high.pMissing, 1);
-  assert.equal(high.parseFailures, 1);
-  const low = stats[1];
   assert.deepEqual(
-    [low.n, low.correct, low.autoErrors, low.escalated, low.pMissing],
-    [1, 0, 1, 0, 0],
+    stats.map((
+      r,
+    ) => [r.modelId, r.severity, r.trueClass, r.predClass, r.action, r.n]),
+    [
+      ["a", "MEDIUM", "PARTIAL_MATCH", "PARTIAL_MATCH", "auto", 1],
+      ["m", "LOW", "MATCH", "DUPLICATE", "auto", 1],
+      ["m", "HIGH", "AMOUNT_MISMATCH", "AMOUNT_MISMATCH", "auto", 2],
+      ["m", "HIGH", "AMOUNT_MISMATCH", "MATCH", "auto", 1],
+      ["m", "HIGH", "AMOUNT_MISMATCH", "MATCH", "escalate", 1],
+    ],
   );
-  assert.ok(Math.abs(low.pErrorSum - 0.25) < 1e-12);
+  const right = stats[2];
+  // (1 - 0.9) from the stated probability; the null one is counted as missing
+  assert.ok(Math.abs(right.pErrorSum - 0.1) < 1e-12);
+  assert.equal(right.pMissing, 1);
+  assert.equal(right.parseFailures, 1);
+  assert.ok(Math.abs(stats[3].pErrorSum - 0.4) < 1e-12);
+  const m = summarise(stats.filter((r) => r.modelId === "m"));
+  assert.deepEqual(
+    [
+      m.n,
+      m.correct,
+      m.escalated,
+      m.autoErrors,
+      m.missed,
+      m.wrongType,
+      m.falseAlarms,
+      m.exceptions,
+    ],
+    [5, 2, 1, 2, 1, 0, 1, 4],
+  );
+  // P(error) over automatic decisions that state it: 0.1 + 0.4 + 0.25; the escalated 0.5 is not automatic
+  assert.ok(Math.abs(m.autoPErrorSum - 0.75) < 1e-12);
+  assert.equal(m.autoPMissing, 1);
 });
 
 Deno.test("decisionStats() of an empty table is empty", () => {
   assert.deepEqual(decisionStats(decisionTable([])), []);
 });
 
-Deno.test("decisionStats() totals equal a direct count over the decisions (property, seed 20261129)", () => {
+Deno.test("decisionStats() and summarise() agree with a direct count over the decisions (property, seed 20261129)", () => {
   const classes = ["MATCH", "AMOUNT_MISMATCH", "DUPLICATE"];
   const arb = fc.array(
     fc.record({
@@ -82,34 +97,52 @@ Deno.test("decisionStats() totals equal a direct count over the decisions (prope
     fc.property(arb, (rows) => {
       const ds = rows.map((r, i) => decision({ ...r, taskId: `t${i}` }));
       const stats = decisionStats(decisionTable(ds));
-      const sum = (k: typeof STAT_COUNTS[number]) =>
-        stats.reduce((s, r) => s + r[k], 0);
-      assert.equal(sum("n"), ds.length);
+      const s = summarise(stats);
+      const auto = ds.filter((d) => d.action === "auto");
+      assert.equal(s.n, ds.length);
       assert.equal(
-        sum("correct"),
+        s.correct,
         ds.filter((d) => d.predClass === d.trueClass).length,
       );
+      assert.equal(s.escalated, ds.length - auto.length);
       assert.equal(
-        sum("escalated"),
-        ds.filter((d) => d.action === "escalate").length,
+        s.autoErrors,
+        auto.filter((d) => d.predClass !== d.trueClass).length,
       );
+      assert.equal(s.autoErrors, s.missed + s.wrongType + s.falseAlarms);
       assert.equal(
-        sum("autoErrors"),
-        ds.filter((d) => d.action === "auto" && d.predClass !== d.trueClass)
+        s.missed,
+        auto.filter((d) => d.trueClass !== "MATCH" && d.predClass === "MATCH")
           .length,
       );
       assert.equal(
-        sum("pMissing"),
-        ds.filter((d) => d.action === "auto" && d.pCorrect === null).length,
+        s.falseAlarms,
+        auto.filter((d) => d.trueClass === "MATCH" && d.predClass !== "MATCH")
+          .length,
       );
-      const pe = ds.reduce(
-        (s, d) =>
-          s + (d.action === "auto" && d.pCorrect !== null ? 1 - d.pCorrect : 0),
+      assert.equal(
+        s.autoPMissing,
+        auto.filter((d) => d.pCorrect === null).length,
+      );
+      const pe = auto.reduce(
+        (t, d) => t + (d.pCorrect !== null ? 1 - d.pCorrect : 0),
         0,
       );
-      assert.ok(Math.abs(sum("pErrorSum") - pe) < 1e-9);
-      assert.equal(sum("parseFailures"), ds.filter((d) => !d.parseOk).length);
+      assert.ok(Math.abs(s.autoPErrorSum - pe) < 1e-9);
+      assert.equal(s.parseFailures, ds.filter((d) => !d.parseOk).length);
       assert.ok(stats.every((r) => r.n > 0));
+      assert.equal(
+        new Set(stats.map((r) =>
+          JSON.stringify([
+            r.modelId,
+            r.severity,
+            r.trueClass,
+            r.predClass,
+            r.action,
+          ])
+        )).size,
+        stats.length,
+      );
     }),
     { seed: 20261129, numRuns: 200 },
   );
