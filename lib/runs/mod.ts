@@ -19,3 +19,5 @@
 export * from "./decision.ts";
 export * from "./load_decisions.ts";
 export * from "./decision_stats.ts";
+export * from "./import_reconforge.ts";
+export * from "./import_lossbench.ts";

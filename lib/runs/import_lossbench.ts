@@ -1,0 +1,247 @@
+/**
+ * Importer for LossBench ledger exports: JSONL lines
+ * `{ seq, prev_hash, chain_hash, event: {...} }`, one per decision event.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { describeIssue } from "../_zod_issue.ts";
+import { SEVERITIES } from "../costs/severity.ts";
+import { type Action, CLEAN_CLASS, type Decision } from "./decision.ts";
+import type { ImportResult } from "./import_reconforge.ts";
+
+/**
+ * The gold class given to a LossBench decision graded wrong: LossBench
+ * records only that the answer was an error, not what the right answer was.
+ */
+export const UNRECORDED_GOLD = "UNRECORDED";
+
+/** How to read LossBench's `calibrated_probability`. */
+export type ProbabilityMeaning = "correct" | "error";
+
+const eventSchema = z.object({
+  model_id: z.string().min(1),
+  task_id: z.string().min(1),
+  trajectory_id: z.string().min(1).optional(),
+  trace_id: z.string().optional(),
+  calibrated_probability: z.number({
+    error: "must be a number in [0, 1] or null",
+  })
+    .min(0, { error: "must be in [0, 1]" }).max(1, {
+      error: "must be in [0, 1]",
+    }).nullable()
+    .optional(),
+  decision: z.enum(
+    ["ALLOW", "ROUTE", "VERIFY", "ABSTAIN", "ESCALATE", "DENY"],
+    {
+      error: "must be one of ALLOW, ROUTE, VERIFY, ABSTAIN, ESCALATE, DENY",
+    },
+  ),
+  observed_outcome: z.object({
+    severity: z.enum(SEVERITIES, {
+      error: `must be one of ${SEVERITIES.join(", ")}`,
+    }),
+    error: z.boolean({ error: "must be true or false" }).optional(),
+    verdict: z.string().optional(),
+    exception_type: z.string().nullable().optional(),
+  }).passthrough().nullable().optional(),
+  model_cost: z.number().min(0, { error: "must be >= 0" }).optional(),
+  token_usage: z.record(z.string(), z.number()).optional(),
+  latency_ms: z.number().min(0, { error: "must be >= 0" }).optional(),
+}).passthrough();
+
+const lineSchema = z.object({
+  seq: z.number().int().min(1),
+  prev_hash: z.string(),
+  chain_hash: z.string(),
+  event: z.unknown(),
+}).strict();
+
+/** Options for {@linkcode parseLossbenchLedger}. */
+export interface LossbenchOptions {
+  /**
+   * What `calibrated_probability` means in this ledger: `"correct"` reads it
+   * as P(answer is correct), `"error"` as P(error). Required: LossBench's
+   * harness writes P(correct) into the field while its policy code reads it
+   * as P(error), so the importer refuses to guess.
+   */
+  probability: ProbabilityMeaning;
+  /** File path shown in errors. Default: `"<inline>"`. */
+  path?: string;
+  /** Run id of the decisions. Default: the file path. */
+  runId?: string;
+}
+
+const ACTION: Readonly<Record<string, Action | null>> = {
+  ALLOW: "auto",
+  ROUTE: "auto",
+  ESCALATE: "escalate",
+  ABSTAIN: "escalate",
+  VERIFY: null,
+  DENY: null,
+};
+
+/**
+ * Parse a LossBench ledger export into decisions.
+ *
+ * A trajectory's final event, the one whose `observed_outcome` carries
+ * `error`, becomes one decision; intermediate steps (no `error`) are counted
+ * in `notes.intermediateSteps`, not scored. The predicted class is the
+ * outcome's `exception_type`, or its `verdict`, or MATCH. LossBench keeps no
+ * gold class, so a correct decision's gold class is its prediction and a
+ * wrong one's is {@linkcode UNRECORDED_GOLD}: under the consequence matrix a
+ * wrong MATCH then counts as a missed exception and a wrong exception verdict
+ * as a review. `ALLOW`/`ROUTE` are automatic, `ESCALATE`/`ABSTAIN` escalated;
+ * a final `VERIFY` or `DENY` is an error. LossBench writes `model_cost` 0.0
+ * when nothing was measured, so a zero becomes `unavailable`, never a
+ * complete 0. Repeated trajectories of a model on a task become trials 0, 1, ...
+ *
+ * @param text The JSONL text.
+ * @param options What the probability means (required), path and run id.
+ * @returns Decisions, and counts of intermediate steps.
+ * @throws {SyntaxError} When a line is not JSON.
+ * @throws {TypeError | RangeError} When a field is missing or invalid, or a
+ * final decision cannot be mapped; the message names file, line and field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseLossbenchLedger } from "./import_lossbench.ts";
+ *
+ * const event = {
+ *   model_id: "m", task_id: "t1", calibrated_probability: 0.9, decision: "ALLOW",
+ *   observed_outcome: { verdict: "EXCEPTION", exception_type: "DUPLICATE", severity: "LOW", error: false },
+ * };
+ * const line = JSON.stringify({ seq: 1, prev_hash: "GENESIS", chain_hash: "x", event });
+ * const [d] = parseLossbenchLedger(line, { probability: "correct" }).decisions;
+ * assert.equal(d.pCorrect, 0.9);
+ * assert.ok(Math.abs(parseLossbenchLedger(line, { probability: "error" }).decisions[0].pCorrect! - 0.1) < 1e-12);
+ * ```
+ */
+export function parseLossbenchLedger(
+  text: string,
+  options: LossbenchOptions,
+): ImportResult {
+  const path = options.path ?? "<inline>";
+  if (options.probability !== "correct" && options.probability !== "error") {
+    throw new TypeError(
+      `Cannot load LossBench ledger ${path}: say what calibrated_probability means with probability "correct" or "error", got ${
+        JSON.stringify(options.probability)
+      }`,
+    );
+  }
+  const runId = options.runId ?? path;
+  const decisions: Decision[] = [];
+  const trials = new Map<string, number>();
+  let intermediate = 0;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "") continue;
+    const at = `Cannot load LossBench ledger ${path}: line ${i + 1}`;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      throw new SyntaxError(
+        `${at}: invalid JSON: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    const outer = lineSchema.safeParse(raw);
+    if (!outer.success) {
+      throw new TypeError(
+        `${at}: ${describeIssue(outer.error.issues[0], raw)}`,
+        {
+          cause: outer.error,
+        },
+      );
+    }
+    const parsed = eventSchema.safeParse(outer.data.event);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const message = `${at}: ${
+        describeIssue(issue, outer.data.event, "event")
+      }`;
+      throw issue.code === "invalid_type"
+        ? new TypeError(message, { cause: parsed.error })
+        : new RangeError(message, { cause: parsed.error });
+    }
+    const e = parsed.data;
+    const outcome = e.observed_outcome ?? null;
+    if (outcome === null || outcome.error === undefined) {
+      intermediate++;
+      continue;
+    }
+    const action = ACTION[e.decision];
+    if (action === null) {
+      throw new RangeError(
+        `${at}: event.decision ${e.decision} on a final event cannot be scored as automatic or escalated`,
+      );
+    }
+    const p = e.calibrated_probability ?? null;
+    const predClass = outcome.exception_type ??
+      (outcome.verdict === undefined || outcome.verdict === "MATCH"
+        ? CLEAN_CLASS
+        : outcome.verdict);
+    const key = `${e.model_id}\u0000${e.task_id}`;
+    const trial = trials.get(key) ?? 0;
+    trials.set(key, trial + 1);
+    const tokensIn = e.token_usage?.prompt_tokens;
+    const tokensOut = e.token_usage?.completion_tokens;
+    decisions.push({
+      runId,
+      modelId: e.model_id,
+      taskId: e.task_id,
+      trial,
+      severity: outcome.severity,
+      trueClass: outcome.error ? UNRECORDED_GOLD : predClass,
+      predClass,
+      parseOk: true,
+      pCorrect: p === null
+        ? null
+        : options.probability === "correct"
+        ? p
+        : 1 - p,
+      action,
+      cost: e.model_cost !== undefined && e.model_cost > 0
+        ? { completeness: "complete", usd: e.model_cost }
+        : { completeness: "unavailable", usd: null },
+      outcome: outcome.error ? "model_failure" : "resolved",
+      ...(tokensIn === undefined ? {} : { tokensIn }),
+      ...(tokensOut === undefined ? {} : { tokensOut }),
+      ...(e.latency_ms === undefined ? {} : { latencyMs: e.latency_ms }),
+    });
+  }
+  return { decisions, notes: { intermediateSteps: intermediate } };
+}
+
+/**
+ * Read a LossBench ledger export.
+ *
+ * @param path Path of the `.jsonl` file.
+ * @param options What the probability means (required) and the run id.
+ * @returns As {@linkcode parseLossbenchLedger}.
+ * @throws As {@linkcode parseLossbenchLedger}, and `Deno.errors.NotFound`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLossbenchLedger } from "./import_lossbench.ts";
+ *
+ * const { decisions } = await loadLossbenchLedger("data/examples/lossbench_ledger.jsonl", {
+ *   probability: "correct",
+ * });
+ * assert.ok(decisions.length > 0);
+ * ```
+ */
+export async function loadLossbenchLedger(
+  path: string,
+  options: Omit<LossbenchOptions, "path">,
+): Promise<ImportResult> {
+  return parseLossbenchLedger(await Deno.readTextFile(path), {
+    ...options,
+    path,
+  });
+}
