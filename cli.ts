@@ -11,8 +11,11 @@
  */
 
 import { type Command, UsageError } from "./commands/_command.ts";
+import { contaminationCommand } from "./commands/contamination.ts";
+import { generateCommand } from "./commands/generate.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { scoreCommand } from "./commands/score.ts";
+import { verifyCommand } from "./commands/verify.ts";
 import { reproduceMain } from "./reproduce.ts";
 import { VERSION } from "./version.ts";
 
@@ -20,6 +23,9 @@ import { VERSION } from "./version.ts";
 export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
+  generate: generateCommand,
+  verify: verifyCommand,
+  contamination: contaminationCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage: "lossbook reproduce [--out DIR] [--only ID]... [--no-png]",

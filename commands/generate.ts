@@ -1,0 +1,223 @@
+// `lossbook generate`: write a seeded, verifier-admitted task suite as canonical JSONL.
+import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
+import { generateTasks, type GenerationStats } from "../lib/tasks/generate.ts";
+import { taskClass } from "../lib/tasks/rules.ts";
+import {
+  type Domain,
+  DOMAINS,
+  isDomain,
+  type Task,
+} from "../lib/tasks/task.ts";
+import { writeTasksJsonl } from "../lib/tasks/write_tasks.ts";
+import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+
+/** Suites at least this large get a progress bar on stderr. */
+export const PROGRESS_MIN_TASKS = 10_000;
+
+/** Parse `--mix HIGH=0.5,MEDIUM=0.3,LOW=0.2`. */
+export function parseMix(text: string): Partial<Record<Severity, number>> {
+  const out: Partial<Record<Severity, number>> = {};
+  for (const part of text.split(",")) {
+    const m = /^\s*([A-Za-z]+)\s*=\s*([0-9.]+)\s*$/.exec(part);
+    if (m === null) {
+      throw new UsageError(
+        `--mix must look like HIGH=0.5,MEDIUM=0.3,LOW=0.2, got ${
+          JSON.stringify(text)
+        }`,
+      );
+    }
+    const key = m[1].toUpperCase();
+    if (!(SEVERITIES as readonly string[]).includes(key)) {
+      throw new UsageError(
+        `--mix: ${JSON.stringify(m[1])} is not a severity (${
+          SEVERITIES.join(", ")
+        })`,
+      );
+    }
+    out[key as Severity] = Number(m[2]);
+  }
+  return out;
+}
+
+/** Parse `--difficulty 0.5` or `--difficulty 0.2,0.9`. */
+export function parseDifficulty(text: string): number | [number, number] {
+  const parts = text.split(",").map((p) => p.trim());
+  const nums = parts.map(Number);
+  if (
+    parts.length > 2 || parts.some((p) => p === "") ||
+    nums.some((x) => !Number.isFinite(x))
+  ) {
+    throw new UsageError(
+      `--difficulty must be a number or LO,HI in [0, 1], got ${
+        JSON.stringify(text)
+      }`,
+    );
+  }
+  return nums.length === 1 ? nums[0] : [nums[0], nums[1]];
+}
+
+function integerFlag(
+  name: string,
+  text: string | undefined,
+  max: number,
+): number {
+  if (text === undefined) throw new UsageError(`--${name} is required`);
+  const x = Number(text);
+  if (!/^[0-9]+$/.test(text) || !(x <= max)) {
+    throw new UsageError(
+      `--${name} must be an integer in [0, ${max}], got ${
+        JSON.stringify(text)
+      }`,
+    );
+  }
+  return x;
+}
+
+function progressBar(n: number): (done: number) => void {
+  const start = performance.now();
+  const tty = Deno.stderr.isTerminal();
+  const enc = new TextEncoder();
+  let lastTenth = -1;
+  return (done) => {
+    const frac = n === 0 ? 1 : done / n;
+    const rate = done / Math.max(1e-3, (performance.now() - start) / 1000);
+    const width = 30;
+    const fill = Math.round(frac * width);
+    const line = `[${"#".repeat(fill)}${".".repeat(width - fill)}] ${
+      (frac * 100).toFixed(0).padStart(3)
+    }% ${done.toLocaleString("en-US")}/${n.toLocaleString("en-US")} tasks, ${
+      Math.round(rate).toLocaleString("en-US")
+    } tasks/s`;
+    if (tty) {
+      Deno.stderr.writeSync(enc.encode(`\r${line}${done === n ? "\n" : ""}`));
+    } else if (Math.floor(frac * 10) > lastTenth) {
+      lastTenth = Math.floor(frac * 10);
+      Deno.stderr.writeSync(enc.encode(`${line}\n`));
+    }
+  };
+}
+
+/** The `generate` command. */
+export const generateCommand: Command = {
+  summary:
+    "Generate a seeded task suite (every task admitted by the independent verifier)",
+  usage:
+    `lossbook generate --domain ${
+      DOMAINS.join("|")
+    } --seed S --n N --out FILE ` +
+    "[--mix HIGH=0.5,MEDIUM=0.3,LOW=0.2] [--difficulty 0.2,0.9] [--force] [--json]",
+  example:
+    "deno task lossbook generate --domain reconciliation --seed 7 --n 1000 --out tasks.jsonl",
+  async run(args) {
+    const { values, positionals } = parseFlags("generate", args, {
+      domain: { type: "string" },
+      seed: { type: "string" },
+      n: { type: "string" },
+      mix: { type: "string" },
+      difficulty: { type: "string" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `unexpected argument ${JSON.stringify(positionals[0])}`,
+      );
+    }
+    if (!isDomain(values.domain)) {
+      throw new UsageError(
+        `--domain must be one of ${DOMAINS.join(", ")}, got ${
+          JSON.stringify(values.domain ?? null)
+        }`,
+      );
+    }
+    const domain: Domain = values.domain;
+    const seed = integerFlag("seed", values.seed, 0xffff_ffff);
+    const n = integerFlag("n", values.n, 1e9);
+    if (values.out === undefined) throw new UsageError("--out is required");
+    const out = values.out;
+    const options = {
+      seed,
+      n,
+      mix: values.mix === undefined ? undefined : parseMix(values.mix),
+      difficulty: values.difficulty === undefined
+        ? undefined
+        : parseDifficulty(values.difficulty),
+    };
+    const it = generateTasks(domain, options); // validates options before any file is touched
+    let stats: GenerationStats = { tasks: 0, candidates: 0, rejections: {} };
+    const bySeverity: Record<string, number> = {};
+    const byClass: Record<string, number> = {};
+    function* counted(): Generator<Task> {
+      while (true) {
+        const r = it.next();
+        if (r.done) {
+          stats = r.value;
+          return;
+        }
+        bySeverity[r.value.gold.severity] =
+          (bySeverity[r.value.gold.severity] ?? 0) + 1;
+        const c = taskClass(r.value);
+        byClass[c] = (byClass[c] ?? 0) + 1;
+        yield r.value;
+      }
+    }
+    const bar = n >= PROGRESS_MIN_TASKS ? progressBar(n) : undefined;
+    const written = await writeTasksJsonl(out, counted(), {
+      force: values.force,
+      onProgress: bar,
+      progressEvery: Math.max(1000, Math.floor(n / 100)),
+    });
+    if (bar !== undefined && n % Math.max(1000, Math.floor(n / 100)) !== 0) {
+      bar(n);
+    }
+    const rejected = stats.candidates - stats.tasks;
+    const report = {
+      file: out,
+      domain,
+      seed,
+      n: written.tasks,
+      difficulty: options.difficulty ?? [0, 1],
+      mix: options.mix ?? null,
+      bytes: written.bytes,
+      sha256: written.sha256,
+      candidates: stats.candidates,
+      rejected,
+      rejections: stats.rejections,
+      bySeverity,
+      byClass,
+    };
+    if (values.json) {
+      console.log(JSON.stringify(report, null, 2));
+      return 0;
+    }
+    const lines = [
+      `wrote ${written.tasks} ${domain} tasks (seed ${seed}) to ${out}, ${
+        written.bytes.toLocaleString("en-US")
+      } bytes`,
+      `suite sha256 ${written.sha256}`,
+      `candidates ${stats.candidates}, admitted ${stats.tasks}, rejected by the verifier ${rejected}`,
+    ];
+    const reasons = Object.entries(stats.rejections).sort((a, b) =>
+      b[1] - a[1]
+    );
+    if (reasons.length > 0) {
+      lines.push(
+        alignRows([
+          ["rejection reason", "count"],
+          ...reasons.map(([r, c]) => [r, String(c)]),
+        ]).replace(/^/gm, "  "),
+      );
+    }
+    lines.push(
+      alignRows([
+        ["severity", "tasks"],
+        ...SEVERITIES.filter((s) => bySeverity[s] !== undefined).map((
+          s,
+        ) => [s, String(bySeverity[s])]),
+      ]).replace(/^/gm, "  "),
+    );
+    console.log(lines.join("\n"));
+    return 0;
+  },
+};

@@ -1,0 +1,105 @@
+// `lossbook verify`: re-verify every task of a suite with the independent verifier.
+import { SEVERITIES } from "../lib/costs/severity.ts";
+import { streamTasksJsonl } from "../lib/tasks/load_tasks.ts";
+import { taskClass } from "../lib/tasks/rules.ts";
+import { checkTask } from "../lib/tasks/verify.ts";
+import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+
+/** Disagreements listed in full; the rest are counted. */
+const SHOWN = 20;
+
+/** The `verify` command. */
+export const verifyCommand: Command = {
+  summary:
+    "Re-verify a task suite: labels, signatures and prompts against the rule tables",
+  usage: "lossbook verify <tasks.jsonl> [--json]",
+  example: "deno task lossbook verify data/tasks/reconciliation_777_300.jsonl",
+  async run(args) {
+    const { values, positionals } = parseFlags("verify", args, {
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(`expected one task file, got ${positionals.length}`);
+    }
+    const path = positionals[0];
+    const it = streamTasksJsonl(path);
+    const byClass: Record<string, number> = {};
+    const bySeverity: Record<string, number> = {};
+    const domains: Record<string, number> = {};
+    const disagreements: { id: string; problems: string[] }[] = [];
+    let bad = 0;
+    let n = 0;
+    let r = await it.next();
+    while (!r.done) {
+      const task = r.value;
+      n++;
+      const check = checkTask(task);
+      const cls = `${task.domain}/${taskClass(task)}`;
+      byClass[cls] = (byClass[cls] ?? 0) + 1;
+      bySeverity[task.gold.severity] = (bySeverity[task.gold.severity] ?? 0) +
+        1;
+      domains[task.domain] = (domains[task.domain] ?? 0) + 1;
+      if (check.problems.length > 0) {
+        bad++;
+        if (disagreements.length < SHOWN) {
+          disagreements.push({ id: task.id, problems: check.problems });
+        }
+      }
+      r = await it.next();
+    }
+    const { sha256 } = r.value;
+    const agreement = n === 0 ? null : (n - bad) / n;
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          file: path,
+          tasks: n,
+          agree: n - bad,
+          disagree: bad,
+          agreement,
+          sha256,
+          domains,
+          bySeverity,
+          byClass,
+          disagreements,
+        },
+        null,
+        2,
+      ));
+    } else {
+      const lines = [
+        `${path}: ${n} tasks, ${n - bad} agree with the verifier (${
+          agreement === null ? "n/a" : `${(agreement * 100).toFixed(2)}%`
+        }), ${bad} disagree`,
+        `suite sha256 ${sha256}`,
+        alignRows([
+          ["severity", "tasks"],
+          ...SEVERITIES.filter((s) => bySeverity[s] !== undefined).map((
+            s,
+          ) => [s, String(bySeverity[s])]),
+        ]).replace(/^/gm, "  "),
+        alignRows([
+          ["class", "tasks"],
+          ...Object.entries(byClass).sort().map(([c, k]) => [c, String(k)]),
+        ]).replace(/^/gm, "  "),
+      ];
+      for (const d of disagreements) {
+        lines.push(`  DISAGREE ${d.id}: ${d.problems.join("; ")}`);
+      }
+      if (bad > disagreements.length) {
+        lines.push(`  ... and ${bad - disagreements.length} more`);
+      }
+      console.log(lines.join("\n"));
+    }
+    if (bad > 0) {
+      const first = disagreements[0];
+      console.error(
+        `lossbook verify: ${bad} of ${n} tasks disagree with the verifier; first ${first.id}: ${
+          first.problems[0]
+        }`,
+      );
+      return 1;
+    }
+    return 0;
+  },
+};
