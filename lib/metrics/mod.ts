@@ -28,3 +28,5 @@ export * from "./rate.ts";
 export * from "./accuracy.ts";
 export * from "./loss.ts";
 export * from "./reconforge.ts";
+export * from "./sampling.ts";
+export * from "./bootstrap.ts";

@@ -21,3 +21,4 @@ export * from "./load_decisions.ts";
 export * from "./decision_stats.ts";
 export * from "./import_reconforge.ts";
 export * from "./import_lossbench.ts";
+export * from "./paired_stats.ts";

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { getProfile } from "../../../lib/costs/mod.ts";
+import {
+  accuracy,
+  bootstrapInterval,
+  pairedBootstrap,
+  type PairedRow,
+  quantileSorted,
+  realisedLoss,
+  recallBySeverity,
+  type StatsRow,
+  wilsonInterval,
+} from "../../../lib/metrics/mod.ts";
+
+const base = {
+  modelId: "m",
+  severity: "HIGH",
+  trueClass: "AMOUNT_MISMATCH",
+  action: "auto",
+  pErrorSum: 0,
+  pMissing: 0,
+  parseFailures: 0,
+} as const;
+
+function run(errors: number, n: number): StatsRow[] {
+  return [{ ...base, predClass: "MATCH", n: errors }, {
+    ...base,
+    predClass: "AMOUNT_MISMATCH",
+    n: n - errors,
+  }];
+}
+
+Deno.test("bootstrapInterval() is byte-identical for the same seed and differs for another", () => {
+  const stats = run(30_000, 1_000_000);
+  const f = (s: readonly StatsRow[]) => accuracy(s).value;
+  assert.deepEqual(
+    bootstrapInterval(stats, f, { seed: 9 }),
+    bootstrapInterval(stats, f, { seed: 9 }),
+  );
+  assert.notDeepEqual(
+    bootstrapInterval(stats, f, { seed: 9 }).lo,
+    bootstrapInterval(stats, f, { seed: 10 }).lo,
+  );
+});
+
+Deno.test("bootstrapInterval() of accuracy agrees with the Wilson interval on a large run", () => {
+  // For n = 20,000 and p = 0.97 both intervals approximate the same normal interval.
+  const stats = run(600, 20_000);
+  const boot = bootstrapInterval(stats, (s) => accuracy(s).value, {
+    seed: 1,
+    resamples: 4000,
+  });
+  const wilson = wilsonInterval(19_400, 20_000)!;
+  assert.equal(boot.estimate, 0.97);
+  assert.ok(
+    Math.abs(boot.lo! - wilson.lo) < 0.0008,
+    `${boot.lo} vs ${wilson.lo}`,
+  );
+  assert.ok(
+    Math.abs(boot.hi! - wilson.hi) < 0.0008,
+    `${boot.hi} vs ${wilson.hi}`,
+  );
+});
+
+Deno.test("bootstrapInterval() of loss has the width of the binomial sampling distribution", () => {
+  // loss = K(HIGH) x misses with misses ~ Binomial(n, p): sd = 10 sqrt(n p (1 - p))
+  const n = 50_000, errors = 500;
+  const boot = bootstrapInterval(
+    run(errors, n),
+    (s) => realisedLoss(s, getProfile("reconciliation")),
+    {
+      seed: 3,
+      resamples: 4000,
+    },
+  );
+  const sd = 10 * Math.sqrt(n * (errors / n) * (1 - errors / n));
+  const width = boot.hi! - boot.lo!;
+  assert.ok(
+    Math.abs(width / (2 * 1.959964 * sd) - 1) < 0.08,
+    `width ${width} vs ${2 * 1.96 * sd}`,
+  );
+});
+
+Deno.test("bootstrapInterval() counts resamples where the statistic is undefined and reports null on empty input", () => {
+  // one LOW exception among many HIGH: some resamples hold no LOW exception, where LOW recall is undefined
+  const stats: StatsRow[] = [
+    ...run(1, 60),
+    {
+      ...base,
+      severity: "LOW",
+      trueClass: "DUPLICATE",
+      predClass: "DUPLICATE",
+      n: 1,
+    },
+  ];
+  const boot = bootstrapInterval(stats, (s) => recallBySeverity(s).LOW.value, {
+    seed: 4,
+    resamples: 500,
+  });
+  assert.ok(
+    boot.undefinedResamples > 100 && boot.undefinedResamples < 300,
+    String(boot.undefinedResamples),
+  );
+  const empty = bootstrapInterval([], (s) => accuracy(s).value, {
+    resamples: 10,
+  });
+  assert.deepEqual([
+    empty.estimate,
+    empty.lo,
+    empty.hi,
+    empty.undefinedResamples,
+  ], [null, null, null, 10]);
+  assert.throws(
+    () => bootstrapInterval(stats, () => 1, { resamples: 0 }),
+    RangeError,
+  );
+  assert.throws(
+    () => bootstrapInterval(stats, () => 1, { level: 1 }),
+    RangeError,
+  );
+});
+
+Deno.test("pairedBootstrap() estimates the difference, finds a real one and finds none between identical models", () => {
+  const cell = {
+    severity: "HIGH",
+    trueClass: "X",
+    actionA: "auto",
+    actionB: "auto",
+  } as const;
+  const loss = (s: readonly StatsRow[]) =>
+    realisedLoss(s, getProfile("reconciliation"));
+  const different: PairedRow[] = [
+    { ...cell, predA: "MATCH", predB: "X", n: 30 },
+    { ...cell, predA: "X", predB: "MATCH", n: 5 },
+    { ...cell, predA: "X", predB: "X", n: 965 },
+  ];
+  const d = pairedBootstrap(different, loss, { seed: 5 });
+  // (30 - 5) misses x K(HIGH) = 250
+  assert.equal(d.estimate, 250);
+  assert.equal(d.pairs, 1000);
+  assert.ok(d.lo! > 0 && d.pValue! <= 0.002);
+  const same: PairedRow[] = [
+    { ...cell, predA: "MATCH", predB: "MATCH", n: 10 },
+    { ...cell, predA: "X", predB: "X", n: 90 },
+  ];
+  const s = pairedBootstrap(same, loss, { seed: 5 });
+  assert.deepEqual([s.estimate, s.lo, s.hi, s.pValue], [0, 0, 0, 1]);
+});
+
+Deno.test("pairedBootstrap() on an even split gives a large p-value (seed 6)", () => {
+  const cell = {
+    severity: "MEDIUM",
+    trueClass: "X",
+    actionA: "auto",
+    actionB: "auto",
+  } as const;
+  const even: PairedRow[] = [
+    { ...cell, predA: "MATCH", predB: "X", n: 20 },
+    { ...cell, predA: "X", predB: "MATCH", n: 20 },
+    { ...cell, predA: "X", predB: "X", n: 160 },
+  ];
+  const r = pairedBootstrap(even, (s) => realisedLoss(s, getProfile("flat")), {
+    seed: 6,
+  });
+  assert.equal(r.estimate, 0);
+  assert.ok(r.pValue! > 0.5);
+});
+
+Deno.test("quantileSorted() interpolates like R's type 7", () => {
+  // R: quantile(c(1, 2, 4, 8), c(0.1, 0.9)) = 1.3, 6.8
+  assert.ok(Math.abs(quantileSorted([1, 2, 4, 8], 0.1)! - 1.3) < 1e-12);
+  assert.ok(Math.abs(quantileSorted([1, 2, 4, 8], 0.9)! - 6.8) < 1e-12);
+  assert.equal(quantileSorted([5], 0.3), 5);
+});
