@@ -416,8 +416,11 @@ export function injectReconciliation(
         ledger.valueDay = sat ? day + 1 : day;
         st.valueDay = sat ? day + 4 : day + 3;
       } else {
-        st.valueDay = ledger.valueDay +
-          (chance(rng, 500) ? 1 : -1) * drawInt(rng, 1, 10);
+        // a shift of 1-10 days, moved off a weekend in the same direction
+        const step = chance(rng, 500) ? 1 : -1;
+        let day = ledger.valueDay + step * drawInt(rng, 1, 10);
+        while (weekday(day) === 0 || weekday(day) === 6) day += step;
+        st.valueDay = day;
       }
       st.bookingDay = st.valueDay + drawInt(rng, 0, 2);
       return;

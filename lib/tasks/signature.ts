@@ -47,7 +47,8 @@ export function sha256Hex(text: string): string {
  *
  * const t = generateTask("settlement", 7, 0);
  * assert.equal(taskSignature(t), t.signature);
- * assert.equal(taskSignature({ ...t, id: "renamed", seed: 8 }), t.signature);
+ * const renamed = { ...t, id: "renamed", seed: 8 };
+ * assert.equal(taskSignature(renamed), t.signature);
  * ```
  */
 export function taskSignature(

@@ -123,6 +123,40 @@ export function classifyPaymentRepair(
 }
 
 /**
+ * Evaluate every payment-repair check on its own, ignoring priority.
+ *
+ * Checks that need a valid creditor IBAN (the BIC check) are skipped when
+ * the IBAN is invalid.
+ *
+ * @param state A payment-repair state.
+ * @returns The classes whose check holds, in priority order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { paymentRepairFindings } from "./verify_payment_repair.ts";
+ *
+ * const s = {
+ *   messageType: "MT103", uetr: "0d1b2c3a-1111-4222-8333-444455556666", amount: "100.00",
+ *   currency: "EUR", executionDate: "2024-03-11", businessDate: "2024-03-11",
+ *   debtor: { name: "Acme", iban: "DE89370400440532013000" },
+ *   creditor: { name: "Fjord Foods", iban: "DE89370400440532013000", bic: "COBADEFF" },
+ *   remittanceInfo: "x".repeat(141), fraudScore: 90, debtorLimit: "900.00",
+ *   recentUetrs: [], muleAccounts: [], bicDirectory: [],
+ * };
+ * assert.deepEqual(paymentRepairFindings(s), ["FRAUD_HOLD", "REMITTANCE_TOO_LONG"]);
+ * ```
+ */
+export function paymentRepairFindings(
+  state: PaymentRepairState,
+): PaymentRepairClass[] {
+  const ibanOk = !CHECKS.INVALID_IBAN(state);
+  return RULES.priority.filter((cls) =>
+    (cls !== "BIC_MISMATCH" || ibanOk) && CHECKS[cls](state)
+  );
+}
+
+/**
  * Recompute the gold answer of a payment-repair state: verdict, exception
  * type, severity, repair safety and action.
  *

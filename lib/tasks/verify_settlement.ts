@@ -81,6 +81,31 @@ export function classifySettlement(state: SettlementState): SettlementClass {
 }
 
 /**
+ * Evaluate every settlement check on its own, ignoring priority.
+ *
+ * @param state A settlement state.
+ * @returns The signals whose check holds, in priority order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settlementFindings } from "./verify_settlement.ts";
+ *
+ * const s = {
+ *   tradeId: "FX1", tradeDate: "2024-03-06", valueDate: "2024-03-08", method: "BILATERAL",
+ *   sell: { currency: "USD", amount: "5000000.00" }, buy: { currency: "EUR", amount: "4600000.00" },
+ *   counterparty: { name: "Baltic Capital", bic: "BALTDEFF" }, confirmation: null,
+ *   payLeg: "SENT", receiveLeg: "PENDING", asOf: "2024-03-08T16:01Z",
+ *   sellUsdRate: "1.000000", limitUsd: "9000000.00", usedLimitUsd: "0.00",
+ * };
+ * assert.deepEqual(settlementFindings(s), ["HERSTATT_EXPOSURE", "MISSING_CONFIRMATION", "DELAYED"]);
+ * ```
+ */
+export function settlementFindings(state: SettlementState): SettlementClass[] {
+  return RULES.priority.filter((cls) => CHECKS[cls](state));
+}
+
+/**
  * Recompute the gold answer of a settlement state: signal, verdict,
  * severity and exposure class.
  *
