@@ -9,11 +9,17 @@ import * as aq from "arquero";
 import type { ColumnTable } from "arquero";
 import { describeIssue } from "../_zod_issue.ts";
 import { type Decision, decisionSchema } from "./decision.ts";
+import { fastDecision } from "./_fast_decision.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
   /** File path shown in errors. Default: `"<inline>"`. */
   path?: string;
+  /**
+   * Called every 100,000 lines with the lines and characters read so far,
+   * for progress on large inputs. Default: none.
+   */
+  onProgress?: (lines: number, chars: number) => void;
 }
 
 /** The column names of a decision table, in order. */
@@ -89,37 +95,41 @@ export function parseDecisionsJsonl(
       if (end === text.length) break;
       continue;
     }
-    const where = `Cannot load run export ${path}: line ${lineNo}`;
+    const where = () => `Cannot load run export ${path}: line ${lineNo}`;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SyntaxError(`${where}: invalid JSON: ${detail}`, {
+      throw new SyntaxError(`${where()}: invalid JSON: ${detail}`, {
         cause: error,
       });
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new SyntaxError(
-        `${where}: expected a JSON object, got ${
+        `${where()}: expected a JSON object, got ${
           Array.isArray(value) ? "an array" : JSON.stringify(value)
         }`,
       );
     }
-    const parsed = decisionSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const message = `${where}: ${describeIssue(issue, value)}`;
-      throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
-        ? new TypeError(message, { cause: parsed.error })
-        : new RangeError(message, { cause: parsed.error });
+    let d = fastDecision(value);
+    if (d === null) {
+      const parsed = decisionSchema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const message = `${where()}: ${describeIssue(issue, value)}`;
+        throw issue.code === "invalid_type" ||
+            issue.code === "unrecognized_keys"
+          ? new TypeError(message, { cause: parsed.error })
+          : new RangeError(message, { cause: parsed.error });
+      }
+      d = parsed.data as Decision;
     }
-    const d = parsed.data as Decision;
     const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
     const first = seen.get(key);
     if (first !== undefined) {
       throw new RangeError(
-        `${where}: duplicate decision for runId ${
+        `${where()}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${
           JSON.stringify(d.taskId)
@@ -128,6 +138,9 @@ export function parseDecisionsJsonl(
     }
     seen.set(key, lineNo);
     out.push(d);
+    if (options.onProgress !== undefined && out.length % 100_000 === 0) {
+      options.onProgress(lineNo, start);
+    }
     if (end === text.length) break;
   }
   return out;

@@ -22,3 +22,4 @@ export * from "./decision_stats.ts";
 export * from "./import_reconforge.ts";
 export * from "./import_lossbench.ts";
 export * from "./paired_stats.ts";
+export * from "./jsonl_stats.ts";

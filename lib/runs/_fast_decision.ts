@@ -1,0 +1,91 @@
+// Private: a hand-written check of one parsed JSONL line against the Decision
+// schema, for the hot path. It accepts exactly what `decisionSchema` accepts
+// (a property test pins this); on anything it does not accept, the caller
+// re-runs zod to produce the precise error message.
+import type { Decision } from "./decision.ts";
+
+const SEVERITY = new Set(["LOW", "MEDIUM", "HIGH", "CRITICAL"]);
+const OUTCOME = new Set([
+  "resolved",
+  "model_failure",
+  "safety_failure",
+  "harness_failure",
+  "environment_failure",
+  "grader_failure",
+  "invalid_case",
+  "timeout",
+  "cancelled",
+]);
+const REQUIRED = 12;
+const KEYS = new Set([
+  "runId",
+  "modelId",
+  "taskId",
+  "trial",
+  "severity",
+  "trueClass",
+  "predClass",
+  "parseOk",
+  "pCorrect",
+  "action",
+  "cost",
+  "outcome",
+  "tokensIn",
+  "tokensOut",
+  "latencyMs",
+]);
+
+function id(v: unknown): boolean {
+  return typeof v === "string" && v.length > 0;
+}
+
+function count(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+function cost(v: unknown): boolean {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  let keys = 0;
+  for (const k in v) {
+    if (k !== "completeness" && k !== "usd") return false;
+    keys++;
+  }
+  if (keys !== 2) return false;
+  const { completeness, usd } = v as { completeness: unknown; usd: unknown };
+  if (completeness === "complete" || completeness === "partial") {
+    return typeof usd === "number" && Number.isFinite(usd) && usd >= 0;
+  }
+  return (completeness === "unavailable" ||
+    completeness === "not_applicable") && usd === null;
+}
+
+/** The value as a Decision when it is one exactly, otherwise `null`. */
+export function fastDecision(value: unknown): Decision | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return null;
+  }
+  const d = value as Record<string, unknown>;
+  let required = 0;
+  for (const k in d) {
+    if (!KEYS.has(k)) return null;
+    if (k !== "tokensIn" && k !== "tokensOut" && k !== "latencyMs") required++;
+  }
+  if (required !== REQUIRED) return null;
+  const p = d.pCorrect;
+  if (
+    !id(d.runId) || !id(d.modelId) || !id(d.taskId) || !count(d.trial) ||
+    typeof d.severity !== "string" || !SEVERITY.has(d.severity) ||
+    !id(d.trueClass) || !id(d.predClass) || typeof d.parseOk !== "boolean" ||
+    !(p === null || (typeof p === "number" && p >= 0 && p <= 1)) ||
+    (d.action !== "auto" && d.action !== "escalate") || !cost(d.cost) ||
+    typeof d.outcome !== "string" || !OUTCOME.has(d.outcome)
+  ) return null;
+  if (d.tokensIn !== undefined && !count(d.tokensIn)) return null;
+  if (d.tokensOut !== undefined && !count(d.tokensOut)) return null;
+  if (
+    d.latencyMs !== undefined &&
+    !(typeof d.latencyMs === "number" && Number.isFinite(d.latencyMs) &&
+      d.latencyMs >= 0)
+  ) return null;
+  return d as unknown as Decision;
+}
