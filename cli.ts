@@ -13,6 +13,7 @@
 import { type Command, UsageError } from "./commands/_command.ts";
 import { contaminationCommand } from "./commands/contamination.ts";
 import { generateCommand } from "./commands/generate.ts";
+import { compareCommand } from "./commands/compare.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { scoreCommand } from "./commands/score.ts";
 import { verifyCommand } from "./commands/verify.ts";
@@ -23,6 +24,7 @@ import { VERSION } from "./version.ts";
 export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
+  compare: compareCommand,
   generate: generateCommand,
   verify: verifyCommand,
   contamination: contaminationCommand,

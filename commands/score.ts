@@ -11,16 +11,31 @@ import {
   errorsBySeverity,
   recallBySeverity,
 } from "../lib/metrics/accuracy.ts";
-import { expectedLoss, realisedLoss } from "../lib/metrics/loss.ts";
-import type { RateInterval } from "../lib/metrics/rate.ts";
+import {
+  type BootstrapInterval,
+  bootstrapInterval,
+} from "../lib/metrics/bootstrap.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  type CostMatrix,
+  expectedLoss,
+  realisedLoss,
+  STRICT_MATRIX,
+} from "../lib/metrics/loss.ts";
+import type { Rate, RateInterval } from "../lib/metrics/rate.ts";
+import {
+  caughtRecallBySeverity,
+  type ConfusionCell,
+  confusionMatrix,
+  severityWeightedRecall,
+} from "../lib/metrics/reconforge.ts";
+import { seededPrng } from "../lib/metrics/sampling.ts";
 import {
   forModel,
   modelIds,
   type StatsRow,
   summarise,
 } from "../lib/metrics/sufficient_stats.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { loadDecisionsJsonl } from "../lib/runs/load_decisions.ts";
 import {
   alignRows,
   type Command,
@@ -28,6 +43,13 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
+import { readRun } from "./_input.ts";
+
+/** Scoring modes. */
+export const MODES = ["consequence", "strict", "reconforge"] as const;
+
+/** A scoring mode. */
+export type Mode = typeof MODES[number];
 
 /** The `score --json` document of one model. Keys are a contract: extend, never rename. */
 export interface ModelScore {
@@ -39,17 +61,28 @@ export interface ModelScore {
   accuracy: number | null;
   /** Wrong decisions per severity; null for a severity with no decisions. */
   errorsBySeverity: Record<Severity, number | null>;
-  /** Exact-class recall of exceptions per severity; null where there are none. */
+  /**
+   * Recall of exceptions per severity; null where there are none. Exact class
+   * in consequence and strict modes; in reconforge mode a HIGH or CRITICAL
+   * exception counts as caught by any exception verdict.
+   */
   recallBySeverity: Record<Severity, number | null>;
-  /** Realised loss per profile id. */
+  /** Realised loss per profile id, under the mode's cost matrix. */
   loss: Record<string, number | null>;
   /** Expected loss from pCorrect per profile id; null when some automatic decision states none. */
   expectedLoss: Record<string, number | null>;
-  /** Wilson intervals of `accuracy` and `recallBySeverity`. */
+  /** ReconForge's severity-weighted recall R_w; null where it is not defined. */
+  severityWeightedRecall: number | null;
+  /** Intervals: Wilson for rates, seeded percentile bootstrap for loss and R_w. */
   intervals: {
     accuracy: RateInterval | null;
     recallBySeverity: Record<Severity, RateInterval | null>;
+    loss: Record<string, BootstrapInterval>;
+    accuracyBootstrap: BootstrapInterval;
+    severityWeightedRecall: BootstrapInterval | null;
   };
+  /** Gold class by predicted class counts (reconforge mode or format only). */
+  confusion?: ConfusionCell[];
   /** Decisions whose gold class is an exception (not MATCH). */
   exceptions: number;
   /** Decisions whose raw output did not parse. */
@@ -80,19 +113,59 @@ export async function resolveProfiles(
   return out;
 }
 
+/** Options for {@linkcode scoreModels}. */
+export interface ScoreOptions {
+  /** Scoring mode. */
+  mode: Mode;
+  /** Confidence level of every interval. */
+  level: number;
+  /** Seed of the bootstrap. */
+  seed: number;
+  /** Bootstrap resamples. */
+  resamples: number;
+  /** Include the confusion matrix. */
+  confusion: boolean;
+}
+
+/** The cost matrix of a mode. */
+export function matrixOf(mode: Mode): CostMatrix {
+  return mode === "strict" ? STRICT_MATRIX : CONSEQUENCE_MATRIX;
+}
+
+function recallOf(
+  rows: readonly StatsRow[],
+  mode: Mode,
+  level: number,
+): Record<Severity, Rate> {
+  return mode === "reconforge"
+    ? caughtRecallBySeverity(rows, { level })
+    : recallBySeverity(rows, { level });
+}
+
 /** Score every model in a set of sufficient statistics. */
 export function scoreModels(
   stats: readonly StatsRow[],
   profiles: readonly CostProfile[],
-  level: number,
+  options: ScoreOptions,
 ): ModelScore[] {
+  const { mode, level, seed, resamples } = options;
+  const matrix = matrixOf(mode);
   const bySeverity = <T>(f: (s: Severity) => T) =>
     Object.fromEntries(SEVERITIES.map((s) => [s, f(s)])) as Record<Severity, T>;
-  return modelIds(stats).map((m) => {
+  // One generator per model, seeded from the run seed and the model's position,
+  // so adding a profile does not change another model's intervals.
+  return modelIds(stats).map((m, index) => {
     const rows = forModel(stats, m);
     const acc = accuracy(rows, { level });
-    const recall = recallBySeverity(rows, { level });
+    const recall = recallOf(rows, mode, level);
     const totals = summarise(rows);
+    const boot = (f: (s: readonly StatsRow[]) => number | null, salt: number) =>
+      bootstrapInterval(rows, f, {
+        level,
+        resamples,
+        prng: seededPrng(seed + 1_000_003 * index + salt),
+      });
+    const rw = severityWeightedRecall(rows);
     return {
       modelId: m,
       n: acc.denominator,
@@ -100,15 +173,27 @@ export function scoreModels(
       errorsBySeverity: errorsBySeverity(rows),
       recallBySeverity: bySeverity((s) => recall[s].value),
       loss: Object.fromEntries(
-        profiles.map((p) => [p.id, realisedLoss(rows, p)]),
+        profiles.map((p) => [p.id, realisedLoss(rows, p, { matrix })]),
       ),
       expectedLoss: Object.fromEntries(
         profiles.map((p) => [p.id, expectedLoss(rows, p)]),
       ),
+      severityWeightedRecall: rw,
       intervals: {
         accuracy: acc.interval,
         recallBySeverity: bySeverity((s) => recall[s].interval),
+        loss: Object.fromEntries(
+          profiles.map((
+            p,
+            i,
+          ) => [p.id, boot((s) => realisedLoss(s, p, { matrix }), 1 + i)]),
+        ),
+        accuracyBootstrap: boot((s) => accuracy(s).value, 0),
+        severityWeightedRecall: rw === null
+          ? null
+          : boot((s) => severityWeightedRecall(s), 999),
       },
+      ...(options.confusion ? { confusion: confusionMatrix(rows) } : {}),
       exceptions: totals.exceptions,
       parseFailures: totals.parseFailures,
       escalated: totals.escalated,
@@ -117,56 +202,75 @@ export function scoreModels(
   });
 }
 
-function percent(value: number | null, interval: RateInterval | null): string {
-  if (value === null || interval === null) return "n/a";
-  return `${(value * 100).toFixed(2)}% [${(interval.lo * 100).toFixed(2)}, ${
-    (interval.hi * 100).toFixed(2)
-  }]`;
+function pct(v: number | null): string {
+  return v === null ? "n/a" : `${(v * 100).toFixed(2)}%`;
+}
+
+function range(
+  lo: number | null,
+  hi: number | null,
+  scale = 100,
+  digits = 2,
+): string {
+  return lo === null || hi === null
+    ? "n/a"
+    : `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
 }
 
 function humanReport(
-  path: string,
+  header: string,
   models: readonly ModelScore[],
   profiles: readonly CostProfile[],
-  level: number,
+  options: ScoreOptions,
 ): string {
-  const lines = [
-    `${path}: ${models.length} model${models.length === 1 ? "" : "s"}`,
-  ];
+  const lv = `${Math.round(options.level * 100)}%`;
+  const lines = [header];
   for (const m of models) {
     lines.push("");
     lines.push(
       `${m.modelId}: ${m.n} decisions (${m.exceptions} exceptions), accuracy ${
-        percent(m.accuracy, m.intervals.accuracy)
-      } (${
-        Math.round(level * 100)
-      }% Wilson), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
+        pct(m.accuracy)
+      } ${
+        range(
+          m.intervals.accuracy?.lo ?? null,
+          m.intervals.accuracy?.hi ?? null,
+        )
+      } (${lv} Wilson), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
-    const sev = [[
-      "severity",
-      "errors",
-      "recall",
-      `recall ${Math.round(level * 100)}% CI`,
-    ]];
+    if (m.severityWeightedRecall !== null) {
+      const ci = m.intervals.severityWeightedRecall!;
+      lines.push(
+        `  severity-weighted recall R_w ${
+          m.severityWeightedRecall.toFixed(4)
+        } ${range(ci.lo, ci.hi, 1, 4)} (${lv} bootstrap)`,
+      );
+    }
+    const sev = [["severity", "errors", "recall", `recall ${lv} CI`]];
     for (const s of SEVERITIES) {
       const ci = m.intervals.recallBySeverity[s];
       sev.push([
         s,
         formatNumber(m.errorsBySeverity[s]),
-        m.recallBySeverity[s] === null
-          ? "n/a"
-          : `${(m.recallBySeverity[s]! * 100).toFixed(2)}%`,
-        ci === null
-          ? "n/a"
-          : `[${(ci.lo * 100).toFixed(2)}, ${(ci.hi * 100).toFixed(2)}]`,
+        pct(m.recallBySeverity[s]),
+        range(ci?.lo ?? null, ci?.hi ?? null),
       ]);
     }
     lines.push(alignRows(sev).replace(/^/gm, "  "));
-    const loss = [["profile", "loss", "expected loss", "unit"]];
+    const loss = [[
+      "profile",
+      "loss",
+      `loss ${lv} CI`,
+      "expected loss",
+      "unit",
+    ]];
     for (const p of profiles) {
+      const ci = m.intervals.loss[p.id];
       loss.push([
         p.id,
         formatNumber(m.loss[p.id]),
+        ci.lo === null
+          ? "n/a"
+          : `[${formatNumber(ci.lo)}, ${formatNumber(ci.hi)}]`,
         formatNumber(m.expectedLoss[p.id]),
         p.unit ?? "",
       ]);
@@ -181,39 +285,88 @@ function humanReport(
   return lines.join("\n");
 }
 
+/** Parse the flags shared by `score` and `compare`. */
+export function commonOptions(
+  values: {
+    level?: string;
+    ci?: string;
+    seed?: string;
+    resamples?: string;
+    mode?: string;
+  },
+) {
+  const raw = values.ci ?? values.level;
+  const level = raw === undefined ? 0.95 : Number(raw);
+  if (!(level > 0 && level < 1)) {
+    throw new UsageError(`--ci must be a number in (0, 1), got ${raw}`);
+  }
+  const seed = values.seed === undefined ? 0 : Number(values.seed);
+  if (!Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be an integer, got ${values.seed}`);
+  }
+  const resamples = values.resamples === undefined
+    ? 1000
+    : Number(values.resamples);
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new UsageError(
+      `--resamples must be an integer >= 1, got ${values.resamples}`,
+    );
+  }
+  const mode = (values.mode ?? "consequence") as Mode;
+  if (!MODES.includes(mode)) {
+    throw new UsageError(
+      `--mode must be one of ${MODES.join(", ")}, got ${
+        JSON.stringify(values.mode)
+      }`,
+    );
+  }
+  return { level, seed, resamples, mode };
+}
+
 /** The `score` command. */
 export const scoreCommand: Command = {
-  summary: "Score a run export: accuracy, errors, recall and loss per model",
+  summary:
+    "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <decisions.jsonl> [--profile ID|FILE]... [--level 0.95] [--json]",
+    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
     const { values, positionals } = parseFlags("score", args, {
+      format: { type: "string" },
+      probability: { type: "string" },
+      mode: { type: "string" },
       profile: { type: "string", multiple: true },
+      ci: { type: "string" },
       level: { type: "string" },
+      seed: { type: "string" },
+      resamples: { type: "string" },
       json: { type: "boolean" },
     });
     if (positionals.length !== 1) {
-      throw new UsageError(
-        `expected one decisions file, got ${positionals.length}`,
-      );
+      throw new UsageError(`expected one run file, got ${positionals.length}`);
     }
-    const level = values.level === undefined ? 0.95 : Number(values.level);
-    if (!(level > 0 && level < 1)) {
-      throw new UsageError(
-        `--level must be a number in (0, 1), got ${values.level}`,
-      );
-    }
+    const common = commonOptions(values);
     const profiles = await resolveProfiles(values.profile);
     const path = positionals[0];
-    const stats = decisionStats(await loadDecisionsJsonl(path));
-    const models = scoreModels(stats, profiles, level);
+    const run = await readRun(path, values);
+    const options: ScoreOptions = {
+      ...common,
+      confusion: common.mode === "reconforge" || run.format === "reconforge",
+    };
+    const models = scoreModels(run.stats, profiles, options);
     if (values.json) {
       console.log(JSON.stringify(
         {
           file: path,
-          level,
+          format: run.format,
+          mode: common.mode,
+          matrix: matrixOf(common.mode).id,
+          level: common.level,
+          seed: common.seed,
+          resamples: common.resamples,
+          decisions: run.decisions,
+          notes: run.notes,
           profiles: profiles.map((p) => ({
             id: p.id,
             version: p.version,
@@ -225,7 +378,16 @@ export const scoreCommand: Command = {
         2,
       ));
     } else {
-      console.log(humanReport(path, models, profiles, level));
+      const notes = Object.entries(run.notes).filter(([, v]) => v > 0).map((
+        [k, v],
+      ) => `${k} ${v}`);
+      const header =
+        `${path} (${run.format}, ${common.mode} mode): ${models.length} model${
+          models.length === 1 ? "" : "s"
+        }, ${run.decisions} decisions${
+          notes.length ? `; ${notes.join(", ")}` : ""
+        }; bootstrap seed ${common.seed}, ${common.resamples} resamples`;
+      console.log(humanReport(header, models, profiles, options));
     }
     return 0;
   },

@@ -92,7 +92,7 @@ Deno.test("score prints a human table with denominators and intervals", async ()
     // Wilson 784/800 by Python NormalDist: [0.967760, 0.987652]
     /A: 800 decisions \(800 exceptions\), accuracy 98\.00% \[96\.78, 98\.77\] \(95% Wilson\)/,
   );
-  assert.match(stdout, /reconciliation\s+104\.4\s+n\/a/);
+  assert.match(stdout, /reconciliation\s+104\.4\s+\[[0-9.]+, [0-9.]+\]\s+n\/a/);
 });
 
 Deno.test("score exits 2 with one line naming file, line and field on bad input", async () => {
@@ -130,7 +130,7 @@ Deno.test("score exits 2 on invalid JSON, a missing file, an unknown profile and
   assert.equal(r.code, 2);
   r = await runCli(["score"]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /expected one decisions file, got 0/);
+  assert.match(r.stderr, /expected one run file, got 0/);
 });
 
 Deno.test("profiles lists the four shipped profiles, as text and as JSON", async () => {
@@ -151,7 +151,7 @@ Deno.test("profiles lists the four shipped profiles, as text and as JSON", async
 });
 
 Deno.test("--help works on every command with an example, and unknown commands exit 2", async () => {
-  for (const cmd of ["profiles", "score", "reproduce"]) {
+  for (const cmd of ["profiles", "score", "compare", "reproduce"]) {
     const r = await runCli([cmd, "--help"]);
     assert.equal(r.code, 0, cmd);
     assert.match(r.stdout, /Usage: /);
@@ -166,4 +166,122 @@ Deno.test("--help works on every command with an example, and unknown commands e
   const unknown = await runCli(["scroe"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "scroe"/);
+});
+
+Deno.test("score --format lossbench refuses to guess what calibrated_probability means", async () => {
+  const r = await runCli([
+    "score",
+    "data/examples/lossbench_ledger.jsonl",
+    "--format",
+    "lossbench",
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /say which with --probability correct\|error \(got nothing\)/,
+  );
+  const ok = await runCli([
+    "score",
+    "data/examples/lossbench_ledger.jsonl",
+    "--format",
+    "lossbench",
+    "--probability",
+    "correct",
+    "--profile",
+    "reconciliation",
+    "--json",
+  ]);
+  assert.equal(ok.code, 0, ok.stderr);
+  const doc = JSON.parse(ok.stdout);
+  assert.deepEqual(doc.notes, { intermediateSteps: 1 });
+  // small: a HIGH miss (10) and an escalation (1); see tests/lib/runs/import_lossbench_test.ts
+  assert.equal(
+    doc.models.find((m: { modelId: string }) => m.modelId === "small").loss
+      .reconciliation,
+    11,
+  );
+});
+
+Deno.test("score --mode strict and consequence differ only where a wrong type or false alarm is left automatic", async () => {
+  const score = async (mode: string) =>
+    JSON.parse(
+      (await runCli([
+        "score",
+        "data/examples/reconforge_run.json",
+        "--mode",
+        mode,
+        "--profile",
+        "reconciliation",
+        "--json",
+      ]))
+        .stdout,
+    ).models[0];
+  const strict = await score("strict");
+  const consequence = await score("consequence");
+  const reconforge = await score("reconforge");
+  // by hand, reconciliation K: misses rf-004 HIGH 10, rf-008 LOW 0.2 (parse miss);
+  // wrong types rf-002 HIGH, rf-006 MEDIUM, rf-007 MEDIUM (untyped); false alarm rf-011 LOW
+  // strict: 10 + 0.2 + 10 + 1 + 1 + 0.2 = 22.4; consequence: 10 + 0.2 + 4 reviews = 14.2
+  assert.ok(Math.abs(strict.loss.reconciliation - 22.4) < 1e-9);
+  assert.ok(Math.abs(consequence.loss.reconciliation - 14.2) < 1e-9);
+  // reconforge mode: HIGH recall counts any exception verdict (3 of 4), consequence needs the type (2 of 4)
+  assert.equal(reconforge.recallBySeverity.HIGH, 0.75);
+  assert.equal(consequence.recallBySeverity.HIGH, 0.5);
+  assert.ok(Math.abs(reconforge.severityWeightedRecall - 3.7 / 5.9) < 1e-12);
+  assert.ok(Array.isArray(reconforge.confusion));
+  assert.ok(
+    reconforge.confusion.some((c: { predClass: string }) =>
+      c.predClass === "EXCEPTION_UNTYPED"
+    ),
+  );
+});
+
+Deno.test("score intervals are seeded: the same seed prints the same bytes", async () => {
+  const args = [
+    "score",
+    EXAMPLE,
+    "--profile",
+    "principal_risk",
+    "--json",
+    "--resamples",
+    "300",
+  ];
+  const a = await runCli([...args, "--seed", "7"]);
+  const b = await runCli([...args, "--seed", "7"]);
+  const c = await runCli([...args, "--seed", "8"]);
+  assert.equal(a.stdout, b.stdout);
+  assert.notEqual(a.stdout, c.stdout);
+  const m = JSON.parse(a.stdout).models[0];
+  assert.equal(m.intervals.loss.principal_risk.seed !== undefined, true);
+  assert.ok(
+    m.intervals.loss.principal_risk.lo < 10042 &&
+      10042 < m.intervals.loss.principal_risk.hi,
+  );
+  assert.equal(m.severityWeightedRecall !== undefined, true);
+});
+
+Deno.test("compare prints paired differences with intervals and p-values", async () => {
+  const r = await runCli([
+    "compare",
+    EXAMPLE,
+    "--a",
+    "A",
+    "--b",
+    "B",
+    "--profile",
+    "principal_risk",
+    "--json",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.pairs, 800);
+  // the-third-number: 10,042 - 2,420 = 7,622 under principal_risk; accuracy 98.0% - 92.25%
+  assert.equal(doc.differences.loss.principal_risk.estimate, 7622);
+  assert.ok(Math.abs(doc.differences.accuracy.estimate - 0.0575) < 1e-12);
+  assert.ok(doc.differences.loss.principal_risk.lo > 0);
+  const bad = await runCli(["compare", EXAMPLE, "--a", "A"]);
+  assert.equal(bad.code, 2);
+  const missing = await runCli(["compare", EXAMPLE, "--a", "A", "--b", "Z"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /no decisions of model "Z"/);
 });

@@ -1,0 +1,144 @@
+// Private to the CLI: read a run in any supported format, with progress on
+// stderr for large inputs.
+import type { ColumnTable } from "arquero";
+import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
+import { decisionStats } from "../lib/runs/decision_stats.ts";
+import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
+import { loadReconforge } from "../lib/runs/import_reconforge.ts";
+import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
+import {
+  decisionTable,
+  parseDecisionsJsonl,
+} from "../lib/runs/load_decisions.ts";
+import { UsageError } from "./_command.ts";
+
+/** Input formats the CLI reads. */
+export const FORMATS = ["decisions", "reconforge", "lossbench"] as const;
+
+/** An input format. */
+export type Format = typeof FORMATS[number];
+
+/** What the input flags say. */
+export interface InputFlags {
+  format?: string;
+  probability?: string;
+}
+
+/** A run read for scoring. */
+export interface RunInput {
+  readonly format: Format;
+  readonly stats: StatsRow[];
+  readonly decisions: number;
+  readonly notes: Readonly<Record<string, number>>;
+  /** The decision table, when it was built (needed for pairing). */
+  readonly table: ColumnTable | null;
+}
+
+const LARGE = 50 * 1024 * 1024;
+
+/** The format to read `path` as: the flag, or by extension. */
+export function resolveFormat(path: string, flag: string | undefined): Format {
+  if (flag !== undefined) {
+    if (!(FORMATS as readonly string[]).includes(flag)) {
+      throw new UsageError(
+        `--format must be one of ${FORMATS.join(", ")}, got ${
+          JSON.stringify(flag)
+        }`,
+      );
+    }
+    return flag as Format;
+  }
+  if (/\.json$/i.test(path)) return "reconforge";
+  return "decisions";
+}
+
+function progress(
+  path: string,
+  size: number,
+): ((lines: number, chars: number) => void) | undefined {
+  if (size < LARGE) return undefined;
+  const encoder = new TextEncoder();
+  return (lines, chars) => {
+    const pct = Math.min(100, (100 * chars) / size).toFixed(0);
+    Deno.stderr.writeSync(
+      encoder.encode(
+        `\rreading ${path}: ${lines.toLocaleString("en-US")} lines (${pct}%)`,
+      ),
+    );
+  };
+}
+
+function done(path: string, size: number): void {
+  if (size >= LARGE) console.error(`\rreading ${path}: done${" ".repeat(30)}`);
+}
+
+/**
+ * Read a run for scoring. With `needTable`, decisions are also laid out as a
+ * table (for pairing); otherwise JSONL goes through the one-pass statistics.
+ */
+export async function readRun(
+  path: string,
+  flags: InputFlags,
+  needTable = false,
+): Promise<RunInput> {
+  const format = resolveFormat(path, flags.format);
+  if (format !== "lossbench" && flags.probability !== undefined) {
+    throw new UsageError(`--probability applies to --format lossbench only`);
+  }
+  if (format === "lossbench") {
+    if (flags.probability !== "correct" && flags.probability !== "error") {
+      throw new UsageError(
+        `LossBench ledgers store P(correct) in calibrated_probability while LossBench's policy code reads it as P(error); say which with --probability correct|error (got ${
+          flags.probability === undefined
+            ? "nothing"
+            : JSON.stringify(flags.probability)
+        })`,
+      );
+    }
+    const { decisions, notes } = await loadLossbenchLedger(path, {
+      probability: flags.probability,
+    });
+    const table = decisionTable(decisions);
+    return {
+      format,
+      stats: decisionStats(table),
+      decisions: decisions.length,
+      notes,
+      table,
+    };
+  }
+  if (format === "reconforge") {
+    const { decisions, notes } = await loadReconforge(path);
+    const table = decisionTable(decisions);
+    return {
+      format,
+      stats: decisionStats(table),
+      decisions: decisions.length,
+      notes,
+      table,
+    };
+  }
+  const text = await Deno.readTextFile(path);
+  const onProgress = progress(path, text.length);
+  if (needTable) {
+    const decisions = parseDecisionsJsonl(text, {
+      path,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    done(path, text.length);
+    const table = decisionTable(decisions);
+    return {
+      format,
+      stats: decisionStats(table),
+      decisions: decisions.length,
+      notes: {},
+      table,
+    };
+  }
+  const { stats, decisions } = jsonlStats(text, {
+    path,
+    ...(onProgress ? { onProgress } : {}),
+  });
+  done(path, text.length);
+  return { format, stats, decisions, notes: {}, table: null };
+}
