@@ -7,6 +7,7 @@
 
 import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { divergence } from "./divergence.ts";
+import { honestCosts } from "./honest_costs.ts";
 
 export {
   divergence,
@@ -18,6 +19,8 @@ export type {
   DivergenceScenario,
   ScenarioDecisionsOptions,
 } from "./divergence.ts";
+export { HONEST_COSTS_FIXTURE, honestCosts } from "./honest_costs.ts";
+export type { HonestCostsAttempt, HonestCostsOptions } from "./honest_costs.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -35,5 +38,10 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     id: "divergence",
     title: "Model A vs Model B: accuracy and loss disagree",
     run: () => divergence(),
+  },
+  {
+    id: "honest_costs",
+    title: "Honest cost evidence: unknown is never printed as zero",
+    run: () => honestCosts(),
   },
 ];
