@@ -202,3 +202,86 @@ export function multinomial(
   }
   return out;
 }
+
+/**
+ * A standard normal draw, by the Box-Muller transform (one of the pair).
+ *
+ * @param rng A seeded generator.
+ * @returns A draw from N(0, 1).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normal, seededPrng } from "./sampling.ts";
+ *
+ * assert.equal(typeof normal(seededPrng(1)), "number");
+ * ```
+ */
+export function normal(rng: Prng): number {
+  let u = rng.next();
+  while (u === 0) u = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/**
+ * A draw from Gamma(shape, 1), by Marsaglia and Tsang's method (2000); for
+ * shape < 1, Gamma(shape + 1) · U^(1/shape).
+ *
+ * @param rng A seeded generator.
+ * @param shape Shape parameter > 0.
+ * @returns A draw with mean `shape`.
+ * @throws {RangeError} When the shape is not a positive finite number.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gamma, seededPrng } from "./sampling.ts";
+ *
+ * assert.ok(gamma(seededPrng(2), 3) > 0);
+ * ```
+ */
+export function gamma(rng: Prng, shape: number): number {
+  if (!(shape > 0) || !Number.isFinite(shape)) {
+    throw new RangeError(`Cannot draw a gamma: shape must be a finite number > 0, got ${shape}`);
+  }
+  if (shape < 1) {
+    let u = rng.next();
+    while (u === 0) u = rng.next();
+    return gamma(rng, shape + 1) * Math.pow(u, 1 / shape);
+  }
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    const x = normal(rng);
+    const t = 1 + c * x;
+    if (t <= 0) continue;
+    const v = t * t * t;
+    const u = rng.next();
+    if (u < 1 - 0.0331 * x * x * x * x) return d * v;
+    if (Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+  }
+}
+
+/**
+ * A draw from Beta(a, b), as X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b).
+ *
+ * @param rng A seeded generator.
+ * @param a First shape > 0.
+ * @param b Second shape > 0.
+ * @returns A draw in [0, 1] with mean a / (a + b).
+ * @throws {RangeError} When a shape is not a positive finite number.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { beta, seededPrng } from "./sampling.ts";
+ *
+ * const x = beta(seededPrng(3), 9, 1);
+ * assert.ok(x >= 0 && x <= 1);
+ * ```
+ */
+export function beta(rng: Prng, a: number, b: number): number {
+  const x = gamma(rng, a);
+  const y = gamma(rng, b);
+  return x / (x + y);
+}

@@ -23,3 +23,4 @@ export * from "./import_reconforge.ts";
 export * from "./import_lossbench.ts";
 export * from "./paired_stats.ts";
 export * from "./jsonl_stats.ts";
+export * from "./simulate.ts";

@@ -1,0 +1,172 @@
+// Benchmark: score a 1,000,000-decision JSONL export under the four shipped
+// profiles, with per-severity recall and 1,000-resample bootstrap intervals,
+// against two peers measured in the same run on the same file:
+//   - the floor: a bare loop that reads the file and JSON-parses every line;
+//   - pandas (Debian's python3-pandas): read_json(lines=True) plus a groupby
+//     computing the same loss under the four profiles and the same recall.
+// Usage: deno run -A scripts/bench_score.ts [--n 1000000] [--file /tmp/x.jsonl] [--repeats 3]
+import { parseArgs } from "node:util";
+import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { SEVERITIES } from "../lib/costs/severity.ts";
+import { seededPrng } from "../lib/metrics/sampling.ts";
+import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
+import { scoreModels } from "../commands/score.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    n: { type: "string", default: "1000000" },
+    file: { type: "string" },
+    repeats: { type: "string", default: "3" },
+  },
+});
+const N = Number(values.n);
+const repeats = Number(values.repeats);
+const file = values.file ?? `${Deno.makeTempDirSync()}/decisions_${N}.jsonl`;
+
+const CLASSES: Record<string, string[]> = {
+  HIGH: ["AMOUNT_MISMATCH", "FX_CONVERSION_ERROR", "BENEFICIARY_MISMATCH", "COUNTERPARTY_MISMATCH"],
+  MEDIUM: ["VALUE_DATE_MISMATCH", "MISSING_MESSAGE", "PARTIAL_MATCH"],
+  LOW: ["DUPLICATE", "FIELD_CORRUPTION"],
+  CRITICAL: ["HERSTATT_EXPOSURE"],
+};
+
+async function generate(): Promise<void> {
+  const rng = seededPrng(20261129);
+  const out = await Deno.open(file, { write: true, create: true, truncate: true });
+  const enc = new TextEncoder();
+  let buf: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const model = i % 2 === 0 ? "frontier" : "small";
+    const severity = SEVERITIES[Math.min(3, Math.floor(rng.next() * 3.05))];
+    const exception = rng.next() < 0.3;
+    const classes = CLASSES[severity];
+    const trueClass = exception ? classes[Math.floor(rng.next() * classes.length)] : "MATCH";
+    const wrong = rng.next() < (model === "frontier" ? 0.05 : 0.09);
+    const predClass = !wrong ? trueClass : trueClass === "MATCH" ? classes[0] : "MATCH";
+    const p = wrong ? 0.4 + 0.5 * rng.next() : 0.7 + 0.3 * rng.next();
+    buf.push(JSON.stringify({
+      runId: "bench",
+      modelId: model,
+      taskId: `task-${Math.floor(i / 2)}`,
+      trial: 0,
+      severity,
+      trueClass,
+      predClass,
+      parseOk: true,
+      pCorrect: Math.round(p * 1000) / 1000,
+      action: rng.next() < 0.05 ? "escalate" : "auto",
+      cost: { completeness: "complete", usd: 0.0004 },
+      outcome: wrong ? "model_failure" : "resolved",
+    }));
+    if (buf.length === 50_000) {
+      await out.write(enc.encode(buf.join("\n") + "\n"));
+      buf = [];
+    }
+  }
+  if (buf.length > 0) await out.write(enc.encode(buf.join("\n") + "\n"));
+  out.close();
+}
+
+const PANDAS = `
+import sys, time, json
+import pandas as pd
+t = time.perf_counter()
+df = pd.read_json(sys.argv[1], lines=True)
+profiles = json.loads(sys.argv[2])
+esc = df["action"] == "escalate"
+wrong = df["predClass"] != df["trueClass"]
+missed = (~esc) & wrong & (df["trueClass"] != "MATCH") & (df["predClass"] == "MATCH")
+review = esc | ((~esc) & wrong & ~missed)
+out = {}
+for pid, p in profiles.items():
+    k = df["severity"].map(p["K"])
+    cost = missed * k + review * p["reviewCost"]
+    out[pid] = cost.groupby(df["modelId"]).sum().to_dict()
+exc = df[df["trueClass"] != "MATCH"]
+recall = (exc["predClass"] == exc["trueClass"]).groupby([exc["modelId"], exc["severity"]]).mean().to_dict()
+print(json.dumps({"seconds": time.perf_counter() - t, "loss": out, "recall": {f"{a}|{b}": v for (a, b), v in recall.items()}}))
+`;
+
+function peakSampler(): { stop: () => number } {
+  let peak = Deno.memoryUsage().rss;
+  const id = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 20);
+  return {
+    stop: () => {
+      clearInterval(id);
+      return Math.max(peak, Deno.memoryUsage().rss);
+    },
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+console.error(`generating ${N.toLocaleString("en-US")} decisions into ${file} (seed 20261129)`);
+await generate();
+const bytes = (await Deno.stat(file)).size;
+console.error(`file: ${(bytes / 1e6).toFixed(0)} MB`);
+
+const bare: number[] = [];
+const ours: number[] = [];
+let lossbookPeak = 0;
+let lastScore: ReturnType<typeof scoreModels> = [];
+for (let r = 0; r < repeats; r++) {
+  let t = performance.now();
+  const text = await Deno.readTextFile(file);
+  let trials = 0;
+  for (const line of text.split("\n")) if (line.length > 0) trials += JSON.parse(line).trial;
+  bare.push((performance.now() - t) / 1000);
+  if (trials !== 0) throw new Error("unexpected");
+
+  const sampler = peakSampler();
+  t = performance.now();
+  const { stats } = jsonlStats(await Deno.readTextFile(file), { path: file });
+  lastScore = scoreModels(stats, SHIPPED_PROFILES, {
+    mode: "consequence",
+    level: 0.95,
+    seed: 0,
+    resamples: 1000,
+    confusion: false,
+  });
+  ours.push((performance.now() - t) / 1000);
+  lossbookPeak = Math.max(lossbookPeak, sampler.stop());
+}
+
+const profiles = Object.fromEntries(SHIPPED_PROFILES.map((p) => [p.id, { K: p.K, reviewCost: p.reviewCost }]));
+const py = await new Deno.Command("/usr/bin/python3", {
+  args: ["-c", PANDAS, file, JSON.stringify(profiles)],
+  stdout: "piped",
+  stderr: "piped",
+}).output();
+if (!py.success) throw new Error(new TextDecoder().decode(py.stderr));
+const pandas = JSON.parse(new TextDecoder().decode(py.stdout));
+
+// The two implementations must agree before their speeds are compared.
+for (const m of lastScore) {
+  for (const p of SHIPPED_PROFILES) {
+    const theirs = pandas.loss[p.id][m.modelId];
+    if (Math.abs(theirs - m.loss[p.id]!) > 1e-6 * Math.max(1, theirs)) {
+      throw new Error(`pandas and lossbook disagree on ${m.modelId} ${p.id}: ${theirs} vs ${m.loss[p.id]}`);
+    }
+  }
+  for (const s of SEVERITIES) {
+    const theirs = pandas.recall[`${m.modelId}|${s}`];
+    if (theirs !== undefined && Math.abs(theirs - m.recallBySeverity[s]!) > 1e-12) {
+      throw new Error(`pandas and lossbook disagree on recall ${m.modelId} ${s}`);
+    }
+  }
+}
+
+const b = median(bare);
+const o = median(ours);
+console.log(`decisions: ${N.toLocaleString("en-US")} (${(bytes / 1e6).toFixed(0)} MB JSONL), ${repeats} repeats, medians`);
+console.log(`bare read + JSON.parse loop (floor):        ${b.toFixed(2)} s`);
+console.log(`lossbook score (4 profiles, recall, 1,000-resample bootstrap CIs): ${o.toFixed(2)} s, ${(N / o / 1e6).toFixed(2)} M decisions/s, peak RSS ${(lossbookPeak / 2 ** 20).toFixed(0)} MiB`);
+console.log(`pandas read_json(lines=True) + groupby (loss, recall, no CIs): ${pandas.seconds.toFixed(2)} s`);
+console.log(`ratio lossbook / floor: ${(o / b).toFixed(2)}x (goal <= 1.5x)`);
+console.log(`ratio pandas / lossbook: ${(pandas.seconds / o).toFixed(1)}x faster (goal >= 5x)`);
+console.log(`results agree: loss under 4 profiles and recall per severity, both models`);
+await Deno.remove(file);
