@@ -15,6 +15,7 @@ import {
 import { type Decision, decisionSchema } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
 import { fastDecision } from "./_fast_decision.ts";
+import { keyHash, OffsetSet } from "./_offset_set.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -34,6 +35,17 @@ interface Cell {
   pErrorSum: number;
   pMissing: number;
   parseFailures: number;
+}
+
+/** The 1-based line number of a text offset. */
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (
+    let i = text.indexOf("\n");
+    i >= 0 && i < offset;
+    i = text.indexOf("\n", i + 1)
+  ) n++;
+  return n;
 }
 
 /**
@@ -78,11 +90,7 @@ export function jsonlStats(
     Map<string, Map<string, Map<string, Map<string, Cell>>>>
   >();
   const list: Cell[] = [];
-  const groups = new Map<string, Map<string, number>>();
-  let lastRun: string | undefined;
-  let lastModel: string | undefined;
-  let lastTrial: number | undefined;
-  let seen: Map<string, number> | undefined;
+  const seen = new OffsetSet();
   let decisions = 0;
   let start = 0;
   let lineNo = 0;
@@ -126,27 +134,29 @@ export function jsonlStats(
       }
       d = parsed.data as Decision;
     }
-    if (
-      d.runId !== lastRun || d.modelId !== lastModel || d.trial !== lastTrial
-    ) {
-      const group = `${d.runId}\u0000${d.modelId}\u0000${d.trial}`;
-      seen = groups.get(group);
-      if (seen === undefined) groups.set(group, seen = new Map());
-      lastRun = d.runId;
-      lastModel = d.modelId;
-      lastTrial = d.trial;
-    }
-    const first = seen!.get(d.taskId);
-    if (first !== undefined) {
+    const lineStart = start - line.length - 1;
+    const current = d;
+    const earlier = seen.insertOrFind(
+      keyHash(d.runId, d.modelId, d.taskId, d.trial),
+      lineStart,
+      (offset) => {
+        const stop = text.indexOf("\n", offset);
+        const e = JSON.parse(
+          text.slice(offset, stop < 0 ? len : stop),
+        ) as Decision;
+        return e.runId === current.runId && e.modelId === current.modelId &&
+          e.taskId === current.taskId && e.trial === current.trial;
+      },
+    );
+    if (earlier >= 0) {
       throw new RangeError(
         `${where()}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${
           JSON.stringify(d.taskId)
-        }, trial ${d.trial} (first on line ${first})`,
+        }, trial ${d.trial} (first on line ${lineOf(text, earlier)})`,
       );
     }
-    seen!.set(d.taskId, lineNo);
     let bySeverity = cells.get(d.modelId);
     if (bySeverity === undefined) cells.set(d.modelId, bySeverity = new Map());
     let byGold = bySeverity.get(d.severity);
