@@ -69,6 +69,15 @@ export function groupedBarChart(
   const yScale = options.yScale ?? "linear";
   const fmt = options.labelFormat ?? ",.6~r";
   const label = "_label";
+  const labelY = "_labelY";
+  // A null value draws no bar; its "n/a" label sits at the baseline: 0 on a
+  // linear axis, the smallest value shown on a log axis.
+  const positives = values.map((v) => v[options.y]).filter((v): v is number =>
+    typeof v === "number" && v > 0
+  );
+  const baseline = yScale === "log"
+    ? (positives.length > 0 ? Math.min(...positives) : 1)
+    : 0;
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
@@ -79,6 +88,10 @@ export function groupedBarChart(
       calculate:
         `datum['${options.y}'] == null ? 'n/a' : format(datum['${options.y}'], '${fmt}')`,
       as: label,
+    }, {
+      calculate:
+        `datum['${options.y}'] == null ? ${baseline} : datum['${options.y}']`,
+      as: labelY,
     }],
     encoding: {
       x: {
@@ -123,7 +136,7 @@ export function groupedBarChart(
         mark: { type: "text", dy: -6, fontSize: 10 },
         encoding: {
           y: {
-            field: options.y,
+            field: labelY,
             type: "quantitative",
             stack: null,
             scale: yScale === "log" ? { type: "log" } : { zero: true },
