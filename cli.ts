@@ -16,6 +16,7 @@ import { generateCommand } from "./commands/generate.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { scoreCommand } from "./commands/score.ts";
+import { simulateCommand } from "./commands/simulate.ts";
 import { verifyCommand } from "./commands/verify.ts";
 import { reproduceMain } from "./reproduce.ts";
 import { VERSION } from "./version.ts";
@@ -25,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
   compare: compareCommand,
+  simulate: simulateCommand,
   generate: generateCommand,
   verify: verifyCommand,
   contamination: contaminationCommand,

@@ -151,7 +151,7 @@ Deno.test("profiles lists the four shipped profiles, as text and as JSON", async
 });
 
 Deno.test("--help works on every command with an example, and unknown commands exit 2", async () => {
-  for (const cmd of ["profiles", "score", "compare", "reproduce"]) {
+  for (const cmd of ["profiles", "score", "compare", "simulate", "reproduce"]) {
     const r = await runCli([cmd, "--help"]);
     assert.equal(r.code, 0, cmd);
     assert.match(r.stdout, /Usage: /);
@@ -284,4 +284,51 @@ Deno.test("compare prints paired differences with intervals and p-values", async
   const missing = await runCli(["compare", EXAMPLE, "--a", "A", "--b", "Z"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /no decisions of model "Z"/);
+});
+
+Deno.test("simulate writes a seeded run export, refuses to overwrite it, and lists its models", async () => {
+  const dir = await Deno.makeTempDir();
+  const out = `${dir}/run.jsonl`;
+  const args = [
+    "simulate",
+    "--tasks",
+    "data/tasks/settlement_777_300.jsonl",
+    "--model",
+    "oracle",
+    "--model",
+    "frontier_even",
+    "--seed",
+    "3",
+    "--out",
+    out,
+  ];
+  const first = await runCli(args);
+  assert.equal(first.code, 0, first.stderr);
+  const text = await Deno.readTextFile(out);
+  assert.equal(text.trim().split("\n").length, 600);
+  const again = await runCli(args);
+  assert.equal(again.code, 2);
+  assert.match(
+    again.stderr,
+    new RegExp(
+      `Cannot write ${out}: the file exists; pass --force to overwrite it`,
+    ),
+  );
+  assert.equal(await Deno.readTextFile(out), text);
+  const forced = await runCli([...args, "--force"]);
+  assert.equal(forced.code, 0);
+  assert.equal(await Deno.readTextFile(out), text);
+  const list = await runCli(["simulate", "--list"]);
+  assert.match(list.stdout, /small_severity_shaped\s+Small fine-tune/);
+  const bad = await runCli([
+    "simulate",
+    "--tasks",
+    "data/tasks/settlement_777_300.jsonl",
+    "--model",
+    "gpt",
+    "--out",
+    `${dir}/x.jsonl`,
+  ]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown model "gpt"/);
 });
