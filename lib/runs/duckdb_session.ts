@@ -1,0 +1,113 @@
+/**
+ * A short-lived DuckDB session for lossbook's Parquet reader and SQL
+ * statistics: one in-memory database with a memory limit and a private
+ * spill directory, always closed afterwards.
+ *
+ * DuckDB comes from `npm:@duckdb/node-api`, a Node-API addon whose native
+ * library is an optional npm dependency (`@duckdb/node-bindings-linux-x64`
+ * and siblings); no install script runs, so Deno needs only
+ * `"nodeModulesDir": "auto"` in deno.json and `--allow-ffi` (plus read,
+ * write, env and sys) at run time.
+ *
+ * @module
+ */
+
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { DuckDBInstance } from "@duckdb/node-api";
+
+/** Resource options for a DuckDB session. */
+export interface DuckDBOptions {
+  /**
+   * DuckDB's memory limit (`SET memory_limit`), for example `"4GB"`. Above
+   * it DuckDB spills to `tempDirectory` instead of growing. Default: `"4GB"`.
+   */
+  memoryLimit?: string;
+  /** Worker threads (`SET threads`). Default: one per core. */
+  threads?: number;
+  /**
+   * Directory for spilled data. Default: a fresh temporary directory that is
+   * removed when the session ends (DuckDB's own default, `.tmp` in the
+   * current directory, would write into the project).
+   */
+  tempDirectory?: string;
+}
+
+/**
+ * Quote a text as a SQL string literal (`'it''s'`).
+ *
+ * @param text Any text, for example a file path.
+ * @returns The literal, with single quotes doubled.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sqlString } from "./duckdb_session.ts";
+ *
+ * assert.equal(sqlString("/tmp/it's.parquet"), "'/tmp/it''s.parquet'");
+ * ```
+ */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Run `fn` with a connection to a fresh in-memory DuckDB database, then
+ * close the connection and the database, whether `fn` succeeds or throws.
+ *
+ * The database never persists: files are read with `read_parquet` /
+ * `read_csv` and results come back to JavaScript. Extension auto-install is
+ * switched off, so a query never reaches the network.
+ *
+ * @param fn Work to do with the connection (and the database, to open more
+ * connections, for example to watch progress).
+ * @param options Memory limit, threads and spill directory.
+ * @returns What `fn` returns.
+ * @throws {Error} What `fn` throws, or DuckDB's error for a bad option.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withDuckDB } from "./duckdb_session.ts";
+ *
+ * const limit = await withDuckDB(async (c) =>
+ *   (await c.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0][0],
+ *   { memoryLimit: "1GB", threads: 1 });
+ * assert.equal(limit, "953.6 MiB");
+ * ```
+ */
+export async function withDuckDB<T>(
+  fn: (connection: DuckDBConnection, instance: DuckDBInstance) => Promise<T>,
+  options: DuckDBOptions = {},
+): Promise<T> {
+  const ownTemp = options.tempDirectory === undefined;
+  const temp = options.tempDirectory ??
+    await Deno.makeTempDir({ prefix: "lossbook-duckdb-" });
+  const config: Record<string, string> = {
+    memory_limit: options.memoryLimit ?? "4GB",
+    temp_directory: temp,
+    autoinstall_known_extensions: "false",
+  };
+  if (options.threads !== undefined) {
+    if (!(Number.isInteger(options.threads) && options.threads >= 1)) {
+      throw new RangeError(
+        `Cannot start DuckDB: threads must be a positive integer, got ${options.threads}`,
+      );
+    }
+    config.threads = String(options.threads);
+  }
+  try {
+    const instance = await DuckDBInstance.create(":memory:", config);
+    try {
+      const connection = await instance.connect();
+      try {
+        return await fn(connection, instance);
+      } finally {
+        connection.closeSync();
+      }
+    } finally {
+      instance.closeSync();
+    }
+  } finally {
+    if (ownTemp) await Deno.remove(temp, { recursive: true }).catch(() => {});
+  }
+}
