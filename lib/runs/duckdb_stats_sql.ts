@@ -1,0 +1,219 @@
+/**
+ * The SQL that builds sufficient statistics from a decision relation, and
+ * the row checks that keep bad rows out of them. Plain ANSI SQL: the same
+ * text runs on DuckDB (`duckdbDecisionStats`), Spark SQL and Trino.
+ *
+ * Only the relation differs per engine, and it is kept out of these
+ * queries: each function takes the relation as text. The relation must have
+ * the flat columns of `DECISION_COLUMNS` with text columns as strings,
+ * numeric columns as numbers (any integer, float or decimal type) and
+ * `parseOk` as a boolean.
+ *
+ * Referencing the file, per engine (not part of the portable query):
+ *
+ * | engine | relation |
+ * | --- | --- |
+ * | DuckDB | `read_parquet('runs/a.parquet')`; CSV through the typed view of `duckdbCsvRelation` |
+ * | Spark SQL | `parquet.\`s3://bucket/runs/\``, or `CREATE TEMPORARY VIEW decisions USING parquet OPTIONS (path 's3://bucket/runs/')` (CSV: `USING csv OPTIONS (header 'true')` with an explicit schema) |
+ * | Trino | a Hive or Iceberg table over the files, e.g. `CREATE TABLE hive.runs.decisions (...) WITH (external_location = 's3://bucket/runs/', format = 'PARQUET')`, then `hive.runs.decisions` |
+ *
+ * Dialect caveats:
+ * - Identifiers are unquoted camelCase. DuckDB and Spark match them without
+ *   regard to case; Trino folds them to lower case (as Hive stores column
+ *   names), so they match there too, but Trino returns result columns in
+ *   lower case (`perrorsum`): read results by position, as
+ *   `duckdbDecisionStats` does. Do not quote with `"`: Spark reads `"x"` as a
+ *   string unless `spark.sql.ansi.doubleQuotedIdentifiers` is set.
+ * - `SUM` of integers is HUGEINT in DuckDB and BIGINT in Spark and Trino.
+ * - NaN: DuckDB and Spark order NaN above every number, Trino makes every
+ *   comparison with NaN false. The checks are written `NOT (x BETWEEN lo AND
+ *   hi)`, which flags NaN on all three.
+ * - Floating-point sums depend on the order of addition, which differs
+ *   between engines and between runs with several threads: `pErrorSum`
+ *   agrees to about 1e-12 relative, not bit for bit.
+ *
+ * @module
+ */
+
+import { SEVERITIES } from "../costs/severity.ts";
+import {
+  COST_COMPLETENESS,
+  FAILURE_CLASSES,
+} from "../evidence/cost_evidence.ts";
+import type { DecisionColumn } from "./arrow.ts";
+
+/** One row check: the field it is about and a predicate true for bad rows. */
+export interface DecisionCheck {
+  /** The flat column the check is about. */
+  readonly field: DecisionColumn;
+  /** What a good value is, in words. */
+  readonly rule: string;
+  /** ANSI SQL predicate, TRUE for a bad row and never NULL. */
+  readonly sql: string;
+}
+
+const MAX_SAFE = "9007199254740991";
+const MAX_DOUBLE = "1.7976931348623157E308";
+
+function list(values: readonly string[]): string {
+  return values.map((v) => `'${v}'`).join(", ");
+}
+
+function id(field: DecisionColumn): DecisionCheck {
+  return {
+    field,
+    rule: "a non-empty string",
+    sql: `${field} IS NULL OR ${field} = ''`,
+  };
+}
+
+function count(field: DecisionColumn, optional: boolean): DecisionCheck {
+  const bad =
+    `NOT (${field} BETWEEN 0 AND ${MAX_SAFE}) OR ${field} <> FLOOR(${field})`;
+  return {
+    field,
+    rule: `a whole number >= 0${optional ? " or null" : ""}`,
+    sql: optional
+      ? `${field} IS NOT NULL AND (${bad})`
+      : `${field} IS NULL OR ${bad}`,
+  };
+}
+
+function oneOf(
+  field: DecisionColumn,
+  values: readonly string[],
+): DecisionCheck {
+  return {
+    field,
+    rule: `one of ${values.join(", ")}`,
+    sql: `${field} IS NULL OR ${field} NOT IN (${list(values)})`,
+  };
+}
+
+/**
+ * The row checks, in the order of the Decision fields: together they refuse
+ * what the Decision schema refuses (empty ids, negative or fractional
+ * counts, a pCorrect outside [0, 1], an unknown severity, action,
+ * completeness or outcome, a negative or missing cost where one is due, a
+ * cost where none may be, NaN and infinities).
+ */
+export const DECISION_CHECKS: readonly DecisionCheck[] = [
+  id("runId"),
+  id("modelId"),
+  id("taskId"),
+  count("trial", false),
+  oneOf("severity", SEVERITIES),
+  id("trueClass"),
+  id("predClass"),
+  { field: "parseOk", rule: "true or false", sql: "parseOk IS NULL" },
+  {
+    field: "pCorrect",
+    rule: "a number in [0, 1] or null",
+    sql: "pCorrect IS NOT NULL AND NOT (pCorrect BETWEEN 0 AND 1)",
+  },
+  oneOf("action", ["auto", "escalate"]),
+  oneOf("costCompleteness", COST_COMPLETENESS),
+  {
+    field: "costUsd",
+    rule:
+      "a finite number >= 0 when complete or partial, null when unavailable or not_applicable",
+    sql: `(costCompleteness IN ('complete', 'partial') AND ` +
+      `(costUsd IS NULL OR NOT (costUsd BETWEEN 0 AND ${MAX_DOUBLE}))) OR ` +
+      `(costCompleteness IN ('unavailable', 'not_applicable') AND costUsd IS NOT NULL)`,
+  },
+  oneOf("outcome", FAILURE_CLASSES),
+  count("tokensIn", true),
+  count("tokensOut", true),
+  {
+    field: "latencyMs",
+    rule: "a finite number >= 0 or null",
+    sql:
+      `latencyMs IS NOT NULL AND NOT (latencyMs BETWEEN 0 AND ${MAX_DOUBLE})`,
+  },
+];
+
+/**
+ * One ANSI SQL predicate that is TRUE for a row failing any of
+ * {@linkcode DECISION_CHECKS}.
+ *
+ * @returns The predicate, each check in parentheses, joined with `OR`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { invalidDecisionSql } from "./duckdb_stats_sql.ts";
+ *
+ * assert.match(invalidDecisionSql(), /\(pCorrect IS NOT NULL AND NOT \(pCorrect BETWEEN 0 AND 1\)\)/);
+ * ```
+ */
+export function invalidDecisionSql(): string {
+  return DECISION_CHECKS.map((c) => `(${c.sql})`).join("\n    OR ");
+}
+
+/**
+ * The ANSI SQL query for sufficient statistics, with a count of bad rows.
+ *
+ * One scan of the relation, grouped by (modelId, severity, trueClass,
+ * predClass, action); per group: `n` = count(*), `pErrorSum` = sum of
+ * 1 - pCorrect over rows that state it (0 when none do), `pMissing` = rows
+ * with null pCorrect, `parseFailures` = rows whose output did not parse,
+ * and `invalidRows` = rows failing {@linkcode DECISION_CHECKS}. A caller
+ * must refuse the result when any `invalidRows` is not 0. This is the same
+ * table `decisionStats` builds with Arquero (columns in this order; read
+ * them by position, see the module notes on Trino).
+ *
+ * @param relation The relation to scan: a table or view name, or a table
+ * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionStatsSql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = decisionStatsSql("read_parquet('a.parquet')");
+ * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action/);
+ * assert.match(sql, /FROM read_parquet\('a\.parquet'\)/);
+ * ```
+ */
+export function decisionStatsSql(relation = "decisions"): string {
+  return `SELECT
+  modelId, severity, trueClass, predClass, action,
+  COUNT(*) AS n,
+  COALESCE(SUM(1 - CAST(pCorrect AS DOUBLE)), 0) AS pErrorSum,
+  COUNT(*) - COUNT(pCorrect) AS pMissing,
+  SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+  SUM(CASE WHEN ${invalidDecisionSql()}
+    THEN 1 ELSE 0 END) AS invalidRows
+FROM ${relation}
+GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
+/**
+ * The ANSI SQL query that counts repeated decisions: keys (runId, modelId,
+ * taskId, trial) that occur more than once, and the surplus rows.
+ *
+ * This is a second scan with one hash-table entry per distinct key, so it
+ * costs memory in proportion to the number of decisions (DuckDB spills to
+ * disk above its memory limit).
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @returns A query giving one row: `repeatedKeys`, `surplusRows`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duplicateDecisionsSql } from "./duckdb_stats_sql.ts";
+ *
+ * assert.match(duplicateDecisionsSql(), /HAVING COUNT\(\*\) > 1/);
+ * ```
+ */
+export function duplicateDecisionsSql(relation = "decisions"): string {
+  return `SELECT COUNT(*) AS repeatedKeys, COALESCE(SUM(copies - 1), 0) AS surplusRows
+FROM (
+  SELECT COUNT(*) AS copies
+  FROM ${relation}
+  GROUP BY runId, modelId, taskId, trial
+  HAVING COUNT(*) > 1
+) repeated`;
+}
