@@ -31,41 +31,49 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null) return "null";
+  return JSON.stringify(sorted(value));
+}
+
+function badNumber(value: number): never {
+  throw new TypeError(
+    `Cannot write canonical JSON: numbers must be finite and written without an exponent, got ${value}`,
+  );
+}
+
+// A copy with object keys in sorted order and every leaf checked; the text
+// itself is then written by JSON.stringify (same escaping, same numbers).
+function sorted(value: unknown): unknown {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
     case "boolean":
-      return value ? "true" : "false";
-    case "number": {
-      const text = Number.isFinite(value) ? String(value) : "";
-      if (text === "" || text.includes("e")) {
-        throw new TypeError(
-          `Cannot write canonical JSON: numbers must be finite and written without an exponent, got ${value}`,
-        );
-      }
-      return text;
-    }
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) badNumber(value);
+      if (
+        (Math.abs(value) >= 1e21 || (value !== 0 && Math.abs(value) < 1e-6))
+      ) badNumber(value);
+      return value;
     case "object": {
+      if (value === null) return null;
       if (Array.isArray(value)) {
-        let out = "[";
+        const out = new Array(value.length);
         for (let i = 0; i < value.length; i++) {
-          if (i > 0) out += ",";
-          out += canonicalJson(value[i]);
+          if (value[i] === undefined) {
+            throw new TypeError(
+              "Cannot write canonical JSON: arrays must not hold undefined",
+            );
+          }
+          out[i] = sorted(value[i]);
         }
-        return out + "]";
+        return out;
       }
       const obj = value as Record<string, unknown>;
       const keys = Object.keys(obj).sort();
-      let out = "{";
-      let first = true;
+      const out: Record<string, unknown> = {};
       for (const k of keys) {
-        if (obj[k] === undefined) continue;
-        if (!first) out += ",";
-        first = false;
-        out += JSON.stringify(k) + ":" + canonicalJson(obj[k]);
+        if (obj[k] !== undefined) out[k] = sorted(obj[k]);
       }
-      return out + "}";
+      return out;
     }
     default:
       throw new TypeError(

@@ -8,7 +8,18 @@
 import { taskSignature } from "./signature.ts";
 import type { Task } from "./task.ts";
 
-/** The default near-duplicate threshold on the Jaccard similarity of feature sets. */
+/**
+ * The default near-duplicate threshold on the Jaccard similarity of feature
+ * sets (see {@linkcode contamination} for why 0.7).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contamination, NEAR_DUPLICATE_THRESHOLD } from "./contamination.ts";
+ *
+ * assert.equal(contamination([], []).near.threshold, NEAR_DUPLICATE_THRESHOLD);
+ * ```
+ */
 export const NEAR_DUPLICATE_THRESHOLD = 0.7;
 
 function normalValue(v: unknown): string {

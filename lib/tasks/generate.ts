@@ -7,15 +7,15 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
+import { promptText, signatureText } from "./_task_text.ts";
+import { canonicalJson } from "./canonical_json.ts";
 import { paymentRepairCandidate } from "./generate_payment_repair.ts";
 import { reconciliationCandidate } from "./generate_reconciliation.ts";
 import { settlementCandidate } from "./generate_settlement.ts";
 import type { PaymentRepairClass } from "./payment_repair_rules.ts";
-import { taskPrompt } from "./prompt.ts";
 import type { ReconciliationClass } from "./reconciliation_rules.ts";
 import { classesBySeverity, DOMAIN_RULES } from "./rules.ts";
 import type { SettlementClass } from "./settlement_rules.ts";
-import { taskSignature } from "./signature.ts";
 import type { Domain, Gold, StateOf, Task } from "./task.ts";
 import { isDomain } from "./task.ts";
 import {
@@ -247,6 +247,7 @@ function makeTask<D extends Domain>(
       continue;
     }
     stats.tasks++;
+    const stateJson = canonicalJson(c.state);
     return {
       id: `${domain}-${seed}-${index}`,
       domain,
@@ -255,8 +256,8 @@ function makeTask<D extends Domain>(
       difficulty: dm / 1000,
       state: c.state,
       gold: c.gold,
-      prompt: taskPrompt(domain, c.state),
-      signature: taskSignature({ domain, state: c.state, gold: c.gold }),
+      prompt: promptText(domain, stateJson),
+      signature: signatureText(domain, canonicalJson(c.gold), stateJson),
     };
   }
   throw new RangeError(

@@ -5,6 +5,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { signatureText } from "./_task_text.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import type { Task } from "./task.ts";
 
@@ -54,8 +55,10 @@ export function sha256Hex(text: string): string {
 export function taskSignature(
   task: Pick<Task, "domain" | "state" | "gold">,
 ): string {
-  return sha256Hex(
-    canonicalJson({ domain: task.domain, gold: task.gold, state: task.state }),
+  return signatureText(
+    task.domain,
+    canonicalJson(task.gold),
+    canonicalJson(task.state),
   );
 }
 
@@ -76,8 +79,20 @@ export function taskSignature(
  * ```
  */
 export function taskLine(task: Task): string {
-  return canonicalJson(task);
+  if (Object.keys(task).length !== TASK_KEYS) return canonicalJson(task);
+  // The nine fields in sorted order; equal to canonicalJson(task), faster.
+  return `{"difficulty":${canonicalJson(task.difficulty)},"domain":${
+    JSON.stringify(task.domain)
+  },"gold":${canonicalJson(task.gold)},"id":${
+    JSON.stringify(task.id)
+  },"index":${canonicalJson(task.index)},"prompt":${
+    JSON.stringify(task.prompt)
+  },"seed":${canonicalJson(task.seed)},"signature":${
+    JSON.stringify(task.signature)
+  },"state":${canonicalJson(task.state)}}`;
 }
+
+const TASK_KEYS = 9;
 
 /**
  * Hash a suite: SHA-256 of its canonical JSONL bytes, one task per line,

@@ -7,7 +7,17 @@
 
 import type { Severity } from "../costs/severity.ts";
 
-/** The three finance domains the generator covers. */
+/**
+ * The three finance domains the generator covers.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DOMAINS } from "./task.ts";
+ *
+ * assert.deepEqual([...DOMAINS], ["reconciliation", "payment_repair", "settlement"]);
+ * ```
+ */
 export const DOMAINS = [
   "reconciliation",
   "payment_repair",

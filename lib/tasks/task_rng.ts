@@ -42,7 +42,18 @@ export interface TaskRng {
   getState(): readonly number[];
 }
 
-/** The largest suite seed: seeds are unsigned 32-bit integers. */
+/**
+ * The largest suite seed: seeds are unsigned 32-bit integers.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_SEED, taskRng } from "./task_rng.ts";
+ *
+ * assert.equal(MAX_SEED, 2 ** 32 - 1);
+ * assert.throws(() => taskRng(MAX_SEED + 1, 0), RangeError);
+ * ```
+ */
 export const MAX_SEED = 0xffff_ffff;
 
 function checkSeed(seed: number): void {

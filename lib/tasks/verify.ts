@@ -6,8 +6,8 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { taskPrompt } from "./prompt.ts";
-import { taskSignature } from "./signature.ts";
+import { promptText, signatureText } from "./_task_text.ts";
+import { canonicalJson } from "./canonical_json.ts";
 import type { Domain, Gold, StateOf, Task } from "./task.ts";
 import { verifyPaymentRepair } from "./verify_payment_repair.ts";
 import { verifyReconciliation } from "./verify_reconciliation.ts";
@@ -44,7 +44,29 @@ export function verifyState<D extends Domain>(
   }
 }
 
-/** The first difference between two gold answers, in words, or null when equal. */
+/**
+ * Describe the first difference between two gold answers, in words.
+ *
+ * Fields are compared in the order exceptionType, verdict, severity,
+ * repairSafe, repairAction, exposureClass.
+ *
+ * @param expected The answer a task states.
+ * @param actual The answer the verifier recomputes.
+ * @returns `null` when they are equal, otherwise one sentence naming the field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { goldDifference } from "./verify.ts";
+ *
+ * const g = { verdict: "MATCH", exceptionType: null, severity: "LOW" as const };
+ * assert.equal(goldDifference(g, g), null);
+ * assert.equal(
+ *   goldDifference(g, { ...g, severity: "HIGH" }),
+ *   'gold.severity is "LOW" but the verifier finds "HIGH"',
+ * );
+ * ```
+ */
 export function goldDifference(expected: Gold, actual: Gold): string | null {
   if (isDeepStrictEqual(expected, actual)) return null;
   const keys = [
@@ -99,10 +121,14 @@ export function checkTask(task: Task): TaskCheck {
   const problems: string[] = [];
   const diff = goldDifference(task.gold, verified);
   if (diff !== null) problems.push(diff);
-  if (taskSignature(task) !== task.signature) {
+  const stateJson = canonicalJson(task.state);
+  if (
+    signatureText(task.domain, canonicalJson(task.gold), stateJson) !==
+      task.signature
+  ) {
     problems.push("signature does not match the task content");
   }
-  if (taskPrompt(task.domain, task.state) !== task.prompt) {
+  if (promptText(task.domain, stateJson) !== task.prompt) {
     problems.push("prompt is not the rule table's prompt for this state");
   }
   return { id: task.id, verified, problems };
