@@ -147,6 +147,58 @@ export type {
   SimulateOptions,
 } from "./lib/runs/mod.ts";
 
+// tasks
+export {
+  canonicalJson,
+  checkTask,
+  classesBySeverity,
+  contamination,
+  DOMAIN_RULES,
+  domainClasses,
+  DOMAINS,
+  generateSuite,
+  generateTask,
+  generateTasks,
+  isDomain,
+  loadTasksJsonl,
+  maxSimilarity,
+  NEAR_DUPLICATE_THRESHOLD,
+  nearMissSignals,
+  parseTasksJsonl,
+  readTasksJsonl,
+  streamTasksJsonl,
+  suiteHash,
+  taskClass,
+  taskPrompt,
+  taskRng,
+  taskSignature,
+  taskTable,
+  verifyPaymentRepair,
+  verifyReconciliation,
+  verifySettlement,
+  verifyState,
+  writeTasksJsonl,
+} from "./lib/tasks/mod.ts";
+export type {
+  ContaminationOptions,
+  ContaminationReport,
+  Domain,
+  DomainRules,
+  GenerateOptions,
+  GenerationStats,
+  Gold,
+  ParseTasksOptions,
+  PaymentRepairState,
+  ReconciliationState,
+  SettlementState,
+  StreamSummary,
+  Task,
+  TaskCheck,
+  TaskRng,
+  WriteSummary,
+  WriteTasksOptions,
+} from "./lib/tasks/mod.ts";
+
 // metrics
 export {
   accuracy,
