@@ -25,7 +25,12 @@ const repeats = Number(values.repeats);
 const file = values.file ?? `${Deno.makeTempDirSync()}/decisions_${N}.jsonl`;
 
 const CLASSES: Record<string, string[]> = {
-  HIGH: ["AMOUNT_MISMATCH", "FX_CONVERSION_ERROR", "BENEFICIARY_MISMATCH", "COUNTERPARTY_MISMATCH"],
+  HIGH: [
+    "AMOUNT_MISMATCH",
+    "FX_CONVERSION_ERROR",
+    "BENEFICIARY_MISMATCH",
+    "COUNTERPARTY_MISMATCH",
+  ],
   MEDIUM: ["VALUE_DATE_MISMATCH", "MISSING_MESSAGE", "PARTIAL_MATCH"],
   LOW: ["DUPLICATE", "FIELD_CORRUPTION"],
   CRITICAL: ["HERSTATT_EXPOSURE"],
@@ -33,7 +38,11 @@ const CLASSES: Record<string, string[]> = {
 
 async function generate(): Promise<void> {
   const rng = seededPrng(20261129);
-  const out = await Deno.open(file, { write: true, create: true, truncate: true });
+  const out = await Deno.open(file, {
+    write: true,
+    create: true,
+    truncate: true,
+  });
   const enc = new TextEncoder();
   let buf: string[] = [];
   for (let i = 0; i < N; i++) {
@@ -41,9 +50,15 @@ async function generate(): Promise<void> {
     const severity = SEVERITIES[Math.min(3, Math.floor(rng.next() * 3.05))];
     const exception = rng.next() < 0.3;
     const classes = CLASSES[severity];
-    const trueClass = exception ? classes[Math.floor(rng.next() * classes.length)] : "MATCH";
+    const trueClass = exception
+      ? classes[Math.floor(rng.next() * classes.length)]
+      : "MATCH";
     const wrong = rng.next() < (model === "frontier" ? 0.05 : 0.09);
-    const predClass = !wrong ? trueClass : trueClass === "MATCH" ? classes[0] : "MATCH";
+    const predClass = !wrong
+      ? trueClass
+      : trueClass === "MATCH"
+      ? classes[0]
+      : "MATCH";
     const p = wrong ? 0.4 + 0.5 * rng.next() : 0.7 + 0.3 * rng.next();
     buf.push(JSON.stringify({
       runId: "bench",
@@ -90,7 +105,10 @@ print(json.dumps({"seconds": time.perf_counter() - t, "loss": out, "recall": {f"
 
 function peakSampler(): { stop: () => number } {
   let peak = Deno.memoryUsage().rss;
-  const id = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 20);
+  const id = setInterval(
+    () => (peak = Math.max(peak, Deno.memoryUsage().rss)),
+    20,
+  );
   return {
     stop: () => {
       clearInterval(id);
@@ -104,7 +122,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-console.error(`generating ${N.toLocaleString("en-US")} decisions into ${file} (seed 20261129)`);
+console.error(
+  `generating ${
+    N.toLocaleString("en-US")
+  } decisions into ${file} (seed 20261129)`,
+);
 await generate();
 const bytes = (await Deno.stat(file)).size;
 console.error(`file: ${(bytes / 1e6).toFixed(0)} MB`);
@@ -117,7 +139,9 @@ for (let r = 0; r < repeats; r++) {
   let t = performance.now();
   const text = await Deno.readTextFile(file);
   let trials = 0;
-  for (const line of text.split("\n")) if (line.length > 0) trials += JSON.parse(line).trial;
+  for (const line of text.split("\n")) {
+    if (line.length > 0) trials += JSON.parse(line).trial;
+  }
   bare.push((performance.now() - t) / 1000);
   if (trials !== 0) throw new Error("unexpected");
 
@@ -135,7 +159,9 @@ for (let r = 0; r < repeats; r++) {
   lossbookPeak = Math.max(lossbookPeak, sampler.stop());
 }
 
-const profiles = Object.fromEntries(SHIPPED_PROFILES.map((p) => [p.id, { K: p.K, reviewCost: p.reviewCost }]));
+const profiles = Object.fromEntries(
+  SHIPPED_PROFILES.map((p) => [p.id, { K: p.K, reviewCost: p.reviewCost }]),
+);
 const py = await new Deno.Command("/usr/bin/python3", {
   args: ["-c", PANDAS, file, JSON.stringify(profiles)],
   stdout: "piped",
@@ -149,24 +175,52 @@ for (const m of lastScore) {
   for (const p of SHIPPED_PROFILES) {
     const theirs = pandas.loss[p.id][m.modelId];
     if (Math.abs(theirs - m.loss[p.id]!) > 1e-6 * Math.max(1, theirs)) {
-      throw new Error(`pandas and lossbook disagree on ${m.modelId} ${p.id}: ${theirs} vs ${m.loss[p.id]}`);
+      throw new Error(
+        `pandas and lossbook disagree on ${m.modelId} ${p.id}: ${theirs} vs ${
+          m.loss[p.id]
+        }`,
+      );
     }
   }
   for (const s of SEVERITIES) {
     const theirs = pandas.recall[`${m.modelId}|${s}`];
-    if (theirs !== undefined && Math.abs(theirs - m.recallBySeverity[s]!) > 1e-12) {
-      throw new Error(`pandas and lossbook disagree on recall ${m.modelId} ${s}`);
+    if (
+      theirs !== undefined && Math.abs(theirs - m.recallBySeverity[s]!) > 1e-12
+    ) {
+      throw new Error(
+        `pandas and lossbook disagree on recall ${m.modelId} ${s}`,
+      );
     }
   }
 }
 
 const b = median(bare);
 const o = median(ours);
-console.log(`decisions: ${N.toLocaleString("en-US")} (${(bytes / 1e6).toFixed(0)} MB JSONL), ${repeats} repeats, medians`);
+console.log(
+  `decisions: ${N.toLocaleString("en-US")} (${
+    (bytes / 1e6).toFixed(0)
+  } MB JSONL), ${repeats} repeats, medians`,
+);
 console.log(`bare read + JSON.parse loop (floor):        ${b.toFixed(2)} s`);
-console.log(`lossbook score (4 profiles, recall, 1,000-resample bootstrap CIs): ${o.toFixed(2)} s, ${(N / o / 1e6).toFixed(2)} M decisions/s, peak RSS ${(lossbookPeak / 2 ** 20).toFixed(0)} MiB`);
-console.log(`pandas read_json(lines=True) + groupby (loss, recall, no CIs): ${pandas.seconds.toFixed(2)} s`);
+console.log(
+  `lossbook score (4 profiles, recall, 1,000-resample bootstrap CIs): ${
+    o.toFixed(2)
+  } s, ${(N / o / 1e6).toFixed(2)} M decisions/s, peak RSS ${
+    (lossbookPeak / 2 ** 20).toFixed(0)
+  } MiB`,
+);
+console.log(
+  `pandas read_json(lines=True) + groupby (loss, recall, no CIs): ${
+    pandas.seconds.toFixed(2)
+  } s`,
+);
 console.log(`ratio lossbook / floor: ${(o / b).toFixed(2)}x (goal <= 1.5x)`);
-console.log(`ratio pandas / lossbook: ${(pandas.seconds / o).toFixed(1)}x faster (goal >= 5x)`);
-console.log(`results agree: loss under 4 profiles and recall per severity, both models`);
+console.log(
+  `ratio pandas / lossbook: ${
+    (pandas.seconds / o).toFixed(1)
+  }x faster (goal >= 5x)`,
+);
+console.log(
+  `results agree: loss under 4 profiles and recall per severity, both models`,
+);
 await Deno.remove(file);

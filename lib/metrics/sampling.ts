@@ -242,7 +242,9 @@ export function normal(rng: Prng): number {
  */
 export function gamma(rng: Prng, shape: number): number {
   if (!(shape > 0) || !Number.isFinite(shape)) {
-    throw new RangeError(`Cannot draw a gamma: shape must be a finite number > 0, got ${shape}`);
+    throw new RangeError(
+      `Cannot draw a gamma: shape must be a finite number > 0, got ${shape}`,
+    );
   }
   if (shape < 1) {
     let u = rng.next();

@@ -74,9 +74,9 @@ export function pairedStats(
   let seenB = false;
   const twice = (id: string, i: number) =>
     new RangeError(
-      `Cannot pair models: ${id} has two decisions for task ${JSON.stringify(task[i])} trial ${
-        trial[i]
-      }; pair one run at a time`,
+      `Cannot pair models: ${id} has two decisions for task ${
+        JSON.stringify(task[i])
+      } trial ${trial[i]}; pair one run at a time`,
     );
   for (let i = 0; i < model.length; i++) {
     if (model[i] === a) {
