@@ -79,6 +79,7 @@ export interface ModelScore {
     recallBySeverity: Record<Severity, RateInterval | null>;
     loss: Record<string, BootstrapInterval>;
     accuracyBootstrap: BootstrapInterval;
+    recallBySeverityBootstrap: Record<Severity, BootstrapInterval>;
     severityWeightedRecall: BootstrapInterval | null;
   };
   /** Gold class by predicted class counts (reconforge mode or format only). */
@@ -189,6 +190,12 @@ export function scoreModels(
           ) => [p.id, boot((s) => realisedLoss(s, p, { matrix }), 1 + i)]),
         ),
         accuracyBootstrap: boot((s) => accuracy(s).value, 0),
+        recallBySeverityBootstrap: bySeverity((sev) =>
+          boot(
+            (s) => recallOf(s, mode, level)[sev].value,
+            500 + SEVERITIES.indexOf(sev),
+          )
+        ),
         severityWeightedRecall: rw === null
           ? null
           : boot((s) => severityWeightedRecall(s), 999),

@@ -258,6 +258,13 @@ Deno.test("score intervals are seeded: the same seed prints the same bytes", asy
       10042 < m.intervals.loss.principal_risk.hi,
   );
   assert.equal(m.severityWeightedRecall !== undefined, true);
+  // recall of HIGH exceptions, by bootstrap; no CRITICAL exceptions, so that interval is null
+  const high = m.intervals.recallBySeverityBootstrap.HIGH;
+  assert.ok(high.lo < 0.98 && 0.98 < high.hi);
+  assert.deepEqual([
+    m.intervals.recallBySeverityBootstrap.CRITICAL.lo,
+    m.intervals.recallBySeverityBootstrap.CRITICAL.estimate,
+  ], [null, null]);
 });
 
 Deno.test("compare prints paired differences with intervals and p-values", async () => {
