@@ -17,3 +17,5 @@
 
 export * from "./specs.ts";
 export * from "./render.ts";
+export * from "./line_chart.ts";
+export * from "./heatmap_chart.ts";
