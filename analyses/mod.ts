@@ -7,7 +7,9 @@
 
 import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { divergence } from "./divergence.ts";
+import { flatCostTheorem } from "./flat_cost_theorem.ts";
 import { honestCosts } from "./honest_costs.ts";
+import { kSensitivity } from "./k_sensitivity.ts";
 
 export {
   divergence,
@@ -21,6 +23,21 @@ export type {
 } from "./divergence.ts";
 export { HONEST_COSTS_FIXTURE, honestCosts } from "./honest_costs.ts";
 export type { HonestCostsAttempt, HonestCostsOptions } from "./honest_costs.ts";
+export {
+  ESCALATION_COUNTEREXAMPLE,
+  FLAT_COST_SUITE,
+  flatCostTheorem,
+  THEOREM_MODELS,
+} from "./flat_cost_theorem.ts";
+export type { FlatCostTheoremOptions } from "./flat_cost_theorem.ts";
+export {
+  AUTOMATED_MODELS,
+  kSensitivity,
+  registryLadderProfiles,
+  SENSITIVITY_MODELS,
+  SENSITIVITY_SUITES,
+} from "./k_sensitivity.ts";
+export type { KSensitivityOptions } from "./k_sensitivity.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -43,5 +60,15 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     id: "honest_costs",
     title: "Honest cost evidence: unknown is never printed as zero",
     run: () => honestCosts(),
+  },
+  {
+    id: "flat_cost_theorem",
+    title: "The flat-cost theorem, divergence and escalation monotonicity",
+    run: () => flatCostTheorem(),
+  },
+  {
+    id: "k_sensitivity",
+    title: "K-sensitivity: how the ranking moves as costs vary",
+    run: () => kSensitivity(),
   },
 ];
