@@ -17,6 +17,7 @@ import { compareCommand } from "./commands/compare.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { scoreCommand } from "./commands/score.ts";
 import { simulateCommand } from "./commands/simulate.ts";
+import { sweepCommand } from "./commands/sweep.ts";
 import { verifyCommand } from "./commands/verify.ts";
 import { reproduceMain } from "./reproduce.ts";
 import { VERSION } from "./version.ts";
@@ -26,6 +27,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
   compare: compareCommand,
+  sweep: sweepCommand,
   simulate: simulateCommand,
   generate: generateCommand,
   verify: verifyCommand,

@@ -1,0 +1,391 @@
+// `lossbook sweep`: K-sensitivity of a run export. Where the models' loss
+// lines cross along a cost family (exactly), how often the winner flips,
+// Kendall's tau against the accuracy ranking per grid point, win shares, the
+// shipped profiles with their rank-reversal distance, and optional Monte
+// Carlo draws within the cost registry's ranges.
+import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { type CostProfile, profileSpan } from "../lib/costs/profile.ts";
+import { isSeverity, type Severity } from "../lib/costs/severity.ts";
+import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
+import { costFamily, familyProfile } from "../lib/sensitivity/cost_family.ts";
+import { sweepFamily } from "../lib/sensitivity/family_sweep.ts";
+import {
+  lossCoefficients,
+  type LossPer,
+} from "../lib/sensitivity/loss_coefficients.ts";
+import { rankReversalDistance } from "../lib/sensitivity/rank_reversal.ts";
+import {
+  DRAW_DISTRIBUTIONS,
+  type DrawDistribution,
+  drawRegistryProfiles,
+  PAYMENTS_ANCHOR_MAP,
+} from "../lib/sensitivity/registry_draws.ts";
+import { sweepProfiles } from "../lib/sensitivity/sweep.ts";
+import {
+  alignRows,
+  type Command,
+  formatNumber,
+  parseFlags,
+  UsageError,
+} from "./_command.ts";
+import { readRun } from "./_input.ts";
+import {
+  commonOptions,
+  matrixOf,
+  type Mode,
+  resolveProfiles,
+} from "./score.ts";
+
+/** Options of {@linkcode sweepDocument}. */
+export interface SweepCommandOptions {
+  /** Scoring mode (cost matrix). */
+  mode: Mode;
+  /** Base profile of the family. */
+  base: CostProfile;
+  /** Severities multiplied by r. */
+  scaled: readonly Severity[];
+  /** Grid range and size. */
+  from: number;
+  to: number;
+  points: number;
+  /** Loss per decision or per run. */
+  per: LossPer;
+  /** Monte Carlo draws within the registry ranges; 0 for none. */
+  draws: number;
+  /** Seed of the draws. */
+  seed: number;
+  /** Distribution of the draws. */
+  distribution: DrawDistribution;
+}
+
+/**
+ * The `sweep --json` document. Keys are a contract: extend, never rename.
+ * `crossovers` lists every pairwise crossing at r > 0 with its exact ratio;
+ * `flips` is the exact number of winner changes over [from, to];
+ * `kendallTau`, `winners` and `regret` have one entry per grid point;
+ * `winShare` is each model's share of the grid points (ties split).
+ */
+export function sweepDocument(
+  stats: readonly StatsRow[],
+  options: SweepCommandOptions,
+) {
+  const matrix = matrixOf(options.mode);
+  const coefficients = lossCoefficients(stats, { matrix });
+  const family = costFamily(options.base, { scaled: options.scaled });
+  const sweep = sweepFamily(coefficients, family, {
+    from: options.from,
+    to: options.to,
+    points: options.points,
+    per: options.per,
+  });
+  const shipped = sweepProfiles(coefficients, SHIPPED_PROFILES, {
+    per: options.per,
+  });
+  const draws = options.draws > 0
+    ? (() => {
+      const profiles = drawRegistryProfiles({
+        draws: options.draws,
+        distribution: options.distribution,
+        seed: options.seed,
+      });
+      const s = sweepProfiles(coefficients, profiles, {
+        per: options.per,
+        ordered: false,
+      });
+      return {
+        draws: options.draws,
+        seed: options.seed,
+        distribution: options.distribution,
+        mapping: {
+          ...PAYMENTS_ANCHOR_MAP.K,
+          reviewCost: PAYMENTS_ANCHOR_MAP.reviewCost,
+        },
+        winShare: s.winShare,
+        disagreementShare: s.disagreementShare,
+        meanRegret: s.meanRegret,
+        maxRegret: s.maxRegret,
+      };
+    })()
+    : null;
+  return {
+    mode: options.mode,
+    matrix: matrix.id,
+    per: options.per,
+    family: {
+      base: `${options.base.id}@${options.base.version}`,
+      K: options.base.K,
+      reviewCost: options.base.reviewCost,
+      scaled: family.scaled,
+    },
+    grid: {
+      from: options.from,
+      to: options.to,
+      points: options.points,
+      ratios: sweep.ratios,
+    },
+    models: sweep.models.map((m, i) => ({
+      modelId: m,
+      n: sweep.n[i],
+      accuracy: sweep.accuracy[i],
+    })),
+    accuracyWinners: sweep.accuracyWinners,
+    crossovers: sweep.crossovers.map((x) => ({
+      ...x,
+      span: profileSpan(familyProfile(family, x.ratio)),
+    })),
+    winnerChanges: sweep.winnerChanges,
+    flips: sweep.flips,
+    gridFlips: sweep.gridFlips,
+    winners: sweep.points.map((p) => p.winners),
+    kendallTau: sweep.points.map((p) => p.kendallTau),
+    regret: sweep.points.map((p) => p.regret),
+    winShare: sweep.winShare,
+    disagreementShare: sweep.disagreementShare,
+    profiles: shipped.points.map((p, i) => {
+      const rr = rankReversalDistance(coefficients, SHIPPED_PROFILES[i], {
+        per: options.per,
+      });
+      return {
+        id: p.id,
+        span: profileSpan(SHIPPED_PROFILES[i]),
+        winners: p.winners,
+        kendallTau: p.kendallTau,
+        regret: p.regret,
+        rankReversal: {
+          factor: Number.isFinite(rr.factor) ? rr.factor : null,
+          challenger: rr.challenger,
+        },
+      };
+    }),
+    registryDraws: draws,
+  };
+}
+
+function numberFlag(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  ok: (v: number) => boolean,
+  want: string,
+): number {
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (raw.trim() === "" || !ok(v)) {
+    throw new UsageError(
+      `--${name} must be ${want}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return v;
+}
+
+function human(
+  path: string,
+  format: string,
+  decisions: number,
+  doc: ReturnType<typeof sweepDocument>,
+): string {
+  const lines = [
+    `${path} (${format}, ${doc.mode} mode, loss per ${doc.per}): ${doc.models.length} model${
+      doc.models.length === 1 ? "" : "s"
+    }, ${decisions} decisions`,
+    `family: ${doc.family.base} with K(${
+      doc.family.scaled.join(", ")
+    }) x r; grid ${formatNumber(doc.grid.from)} to ${
+      formatNumber(doc.grid.to)
+    }, ${doc.grid.points} points`,
+    "",
+    alignRows([
+      ["model", "decisions", "accuracy", "share of grid won"],
+      ...doc.models.map((m) => [
+        m.modelId,
+        String(m.n),
+        `${(m.accuracy * 100).toFixed(2)}%`,
+        `${(doc.winShare[m.modelId] * 100).toFixed(1)}%`,
+      ]),
+    ]),
+    "",
+  ];
+  if (doc.crossovers.length === 0) {
+    lines.push("crossovers: none (no two loss lines cross at r > 0)");
+  } else {
+    lines.push(
+      alignRows([
+        ["crossover", "r (exact)", "r", "span"],
+        ...doc.crossovers.map((x) => [
+          `${x.b} overtakes ${x.a}`,
+          x.exact,
+          formatNumber(x.ratio, 8),
+          x.span === null ? "n/a" : `${formatNumber(x.span)}x`,
+        ]),
+      ]),
+    );
+  }
+  lines.push(
+    "",
+    `winner changes over [${formatNumber(doc.grid.from)}, ${
+      formatNumber(doc.grid.to)
+    }]: ${doc.flips}${
+      doc.winnerChanges.map((c) =>
+        `\n  at r = ${formatNumber(c.ratio, 8)} (${c.exact}): ${
+          c.from.join(" = ")
+        } -> ${c.to.join(" = ")}`
+      ).join("")
+    }`,
+    `accuracy winner: ${
+      doc.accuracyWinners.join(" = ")
+    }; the loss winner differs at ${
+      (doc.disagreementShare * 100).toFixed(1)
+    }% of grid points`,
+    `Kendall tau vs accuracy: ${formatNumber(doc.kendallTau[0])} at r = ${
+      formatNumber(doc.grid.from)
+    }, ${formatNumber(doc.kendallTau[doc.kendallTau.length - 1])} at r = ${
+      formatNumber(doc.grid.to)
+    }`,
+    "",
+    alignRows([
+      ["profile", "span", "loss winner", "tau", "regret", "reversal factor"],
+      ...doc.profiles.map((p) => [
+        p.id,
+        p.span === null ? "n/a" : `${formatNumber(p.span)}x`,
+        p.winners.join(" = "),
+        formatNumber(p.kendallTau),
+        formatNumber(p.regret),
+        p.rankReversal.factor === null
+          ? "none"
+          : `${
+            formatNumber(p.rankReversal.factor, 4)
+          } (${p.rankReversal.challenger})`,
+      ]),
+    ]),
+  );
+  if (doc.registryDraws !== null) {
+    const d = doc.registryDraws;
+    lines.push(
+      "",
+      `registry draws: ${d.draws} ${d.distribution} (seed ${d.seed}); wins: ${
+        Object.entries(d.winShare).map(([m, s]) =>
+          `${m} ${(s * 100).toFixed(1)}%`
+        ).join(", ")
+      }; loss winner differs from the accuracy winner in ${
+        (d.disagreementShare * 100).toFixed(1)
+      }%`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The `sweep` command. */
+export const sweepCommand: Command = {
+  summary:
+    "K-sensitivity of a run: exact crossovers, flips, Kendall tau and win shares as costs vary",
+  usage:
+    "lossbook sweep <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
+  example:
+    "deno task lossbook sweep data/examples/model_ab.jsonl --registry-draws 10000 --seed 1 --json",
+  async run(args) {
+    const { values, positionals } = parseFlags("sweep", args, {
+      format: { type: "string" },
+      probability: { type: "string" },
+      mode: { type: "string" },
+      base: { type: "string" },
+      scaled: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      points: { type: "string" },
+      per: { type: "string" },
+      "registry-draws": { type: "string" },
+      seed: { type: "string" },
+      distribution: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    }
+    const { mode, seed } = commonOptions(values);
+    const [base] = await resolveProfiles([values.base ?? "reconciliation"]);
+    const scaled = (values.scaled ?? "HIGH,CRITICAL").split(",").map((s) =>
+      s.trim()
+    );
+    for (const s of scaled) {
+      if (!isSeverity(s)) {
+        throw new UsageError(
+          `--scaled must list severities (LOW, MEDIUM, HIGH, CRITICAL), got ${
+            JSON.stringify(s)
+          }`,
+        );
+      }
+    }
+    const from = numberFlag(
+      "from",
+      values.from,
+      1,
+      (v) => v > 0 && Number.isFinite(v),
+      "a number > 0",
+    );
+    const to = numberFlag(
+      "to",
+      values.to,
+      100_000,
+      (v) => v >= from && Number.isFinite(v),
+      `a number >= --from (${from})`,
+    );
+    const points = numberFlag(
+      "points",
+      values.points,
+      61,
+      (v) => Number.isInteger(v) && v >= 2 && v <= 100_000,
+      "an integer from 2 to 100,000",
+    );
+    const draws = numberFlag(
+      "registry-draws",
+      values["registry-draws"],
+      0,
+      (v) => Number.isInteger(v) && v >= 0 && v <= 10_000_000,
+      "an integer from 0 to 10,000,000",
+    );
+    const per = (values.per ?? "decision") as LossPer;
+    if (per !== "decision" && per !== "run") {
+      throw new UsageError(
+        `--per must be decision or run, got ${JSON.stringify(values.per)}`,
+      );
+    }
+    const distribution = (values.distribution ??
+      "log-uniform") as DrawDistribution;
+    if (!DRAW_DISTRIBUTIONS.includes(distribution)) {
+      throw new UsageError(
+        `--distribution must be one of ${DRAW_DISTRIBUTIONS.join(", ")}, got ${
+          JSON.stringify(values.distribution)
+        }`,
+      );
+    }
+    const path = positionals[0];
+    const run = await readRun(path, values);
+    const doc = sweepDocument(run.stats, {
+      mode,
+      base,
+      scaled: scaled as Severity[],
+      from,
+      to,
+      points,
+      per,
+      draws,
+      seed,
+      distribution,
+    });
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          file: path,
+          format: run.format,
+          decisions: run.decisions,
+          ...doc,
+        },
+        null,
+        2,
+      ));
+    } else {
+      console.log(human(path, run.format, run.decisions, doc));
+    }
+    return 0;
+  },
+};
