@@ -16,6 +16,10 @@ import {
   fitGlobalThreshold,
   fitSeverityThresholds,
 } from "../../lib/sensitivity/escalation_rate.ts";
+import {
+  optimalThreshold,
+  thresholdsByGroup,
+} from "../../lib/policy/optimal_threshold.ts";
 import { costArb, FC } from "./_arbitraries.ts";
 
 /** Decisions with P(error) on a coarse grid, so that ties between decisions are common. */
@@ -88,6 +92,46 @@ Deno.test("fitSeverityThresholds() never escalates less when K(HIGH) rises", () 
 Deno.test("fitGlobalThreshold() on P(error) never escalates less when K(HIGH) rises", () => {
   const { rose } = monotone((d, p) => fitGlobalThreshold(d, p).rate!);
   assert.ok(rose > 20, `the rate rose in only ${rose} runs`);
+});
+
+Deno.test("lib/policy optimalThreshold() and thresholdsByGroup() never escalate less when K(HIGH) rises", () => {
+  // The same theorem, applied to the policy layer's fitted thresholds
+  // (exposure = K(severity) of each decision).
+  const run = (
+    data: EscalationColumns,
+    p: ReturnType<typeof defineProfile>,
+  ) => {
+    const pError = Array.from(data.pError);
+    const error = Array.from(data.wrong, (w) => (w ? 1 : 0));
+    const exposure = Array.from(data.severity, (s) => p.K[s]);
+    const global = optimalThreshold(pError, error, {
+      exposure,
+      reviewCost: p.reviewCost,
+    });
+    const byGroup = thresholdsByGroup(pError, error, {
+      group: Array.from(data.severity),
+      exposure,
+      reviewCost: p.reviewCost,
+    });
+    return {
+      global: global.escalated,
+      byGroup: Object.values(byGroup.groups).reduce(
+        (a, t) => a + t.escalated,
+        0,
+      ),
+    };
+  };
+  fc.assert(
+    fc.property(decisionsArb, raiseArb, (data, { before, after }) => {
+      const [r0, r1] = [run(data, before), run(data, after)];
+      assert.ok(r1.global >= r0.global, `global: ${r0.global} -> ${r1.global}`);
+      assert.ok(
+        r1.byGroup >= r0.byGroup,
+        `per severity: ${r0.byGroup} -> ${r1.byGroup}`,
+      );
+    }),
+    { ...FC, numRuns: 400 },
+  );
 });
 
 Deno.test("fitSeverityThresholds() and fitGlobalThreshold() minimise realised loss over every threshold", () => {
