@@ -1,0 +1,161 @@
+/**
+ * Reading ledger files: lines into typed entries, with errors that name the
+ * file, the line and the field.
+ *
+ * Reading does not check the hash chain; `verifyLedger` does, and
+ * `loadLedger` runs both.
+ *
+ * @module
+ */
+
+import { checkLedgerRecord, type LedgerEntry } from "./record.ts";
+import {
+  type LedgerVerification,
+  readHeadFile,
+  verifyLedger,
+  type VerifyOptions,
+} from "./verify.ts";
+
+/** Options for {@linkcode ledgerEntries}. */
+export interface ParseLedgerOptions {
+  /** File path shown in errors. Default: `"<inline>"`. */
+  path?: string;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Parse ledger bytes into entries, one line at a time.
+ *
+ * @param bytes The ledger's bytes.
+ * @param options Path for messages.
+ * @returns A generator of entries; cost O(size), memory O(one line).
+ * @throws {SyntaxError} When a line is not JSON or not an object.
+ * @throws {TypeError | RangeError} When a field is missing or invalid; the
+ * message names file, line and field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerText } from "./chain.ts";
+ * import { ledgerEntries } from "./read.ts";
+ *
+ * const r = { kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" } as const;
+ * const bytes = new TextEncoder().encode(ledgerText([r]).text);
+ * assert.deepEqual([...ledgerEntries(bytes)].map((e) => e.record), [r]);
+ * const bad = new TextEncoder().encode(ledgerText([{ ...r, slaHours: "1" as unknown as number }]).text);
+ * assert.throws(() => [...ledgerEntries(bad, { path: "l.jsonl" })],
+ *   /Cannot read ledger l\.jsonl: line 1: record\.slaHours must be number, got "1"/);
+ * ```
+ */
+export function* ledgerEntries(
+  bytes: Uint8Array,
+  options: ParseLedgerOptions = {},
+): Generator<LedgerEntry> {
+  const path = options.path ?? "<inline>";
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let pos = 0;
+  let line = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl < 0) nl = bytes.length;
+    line++;
+    const where = `Cannot read ledger ${path}: line ${line}`;
+    let text: string;
+    try {
+      text = decoder.decode(bytes.subarray(pos, nl));
+    } catch (error) {
+      throw new SyntaxError(`${where}: not valid UTF-8`, { cause: error });
+    }
+    pos = nl + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new SyntaxError(
+        `${where}: invalid JSON: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new SyntaxError(`${where}: expected a JSON object`);
+    }
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      if (k !== "hash" && k !== "prev" && k !== "record" && k !== "seq") {
+        throw new TypeError(`${where}: unknown field ${JSON.stringify(k)}`);
+      }
+    }
+    if (!Number.isSafeInteger(o.seq) || (o.seq as number) < 1) {
+      throw new TypeError(
+        `${where}: seq must be an integer >= 1, got ${JSON.stringify(o.seq)}`,
+      );
+    }
+    for (const k of ["hash", "prev"] as const) {
+      if (typeof o[k] !== "string" || !HEX64.test(o[k] as string)) {
+        throw new TypeError(
+          `${where}: ${k} must be 64 lowercase hex digits, got ${
+            JSON.stringify(o[k])
+          }`,
+        );
+      }
+    }
+    yield {
+      seq: o.seq as number,
+      prev: o.prev as string,
+      hash: o.hash as string,
+      record: checkLedgerRecord(o.record, where),
+    };
+  }
+}
+
+/** A ledger read from a file: its verification and, when valid, its entries. */
+export interface LoadedLedger {
+  /** What verification found. */
+  readonly verification: LedgerVerification;
+  /** The entries, in order; empty when verification failed. */
+  readonly entries: readonly LedgerEntry[];
+}
+
+/**
+ * Read a ledger file, verify its chain (against its head file when it has
+ * one), and parse its entries when it is valid.
+ *
+ * @param path Path of the ledger.
+ * @param options An anchor other than the head file.
+ * @returns The verification, and the entries when valid. An invalid ledger
+ * is reported, not thrown: the caller decides what a failed check means.
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {SyntaxError | TypeError | RangeError} When a verified line still
+ * does not hold a valid record (one written by something other than lossbook).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLedger } from "./read.ts";
+ * import { openLedger } from "./writer.ts";
+ *
+ * const path = `${await Deno.makeTempDir()}/l.jsonl`;
+ * {
+ *   await using w = await openLedger(path);
+ *   await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *     slaHours: 24, dueAt: "2026-03-02T09:00:00Z" }]);
+ * }
+ * const { verification, entries } = await loadLedger(path);
+ * assert.equal(verification.valid, true);
+ * assert.equal(entries.length, 1);
+ * ```
+ */
+export async function loadLedger(
+  path: string,
+  options: Pick<VerifyOptions, "anchor"> = {},
+): Promise<LoadedLedger> {
+  const bytes = await Deno.readFile(path);
+  const anchor = options.anchor === undefined
+    ? await readHeadFile(path)
+    : options.anchor;
+  const verification = verifyLedger(bytes, { path, anchor });
+  if (!verification.valid) return { verification, entries: [] };
+  return { verification, entries: [...ledgerEntries(bytes, { path })] };
+}

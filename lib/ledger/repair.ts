@@ -1,0 +1,112 @@
+/**
+ * Torn-tail repair: the one explicit operation that changes a ledger file
+ * other than by appending.
+ *
+ * A crash in the middle of an append can leave a last line without its
+ * newline. Verification reports it as `torn`, and appending is refused until
+ * it is dealt with. `repairTornTail` copies the torn bytes to a side file
+ * (`<ledger>.torn-<offset>`), fsyncs it, and only then cuts them from the
+ * ledger: nothing is lost, and no complete line is touched.
+ *
+ * @module
+ */
+
+import { acquireLock } from "./_lock.ts";
+import { verifyLedgerFile } from "./verify.ts";
+
+/** What a repair did. */
+export interface RepairResult {
+  /** Whether bytes were moved aside; `false` when the ledger was already valid. */
+  readonly repaired: boolean;
+  /** Records in the ledger after the repair. */
+  readonly records: number;
+  /** Hash of the last record after the repair. */
+  readonly head: string;
+  /** The side file holding the torn bytes, or `null`. */
+  readonly sideFile: string | null;
+  /** Bytes moved to the side file. */
+  readonly tornBytes: number;
+}
+
+/**
+ * Move a torn last line to a side file and cut it from the ledger.
+ *
+ * @param path Path of the ledger.
+ * @returns What was done; a valid ledger is left untouched.
+ * @throws {RangeError} When the ledger has a problem other than a torn last
+ * line (an edit, a deletion, a truncation): those are evidence, never repaired.
+ * @throws {Deno.errors.AlreadyExists} When a writer holds the lock, or the side file exists.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openLedger } from "./writer.ts";
+ * import { repairTornTail } from "./repair.ts";
+ * import { verifyLedgerFile } from "./verify.ts";
+ *
+ * const path = `${await Deno.makeTempDir()}/ledger.jsonl`;
+ * {
+ *   await using w = await openLedger(path);
+ *   await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *     slaHours: 24, dueAt: "2026-03-02T09:00:00Z" }]);
+ * }
+ * await Deno.writeTextFile(path, '{"hash":"ab', { append: true }); // a crash mid-append
+ * assert.equal((await verifyLedgerFile(path)).problem, "torn");
+ * const r = await repairTornTail(path);
+ * assert.equal(await Deno.readTextFile(r.sideFile!), '{"hash":"ab');
+ * assert.equal((await verifyLedgerFile(path)).valid, true);
+ * ```
+ */
+export async function repairTornTail(path: string): Promise<RepairResult> {
+  const release = await acquireLock(path, "repair");
+  try {
+    const v = await verifyLedgerFile(path);
+    if (v.valid) {
+      return {
+        repaired: false,
+        records: v.records,
+        head: v.head,
+        sideFile: null,
+        tornBytes: 0,
+      };
+    }
+    if (v.problem !== "torn") {
+      throw new RangeError(
+        `Cannot repair ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
+      );
+    }
+    const size = (await Deno.stat(path)).size;
+    const sideFile = `${path}.torn-${v.goodBytes}`;
+    const torn = new Uint8Array(size - v.goodBytes);
+    {
+      using f = await Deno.open(path, { read: true });
+      await f.seek(v.goodBytes, Deno.SeekMode.Start);
+      let off = 0;
+      while (off < torn.length) {
+        const n = await f.read(torn.subarray(off));
+        if (n === null) break;
+        off += n;
+      }
+    }
+    {
+      using side = await Deno.open(sideFile, { write: true, createNew: true });
+      let off = 0;
+      while (off < torn.length) off += await side.write(torn.subarray(off));
+      await side.sync();
+    }
+    {
+      using f = await Deno.open(path, { write: true });
+      await f.truncate(v.goodBytes);
+      await f.sync();
+    }
+    return {
+      repaired: true,
+      records: v.records,
+      head: v.head,
+      sideFile,
+      tornBytes: torn.length,
+    };
+  } finally {
+    await release();
+  }
+}

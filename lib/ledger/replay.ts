@@ -1,0 +1,693 @@
+/**
+ * Counterfactual replay: re-score a recorded period under another
+ * escalation threshold, per-severity thresholds, cost profile or routing
+ * choice, deterministically and without calling any model.
+ *
+ * Everything a replay needs is in the ledger: each answer's risk, the
+ * answers of shadow models, and the labels that decision records and reviews
+ * established. A case whose counterfactual outcome was never observed — its
+ * routed model gave no recorded answer, or it would now be acted on
+ * automatically but nobody ever learned whether the answer was right — is
+ * counted as unevaluable and left out of both sides of the comparison. It is
+ * never guessed. Replay takes columns (see columns.ts), not a model client:
+ * there is nothing it could call.
+ *
+ * @module
+ */
+
+import { getProfile } from "../costs/load.ts";
+import type { CostProfile } from "../costs/profile.ts";
+import { SEVERITIES, type Severity } from "../costs/severity.ts";
+import { type PairedComparison, quantileSorted } from "../metrics/bootstrap.ts";
+import { CONSEQUENCE_MATRIX, type CostMatrix } from "../metrics/loss.ts";
+import { multinomial, seededPrng } from "../metrics/sampling.ts";
+import type { Action } from "../metrics/sufficient_stats.ts";
+import { answerCosts } from "./_answer_costs.ts";
+import type { LedgerColumns } from "./columns.ts";
+import {
+  chowThresholds,
+  profileRef,
+  type SeverityThresholds,
+  severityThresholds,
+} from "./policy.ts";
+
+/** The counterfactual policy of a replay. */
+export interface ReplayPolicy {
+  /**
+   * When to escalate: `"recorded"` keeps each answer's recorded action; a
+   * number escalates every answer whose risk is above it; a per-severity map
+   * does so per severity; `"chow"` uses the replay profile's Chow thresholds
+   * (escalate when risk × K(severity) > review cost). Default: `"recorded"`.
+   */
+  threshold?: "recorded" | "chow" | number | Readonly<Record<Severity, number>>;
+  /**
+   * Which answer to act on: `"recorded"` the served one; a model id, that
+   * model's recorded answer for every case; a per-severity map, that model's
+   * answer for the severities it names and the served one elsewhere.
+   * Default: `"recorded"`.
+   */
+  route?: "recorded" | string | Readonly<Partial<Record<Severity, string>>>;
+  /** What a threshold does with an answer that states no risk. Default: `"escalate"`. */
+  missingRisk?: "escalate" | "auto";
+}
+
+/** Options for {@linkcode replay}. */
+export interface ReplayOptions {
+  /** Profile that prices both sides. Default: the shipped `reconciliation`. */
+  profile?: CostProfile;
+  /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
+  matrix?: CostMatrix;
+  /** Bootstrap resamples for the paired comparison. Default: 1,000. */
+  resamples?: number;
+  /** Confidence level of the interval. Default: 0.95. */
+  level?: number;
+  /** Bootstrap seed. Default: 0. */
+  seed?: number;
+  /** Include the per-case diff. Default: `true`. */
+  diff?: boolean;
+}
+
+/** One side of a replay, over the cases evaluable on both sides. */
+export interface ReplaySide {
+  /** Decisions acted on automatically. */
+  readonly auto: number;
+  /** Decisions escalated to review. */
+  readonly reviews: number;
+  /** Automatic decisions whose answer was wrong. */
+  readonly autoErrors: number;
+  /** Loss of automatic decisions under the matrix. */
+  readonly autoLoss: number;
+  /** Loss of escalated decisions (the review cost, under the shipped matrices). */
+  readonly reviewLoss: number;
+  /** `autoLoss + reviewLoss`. */
+  readonly loss: number;
+  /** Model spend of the answers used, summed over complete costs (USD). */
+  readonly modelUsd: number;
+  /** Answers used whose model cost is not complete, left out of `modelUsd`. */
+  readonly modelUsdIncomplete: number;
+}
+
+/** Cases left out of the comparison, by first reason. */
+export interface Unevaluable {
+  /** All cases left out. */
+  readonly cases: number;
+  /** No answer was served in the recorded period. */
+  readonly noServedAnswer: number;
+  /** The routed model has no recorded answer for the case. */
+  readonly noRoutedAnswer: number;
+  /** The outcome that one side needs was never observed. */
+  readonly outcomeUnknown: number;
+}
+
+/** One case whose answer, action or cost changes. */
+export interface ReplayDiffRow {
+  readonly taskId: string;
+  readonly trial: number;
+  readonly severity: Severity;
+  readonly decisionBefore: string | null;
+  readonly decisionAfter: string | null;
+  readonly modelBefore: string | null;
+  readonly modelAfter: string | null;
+  readonly actionBefore: Action | null;
+  readonly actionAfter: Action | null;
+  /** Cost before, `null` when unknown. */
+  readonly costBefore: number | null;
+  /** Cost after, `null` when unknown. */
+  readonly costAfter: number | null;
+}
+
+/** What a replay found. */
+export interface ReplayResult {
+  /** The counterfactual policy, as resolved. */
+  readonly policy: {
+    readonly threshold: "recorded" | SeverityThresholds;
+    readonly route: "recorded" | Readonly<Partial<Record<Severity, string>>>;
+    readonly missingRisk: "escalate" | "auto";
+  };
+  /** Profile pricing both sides (`id@version`). */
+  readonly profile: string;
+  /** Cost matrix id. */
+  readonly matrix: string;
+  /** Cases in the ledger. */
+  readonly cases: number;
+  /** Cases evaluable on both sides: the denominator of `before` and `after`. */
+  readonly evaluable: number;
+  /** Cases left out, by reason. */
+  readonly unevaluable: Unevaluable;
+  /** Escalations over every case with an answer, labelled or not. */
+  readonly reviewLoad: { readonly before: number; readonly after: number };
+  /** The recorded period. */
+  readonly before: ReplaySide;
+  /** The counterfactual. */
+  readonly after: ReplaySide;
+  /** after − before loss, with a paired bootstrap interval over cases. */
+  readonly difference: PairedComparison;
+  /** How many cases change. */
+  readonly changed: {
+    readonly cases: number;
+    readonly autoToEscalate: number;
+    readonly escalateToAuto: number;
+    readonly rerouted: number;
+  };
+  /** The changed cases, in ledger order (empty when `diff` is false). */
+  readonly diff: readonly ReplayDiffRow[];
+}
+
+interface Resolved {
+  threshold: "recorded" | SeverityThresholds;
+  route: "recorded" | Readonly<Partial<Record<Severity, string>>>;
+  missingRisk: "escalate" | "auto";
+  /** Per case, the answer used after; -1 when none. */
+  chosen: Int32Array;
+}
+
+function resolvePolicy(
+  cols: LedgerColumns,
+  policy: ReplayPolicy,
+  profile: CostProfile,
+): Resolved {
+  const t = policy.threshold ?? "recorded";
+  const threshold = t === "recorded"
+    ? "recorded"
+    : t === "chow"
+    ? chowThresholds(profile)
+    : severityThresholds(t);
+  const r = policy.route ?? "recorded";
+  const route = r === "recorded"
+    ? "recorded"
+    : typeof r === "string"
+    ? Object.fromEntries(SEVERITIES.map((s) => [s, r]))
+    : { ...r };
+  const chosen = Int32Array.from(cols.caseServed);
+  if (route !== "recorded") {
+    const bySev = SEVERITIES.map((s) => {
+      const m = (route as Record<string, string | undefined>)[s];
+      if (m === undefined) return -2;
+      const code = cols.models.indexOf(m);
+      return code; // -1: a model with no recorded answers at all
+    });
+    for (const m of Object.values(route)) {
+      if (m !== undefined && typeof m !== "string") {
+        throw new TypeError(
+          `Cannot replay: route must name model ids, got ${JSON.stringify(m)}`,
+        );
+      }
+    }
+    const need = bySev.some((c) => c !== -2);
+    if (need) {
+      chosen.fill(-1);
+      for (let c = 0; c < cols.cases; c++) {
+        if (bySev[cols.caseSeverity[c]] === -2) chosen[c] = cols.caseServed[c];
+      }
+      for (let j = 0; j < cols.answers; j++) {
+        const c = cols.answerCase[j];
+        if (cols.answerModel[j] === bySev[cols.caseSeverity[c]]) chosen[c] = j;
+      }
+    }
+  }
+  return {
+    threshold,
+    route,
+    missingRisk: policy.missingRisk ?? "escalate",
+    chosen,
+  };
+}
+
+function actionOf(
+  cols: LedgerColumns,
+  p: Resolved,
+  j: number,
+): number {
+  if (p.threshold === "recorded") return cols.answerAction[j];
+  const r = cols.answerRisk[j];
+  if (Number.isNaN(r)) return p.missingRisk === "escalate" ? 1 : 0;
+  return r > p.threshold[SEVERITIES[cols.caseSeverity[cols.answerCase[j]]]]
+    ? 1
+    : 0;
+}
+
+function emptySide() {
+  return {
+    auto: 0,
+    reviews: 0,
+    autoErrors: 0,
+    autoLoss: 0,
+    reviewLoss: 0,
+    loss: 0,
+    modelUsd: 0,
+    modelUsdIncomplete: 0,
+  };
+}
+
+/**
+ * Replay a recorded period under a counterfactual policy.
+ *
+ * Both sides are priced with one profile and one matrix, over the same
+ * cases: those evaluable before and after. The difference after − before is
+ * compared with a paired bootstrap that resamples cases (each with its two
+ * costs), so the interval respects that both sides saw the same work. Cost is
+ * O(answers + cases) plus O(distinct cost pairs × resamples); the result
+ * depends only on the ledger, the policy and the options, so the same inputs
+ * give byte-identical JSON.
+ *
+ * @param cols The ledger in columns.
+ * @param policy The counterfactual threshold, routing and missing-risk rule.
+ * @param options Profile, matrix, bootstrap and whether to list the diff.
+ * @returns Before, after, the paired difference, what changed and what could not be evaluated.
+ * @throws {RangeError} When a threshold is outside [0, 1].
+ *
+ * @example A lower threshold escalates the risky answer; its review cost replaces a miss
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerText } from "./chain.ts";
+ * import { ledgerColumns } from "./columns.ts";
+ * import { replay } from "./replay.ts";
+ *
+ * const decision = (id: string, pred: string, risk: number) => ({
+ *   kind: "decision", id, at: "2026-03-01T09:00:00Z", risk, expectedLoss: null, profile: null,
+ *   policyRevision: null, modelRevision: null, promptHash: null, served: true,
+ *   decision: { runId: "r", modelId: "m", taskId: id, trial: 0, severity: "HIGH",
+ *     trueClass: "AMOUNT_MISMATCH", predClass: pred, parseOk: true, pCorrect: 1 - risk,
+ *     action: "auto", cost: { completeness: "complete", usd: 0.01 }, outcome: "resolved" },
+ * } as const);
+ * const cols = ledgerColumns(ledgerText([
+ *   decision("t1", "MATCH", 0.4), decision("t2", "AMOUNT_MISMATCH", 0.05),
+ * ]).entries);
+ * const r = replay(cols, { threshold: 0.3 });
+ * // reconciliation: a HIGH miss costs 10, a review 1
+ * assert.deepEqual([r.before.loss, r.after.loss, r.after.reviews], [10, 1, 1]);
+ * assert.equal(r.difference.estimate, -9);
+ * assert.equal(r.diff.length, 1);
+ * ```
+ */
+export function replay(
+  cols: LedgerColumns,
+  policy: ReplayPolicy,
+  options: ReplayOptions = {},
+): ReplayResult {
+  const profile = options.profile ?? getProfile("reconciliation");
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
+  const wantDiff = options.diff ?? true;
+  const p = resolvePolicy(cols, policy, profile);
+  const costs = answerCosts(cols, profile, matrix);
+  const before = emptySide();
+  const after = emptySide();
+  const unevaluable = {
+    cases: 0,
+    noServedAnswer: 0,
+    noRoutedAnswer: 0,
+    outcomeUnknown: 0,
+  };
+  const reviewLoad = { before: 0, after: 0 };
+  const changed = {
+    cases: 0,
+    autoToEscalate: 0,
+    escalateToAuto: 0,
+    rerouted: 0,
+  };
+  const diff: ReplayDiffRow[] = [];
+  // paired cells keyed by the codes of (cost before, cost after)
+  const costCode = new Map<number, number>();
+  const costValues: number[] = [];
+  const codeOf = (v: number) => {
+    let k = costCode.get(v);
+    if (k === undefined) {
+      k = costValues.length;
+      costValues.push(v);
+      costCode.set(v, k);
+    }
+    return k;
+  };
+  const cells = new Map<number, number>();
+  const add = (
+    side: ReturnType<typeof emptySide>,
+    j: number,
+    action: number,
+    cost: number,
+  ) => {
+    if (action === 1) {
+      side.reviews++;
+      side.reviewLoss += cost;
+    } else {
+      side.auto++;
+      side.autoLoss += cost;
+      if (costs.wrong[j] === 1) side.autoErrors++;
+    }
+    side.loss += cost;
+    const usd = cols.answerUsd[j];
+    if (Number.isNaN(usd)) side.modelUsdIncomplete++;
+    else side.modelUsd += usd;
+  };
+  for (let c = 0; c < cols.cases; c++) {
+    const j0 = cols.caseServed[c];
+    const j1 = p.chosen[c];
+    const a0 = j0 < 0 ? -1 : cols.answerAction[j0];
+    const a1 = j1 < 0 ? -1 : actionOf(cols, p, j1);
+    if (a0 === 1) reviewLoad.before++;
+    if (a1 === 1) reviewLoad.after++;
+    const c0 = j0 < 0 ? NaN : a0 === 1 ? costs.escalate[j0] : costs.auto[j0];
+    const c1 = j1 < 0 ? NaN : a1 === 1 ? costs.escalate[j1] : costs.auto[j1];
+    const isChanged = j0 !== j1 || a0 !== a1;
+    if (isChanged) {
+      changed.cases++;
+      if (j0 !== j1) changed.rerouted++;
+      if (a0 === 0 && a1 === 1) changed.autoToEscalate++;
+      if (a0 === 1 && a1 === 0) changed.escalateToAuto++;
+      if (wantDiff) {
+        diff.push({
+          taskId: cols.caseTask[c],
+          trial: cols.caseTrial[c],
+          severity: SEVERITIES[cols.caseSeverity[c]],
+          decisionBefore: j0 < 0 ? null : cols.answerId[j0],
+          decisionAfter: j1 < 0 ? null : cols.answerId[j1],
+          modelBefore: j0 < 0 ? null : cols.models[cols.answerModel[j0]],
+          modelAfter: j1 < 0 ? null : cols.models[cols.answerModel[j1]],
+          actionBefore: a0 < 0 ? null : a0 === 1 ? "escalate" : "auto",
+          actionAfter: a1 < 0 ? null : a1 === 1 ? "escalate" : "auto",
+          costBefore: Number.isNaN(c0) ? null : c0,
+          costAfter: Number.isNaN(c1) ? null : c1,
+        });
+      }
+    }
+    if (j0 < 0 || j1 < 0 || Number.isNaN(c0) || Number.isNaN(c1)) {
+      unevaluable.cases++;
+      if (j0 < 0) unevaluable.noServedAnswer++;
+      else if (j1 < 0) unevaluable.noRoutedAnswer++;
+      else unevaluable.outcomeUnknown++;
+      continue;
+    }
+    add(before, j0, a0, c0);
+    add(after, j1, a1, c1);
+    const key = codeOf(c0) * 65536 + codeOf(c1);
+    cells.set(key, (cells.get(key) ?? 0) + 1);
+  }
+  const difference = pairedCostBootstrap(cells, costValues, {
+    resamples: options.resamples ?? 1000,
+    level: options.level ?? 0.95,
+    seed: options.seed ?? 0,
+  });
+  return {
+    policy: {
+      threshold: p.threshold,
+      route: p.route,
+      missingRisk: p.missingRisk,
+    },
+    profile: profileRef(profile),
+    matrix: matrix.id,
+    cases: cols.cases,
+    evaluable: cols.cases - unevaluable.cases,
+    unevaluable,
+    reviewLoad,
+    before,
+    after,
+    difference,
+    changed,
+    diff,
+  };
+}
+
+function pairedCostBootstrap(
+  cells: Map<number, number>,
+  values: readonly number[],
+  o: { resamples: number; level: number; seed: number },
+): PairedComparison {
+  if (!Number.isInteger(o.resamples) || o.resamples < 1) {
+    throw new RangeError(
+      `Cannot replay: resamples must be an integer >= 1, got ${o.resamples}`,
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) {
+    throw new RangeError(
+      `Cannot replay: level must be in (0, 1), got ${o.level}`,
+    );
+  }
+  const keys = [...cells.keys()].sort((a, b) => a - b);
+  const weights = keys.map((k) => cells.get(k)!);
+  const delta = keys.map((k) =>
+    values[k % 65536] - values[Math.floor(k / 65536)]
+  );
+  const n = weights.reduce((a, b) => a + b, 0);
+  let estimate = 0;
+  for (let i = 0; i < keys.length; i++) estimate += weights[i] * delta[i];
+  const rng = seededPrng(o.seed);
+  const draws: number[] = [];
+  if (n > 0) {
+    for (let b = 0; b < o.resamples; b++) {
+      const counts = multinomial(rng, n, weights);
+      let v = 0;
+      for (let i = 0; i < counts.length; i++) v += counts[i] * delta[i];
+      draws.push(v);
+    }
+  }
+  draws.sort((a, b) => a - b);
+  let below = 0;
+  let above = 0;
+  for (const v of draws) {
+    if (v <= 0) below++;
+    if (v >= 0) above++;
+  }
+  return {
+    estimate: n === 0 ? null : estimate,
+    lo: quantileSorted(draws, (1 - o.level) / 2),
+    hi: quantileSorted(draws, (1 + o.level) / 2),
+    level: o.level,
+    resamples: o.resamples,
+    undefinedResamples: o.resamples - draws.length,
+    seed: o.seed,
+    method: "percentile bootstrap",
+    pValue: draws.length === 0
+      ? null
+      : Math.min(1, Math.max(2 * Math.min(below, above), 1) / draws.length),
+    pairs: n,
+  };
+}
+
+/**
+ * `count` evenly spaced thresholds from `from` to `to`, both included: the
+ * grid that `--thresholds from:to:count` names.
+ *
+ * @param from First threshold.
+ * @param to Last threshold.
+ * @param options `count`, the number of thresholds (>= 2). Default: 1,000.
+ * @returns The thresholds.
+ * @throws {RangeError} When the range is outside [0, 1], reversed, or count < 2.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { linearThresholds } from "./replay.ts";
+ *
+ * assert.deepEqual([...linearThresholds(0, 1, { count: 5 })], [0, 0.25, 0.5, 0.75, 1]);
+ * ```
+ */
+export function linearThresholds(
+  from: number,
+  to: number,
+  options: { count?: number } = {},
+): Float64Array {
+  const count = options.count ?? 1000;
+  if (!(from >= 0 && to <= 1 && from <= to)) {
+    throw new RangeError(
+      `Cannot build thresholds: need 0 <= from <= to <= 1, got ${from} and ${to}`,
+    );
+  }
+  if (!Number.isSafeInteger(count) || count < 2) {
+    throw new RangeError(
+      `Cannot build thresholds: count must be an integer >= 2, got ${count}`,
+    );
+  }
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    out[i] = i === count - 1 ? to : from + (i * (to - from)) / (count - 1);
+  }
+  return out;
+}
+
+/** Options for {@linkcode costCurve}. */
+export interface CostCurveOptions {
+  /** Profile. Default: the shipped `reconciliation`. */
+  profile?: CostProfile;
+  /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
+  matrix?: CostMatrix;
+  /** Routing, as in {@linkcode ReplayPolicy}. Default: `"recorded"`. */
+  route?: ReplayPolicy["route"];
+  /** What a threshold does with an answer that states no risk. Default: `"escalate"`. */
+  missingRisk?: "escalate" | "auto";
+}
+
+/** A replay under many thresholds: one value per threshold. */
+export interface CostCurve {
+  /** Profile (`id@version`). */
+  readonly profile: string;
+  /** Cost matrix id. */
+  readonly matrix: string;
+  /** Cases in the ledger. */
+  readonly cases: number;
+  /** The thresholds, as given. */
+  readonly thresholds: Float64Array;
+  /** Loss over the cases evaluable at each threshold. */
+  readonly loss: Float64Array;
+  /** Escalations over every case with an answer. */
+  readonly reviews: Float64Array;
+  /** Automatic decisions known to be wrong. */
+  readonly autoErrors: Float64Array;
+  /** Cases evaluable at each threshold. */
+  readonly evaluable: Float64Array;
+  /** Cases unevaluable at each threshold (no answer, or outcome unknown). */
+  readonly unevaluable: Float64Array;
+}
+
+function upperBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Replay one period under many thresholds at once: one sort of the risks
+ * and prefix sums, not one pass per threshold.
+ *
+ * For a threshold t, answers with risk <= t are acted on and the rest
+ * escalated, so loss(t) is the prefix sum of automatic costs up to t plus
+ * the suffix sum of escalation costs beyond it. The risks are sorted once
+ * (O(n log n)), costs accumulated per distinct risk, prefix-summed, and each
+ * threshold costs one binary search. Each point equals `replay` under that
+ * threshold (up to the order of floating-point addition).
+ *
+ * @param cols The ledger in columns.
+ * @param thresholds Thresholds on P(error), any order.
+ * @param options Profile, matrix, routing and missing-risk rule.
+ * @returns Loss, reviews, automatic errors and evaluable counts per threshold.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerText } from "./chain.ts";
+ * import { ledgerColumns } from "./columns.ts";
+ * import { costCurve } from "./replay.ts";
+ *
+ * const decision = (id: string, pred: string, risk: number) => ({
+ *   kind: "decision", id, at: "2026-03-01T09:00:00Z", risk, expectedLoss: null, profile: null,
+ *   policyRevision: null, modelRevision: null, promptHash: null, served: true,
+ *   decision: { runId: "r", modelId: "m", taskId: id, trial: 0, severity: "HIGH",
+ *     trueClass: "AMOUNT_MISMATCH", predClass: pred, parseOk: true, pCorrect: 1 - risk,
+ *     action: "auto", cost: { completeness: "unavailable", usd: null }, outcome: "resolved" },
+ * } as const);
+ * const cols = ledgerColumns(ledgerText([
+ *   decision("t1", "MATCH", 0.4), decision("t2", "AMOUNT_MISMATCH", 0.05),
+ * ]).entries);
+ * const curve = costCurve(cols, [0, 0.3, 1]);
+ * // 0: both reviewed (1 + 1); 0.3: the miss reviewed (1), the right one acted on (0); 1: the miss lets 10 through
+ * assert.deepEqual([...curve.loss], [2, 1, 10]);
+ * assert.deepEqual([...curve.reviews], [2, 1, 0]);
+ * ```
+ */
+export function costCurve(
+  cols: LedgerColumns,
+  thresholds: ArrayLike<number>,
+  options: CostCurveOptions = {},
+): CostCurve {
+  const profile = options.profile ?? getProfile("reconciliation");
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
+  for (let i = 0; i < thresholds.length; i++) {
+    const t = thresholds[i];
+    if (!(t >= 0 && t <= 1)) {
+      throw new RangeError(
+        `Cannot draw a cost curve: threshold ${i} must be in [0, 1], got ${t}`,
+      );
+    }
+  }
+  const p = resolvePolicy(cols, {
+    route: options.route ?? "recorded",
+    missingRisk: options.missingRisk ?? "escalate",
+    threshold: 0,
+  }, profile);
+  const costs = answerCosts(cols, profile, matrix);
+  // constant part: cases with no answer, and answers with no risk
+  let constLoss = 0, constUneval = 0, constReviews = 0, constErrors = 0;
+  let m = 0;
+  const risk = new Float64Array(cols.cases);
+  const pick = new Int32Array(cols.cases);
+  for (let c = 0; c < cols.cases; c++) {
+    const j = p.chosen[c];
+    if (j < 0) {
+      constUneval++;
+      continue;
+    }
+    const r = cols.answerRisk[j];
+    if (Number.isNaN(r)) {
+      const esc = p.missingRisk === "escalate";
+      const v = esc ? costs.escalate[j] : costs.auto[j];
+      if (esc) constReviews++;
+      else if (costs.wrong[j] === 1) constErrors++;
+      if (Number.isNaN(v)) constUneval++;
+      else constLoss += v;
+      continue;
+    }
+    risk[m] = r;
+    pick[m] = j;
+    m++;
+  }
+  // the one sort
+  const sorted = risk.slice(0, m).sort();
+  let u = 0;
+  for (let i = 0; i < m; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[u++] = sorted[i];
+  }
+  const unique = sorted.subarray(0, u);
+  const autoSum = new Float64Array(u + 1);
+  const autoUneval = new Float64Array(u + 1);
+  const escSum = new Float64Array(u + 1);
+  const escUneval = new Float64Array(u + 1);
+  const count = new Float64Array(u + 1);
+  const errors = new Float64Array(u + 1);
+  for (let i = 0; i < m; i++) {
+    const k = upperBound(unique, risk[i]); // rank + 1
+    const j = pick[i];
+    const a = costs.auto[j];
+    const e = costs.escalate[j];
+    if (Number.isNaN(a)) autoUneval[k]++;
+    else autoSum[k] += a;
+    if (Number.isNaN(e)) escUneval[k]++;
+    else escSum[k] += e;
+    count[k]++;
+    if (costs.wrong[j] === 1) errors[k]++;
+  }
+  for (let k = 1; k <= u; k++) {
+    autoSum[k] += autoSum[k - 1];
+    autoUneval[k] += autoUneval[k - 1];
+    escSum[k] += escSum[k - 1];
+    escUneval[k] += escUneval[k - 1];
+    count[k] += count[k - 1];
+    errors[k] += errors[k - 1];
+  }
+  const n = thresholds.length;
+  const out = {
+    loss: new Float64Array(n),
+    reviews: new Float64Array(n),
+    autoErrors: new Float64Array(n),
+    evaluable: new Float64Array(n),
+    unevaluable: new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const k = upperBound(unique, thresholds[i]);
+    out.loss[i] = constLoss + autoSum[k] + (escSum[u] - escSum[k]);
+    out.reviews[i] = constReviews + (count[u] - count[k]);
+    out.autoErrors[i] = constErrors + errors[k];
+    const un = constUneval + autoUneval[k] + (escUneval[u] - escUneval[k]);
+    out.unevaluable[i] = un;
+    out.evaluable[i] = cols.cases - un;
+  }
+  return {
+    profile: profileRef(profile),
+    matrix: matrix.id,
+    cases: cols.cases,
+    thresholds: Float64Array.from(thresholds),
+    ...out,
+  };
+}
