@@ -157,3 +157,41 @@ export function denseRanks(
   }
   return ranks;
 }
+
+/**
+ * Dense loss ranks of every model under one cost vector (0 = lowest loss).
+ * Fast path: order by the float losses (insertion sort, M is small) and, when
+ * no two neighbours are within 1e-9 relative, ranks are positions; otherwise
+ * the exact comparator decides every pair.
+ */
+export function lossRanks(
+  p: Prepared,
+  v: ArrayLike<number>,
+  losses: Float64Array,
+  order: Int32Array,
+): Int32Array {
+  const M = losses.length;
+  for (let k = 0; k < M; k++) {
+    const x = k;
+    const lx = losses[x];
+    let j = k - 1;
+    while (j >= 0 && losses[order[j]] > lx) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = x;
+  }
+  for (let k = 1; k < M; k++) {
+    const a = losses[order[k - 1]];
+    const b = losses[order[k]];
+    if (b - a <= 1e-9 * Math.max(Math.abs(a), Math.abs(b))) {
+      return denseRanks(
+        M,
+        (i, j) => compareLoss(p, v, i, j, losses[i], losses[j]),
+      );
+    }
+  }
+  const ranks = new Int32Array(M);
+  for (let k = 0; k < M; k++) ranks[order[k]] = k;
+  return ranks;
+}

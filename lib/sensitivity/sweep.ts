@@ -9,10 +9,10 @@
 import type { CostProfile } from "../costs/profile.ts";
 import {
   compareErrorRate,
-  compareLoss,
   costVector,
   denseRanks,
   lossesInto,
+  lossRanks as rankLosses,
   prepare,
 } from "./_prepared.ts";
 import { kendallTauB } from "./kendall_tau.ts";
@@ -146,6 +146,7 @@ export function sweepProfiles(
   }
   const wins = new Float64Array(M);
   const losses = new Float64Array(M);
+  const order = new Int32Array(M);
   const points: SweepPoint[] = [];
   let flips = 0;
   let disagreements = 0;
@@ -155,9 +156,7 @@ export function sweepProfiles(
   for (const profile of profiles) {
     const v = costVector(profile);
     lossesInto(p, v, losses);
-    const cmp = (i: number, j: number) =>
-      compareLoss(p, v, i, j, losses[i], losses[j]);
-    const lossRanks = denseRanks(M, cmp);
+    const lossRanks = rankLosses(p, v, losses, order);
     const winnerIdx: number[] = [];
     for (let m = 0; m < M; m++) if (lossRanks[m] === 0) winnerIdx.push(m);
     const winners = winnerIdx.map((m) => p.models[m]);
