@@ -121,7 +121,9 @@ function _absNormalMean(mu: number, sigma: number): number {
  * - `value`, L1: 2·ECE − Σ_b (n_b/n)·E|N(d_b, s_b²)|, with d_b the observed
  *   gap and s_b² = acc_b(1 − acc_b)/n_b. The package draws the normal by
  *   Monte Carlo; this uses the closed form of E|N(μ, σ²)|, so it needs no
- *   generator. It can be negative when the model is calibrated.
+ *   generator. It is exact to first order when the gap is large; at a true
+ *   gap of 0 it keeps a share 2 − √2 ≈ 0.59 of the plug-in bias, and it can
+ *   be negative.
  * - `rms`, L2: sqrt(max(0, Σ_b (n_b/n)[d_b² − acc_b(1 − acc_b)/(n_b − 1)])),
  *   an unbiased estimate of the squared error before the root; bins of one
  *   decision contribute 0.
