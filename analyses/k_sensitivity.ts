@@ -103,7 +103,25 @@ export interface KSensitivityOptions {
   points?: number;
 }
 
-/** The ladder of every registry anchor, review cost = a typical AML false-positive review ($6.50). */
+/**
+ * The registry-derived profiles of the winner-share count: every anchor of
+ * the shipped registry spread over the severity ladder (LOW = low, MEDIUM =
+ * √(low·typical), HIGH = typical, CRITICAL = high, see `profileFromAnchor`),
+ * with the review cost of a typical AML false-positive review ($6.50).
+ *
+ * @returns Ten profiles, in registry order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { registryLadderProfiles } from "./k_sensitivity.ts";
+ *
+ * const ladders = registryLadderProfiles();
+ * assert.equal(ladders.length, 10);
+ * assert.deepEqual(ladders[1].K, { LOW: 1e6, MEDIUM: Math.sqrt(5e12), HIGH: 5e6, CRITICAL: 1e7 });
+ * assert.equal(ladders[1].reviewCost, 6.5);
+ * ```
+ */
 export function registryLadderProfiles(): CostProfile[] {
   return SHIPPED_REGISTRY.anchors.map((a) =>
     profileFromAnchor(SHIPPED_REGISTRY, a.id, {
