@@ -7,6 +7,7 @@
  * @module
  */
 
+import { _betaInc } from "../calibration/_special.ts";
 import { clopperPearsonUpper } from "./clopper_pearson.ts";
 import { _checkScored } from "./_score_groups.ts";
 
@@ -243,20 +244,22 @@ export function selectiveRiskThreshold(
     pError[a] - pError[b]
   );
   const level = 1 - delta / grid.length;
-  let best: { t: number; k: number; e: number; ucb: number } | null = null;
+  let best: { t: number; k: number; e: number } | null = null;
   let k = 0;
   let e = 0;
   for (const t of grid) {
     while (k < n && pError[order[k]] <= t) e += error[order[k++]];
-    if (k === 0) continue;
-    const ucb = clopperPearsonUpper(e, k, { level })!;
-    if (ucb <= alpha) best = { t, k, e, ucb };
+    if (k === 0 || e >= k) continue;
+    // the exact upper bound is <= alpha iff P(Binomial(k, alpha) <= e) <= 1 − level
+    if (_betaInc(k - e, e + 1, 1 - alpha) <= 1 - level) best = { t, k, e };
   }
   return {
     threshold: best === null ? null : best.t,
     autoServed: best === null ? 0 : best.k,
     autoErrors: best === null ? 0 : best.e,
-    upperBound: best === null ? null : best.ucb,
+    upperBound: best === null
+      ? null
+      : clopperPearsonUpper(best.e, best.k, { level }),
     alpha,
     delta,
     candidates: grid.length,

@@ -126,7 +126,7 @@ export function errorCostCrossover(
       `Cannot compute ${what}: tasks must be a finite number > 0, got ${tasks}`,
     );
   }
-  const slope = tasks * ((1 - b.accuracy) - (1 - a.accuracy));
+  const slope = tasks * (a.accuracy - b.accuracy);
   if (slope === 0) return null;
   return (a.spend - b.spend) / slope;
 }
