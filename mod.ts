@@ -256,6 +256,62 @@ export type {
   WeightedRecallOptions,
 } from "./lib/metrics/mod.ts";
 
+// sensitivity
+export {
+  bayesEscalationRate,
+  coefficientLoss,
+  costFamily,
+  crossoverRatio,
+  crossovers,
+  disagreeingPair,
+  DRAW_DISTRIBUTIONS,
+  drawRegistryProfiles,
+  familyLine,
+  familyProfile,
+  fitGlobalThreshold,
+  fitSeverityThresholds,
+  kendallTauB,
+  logGrid,
+  lossCoefficients,
+  PAYMENTS_ANCHOR_MAP,
+  rankReversalDistance,
+  sweepFamily,
+  sweepProfiles,
+  winnerChanges,
+} from "./lib/sensitivity/mod.ts";
+export type {
+  AnchorMap,
+  CoefficientLossOptions,
+  CostFamily,
+  CostFamilyOptions,
+  Crossover,
+  CrossoverOptions,
+  DisagreeingPair,
+  DisagreeingPairOptions,
+  DrawDistribution,
+  EscalationColumns,
+  FamilyLine,
+  FamilySweep,
+  FamilySweepOptions,
+  FittedGlobalThreshold,
+  FittedSeverityThresholds,
+  FittedThreshold,
+  GlobalScore,
+  GlobalThresholdOptions,
+  LogGridOptions,
+  LossCoefficientOptions,
+  LossCoefficients,
+  LossPer,
+  RangeOptions,
+  RankReversal,
+  RankReversalOptions,
+  RegistryDrawOptions,
+  Sweep,
+  SweepOptions,
+  SweepPoint,
+  WinnerChange,
+} from "./lib/sensitivity/mod.ts";
+
 // claims
 export { assertClaims, claimClose, claimEqual } from "./lib/claims/mod.ts";
 export type {
@@ -269,27 +325,46 @@ export type {
 // charts
 export {
   groupedBarChart,
+  heatmapChart,
+  lineChart,
   renderPng,
   renderSvg,
   VEGA_LITE_SCHEMA,
 } from "./lib/charts/mod.ts";
-export type { GroupedBarOptions, RenderPngOptions } from "./lib/charts/mod.ts";
+export type {
+  GroupedBarOptions,
+  HeatmapOptions,
+  LineChartOptions,
+  LineMarker,
+  RenderPngOptions,
+} from "./lib/charts/mod.ts";
 
 // analyses
 export {
   ANALYSES,
+  AUTOMATED_MODELS,
   divergence,
+  ESCALATION_COUNTEREXAMPLE,
+  FLAT_COST_SUITE,
+  flatCostTheorem,
   HONEST_COSTS_FIXTURE,
   honestCosts,
+  kSensitivity,
   MODEL_AB_SCENARIO,
+  registryLadderProfiles,
   scenarioDecisions,
+  SENSITIVITY_MODELS,
+  SENSITIVITY_SUITES,
+  THEOREM_MODELS,
 } from "./analyses/mod.ts";
 export type {
   AnalysisEntry,
   DivergenceOptions,
   DivergenceScenario,
+  FlatCostTheoremOptions,
   HonestCostsAttempt,
   HonestCostsOptions,
+  KSensitivityOptions,
   ScenarioDecisionsOptions,
 } from "./analyses/mod.ts";
 
