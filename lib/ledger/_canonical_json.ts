@@ -5,34 +5,37 @@
 // that round-trips; -0 is written 0). Written directly to a string, never
 // through a rebuilt object, so integer-like keys keep their sorted place.
 
-function number(value: number, path: string): string {
-  if (!Number.isFinite(value)) {
-    throw new TypeError(
-      `Cannot write canonical JSON: ${path} must be a finite number, got ${value}`,
-    );
-  }
-  return JSON.stringify(value);
+const path: (string | number)[] = [];
+
+function fail(what: string): never {
+  const where = path.reduce<string>(
+    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : `${acc}.${k}`,
+    "(root)",
+  );
+  path.length = 0;
+  throw new TypeError(`Cannot write canonical JSON: ${where} ${what}`);
 }
 
-function write(value: unknown, path: string): string {
+function write(value: unknown): string {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
     case "boolean":
       return value ? "true" : "false";
     case "number":
-      return number(value, path);
+      if (!Number.isFinite(value)) {
+        fail(`must be a finite number, got ${value}`);
+      }
+      return JSON.stringify(value);
     case "object": {
       if (value === null) return "null";
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) {
-          if (value[i] === undefined) {
-            throw new TypeError(
-              `Cannot write canonical JSON: ${path}[${i}] is undefined`,
-            );
-          }
-          out += (i === 0 ? "" : ",") + write(value[i], `${path}[${i}]`);
+          path.push(i);
+          if (value[i] === undefined) fail("is undefined");
+          out += (i === 0 ? "" : ",") + write(value[i]);
+          path.pop();
         }
         return out + "]";
       }
@@ -40,19 +43,19 @@ function write(value: unknown, path: string): string {
       const keys = Object.keys(obj).sort();
       let out = "{";
       let first = true;
-      for (const k of keys) {
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
         const v = obj[k];
         if (v === undefined) continue;
-        out += (first ? "" : ",") + JSON.stringify(k) + ":" +
-          write(v, `${path}.${k}`);
+        path.push(k);
+        out += (first ? "" : ",") + JSON.stringify(k) + ":" + write(v);
+        path.pop();
         first = false;
       }
       return out + "}";
     }
     default:
-      throw new TypeError(
-        `Cannot write canonical JSON: ${path} has unsupported type ${typeof value}`,
-      );
+      return fail(`has unsupported type ${typeof value}`);
   }
 }
 
@@ -63,5 +66,6 @@ function write(value: unknown, path: string): string {
  * an array) is a TypeError naming the path.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, "(root)");
+  path.length = 0;
+  return write(value);
 }

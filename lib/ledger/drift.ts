@@ -688,3 +688,101 @@ export function ledgerDrift(
     calibration,
   };
 }
+
+/** One day of served decisions. */
+export interface DayLoss {
+  /** The UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** Served decisions taken that day. */
+  readonly decisions: number;
+  /** Those whose correctness and cost are known. */
+  readonly labelled: number;
+  /** Known errors. */
+  readonly errors: number;
+  /** `errors / labelled`, `null` when nothing is labelled. */
+  readonly errorRate: number | null;
+  /** Realised loss of the labelled decisions. */
+  readonly loss: number;
+  /** `loss / labelled`, `null` when nothing is labelled. */
+  readonly lossPerDecision: number | null;
+  /** Mean recorded expected loss, `null` when none is recorded. */
+  readonly expectedLossPerDecision: number | null;
+}
+
+/** Options for {@linkcode lossByDay}. */
+export interface LossByDayOptions {
+  /** Profile that prices realised loss. Default: the shipped `reconciliation`. */
+  profile?: CostProfile;
+  /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
+  matrix?: CostMatrix;
+}
+
+/**
+ * Error rate and loss per decision, day by day: the two lines an
+ * "errors flat, cost rising" month draws apart.
+ *
+ * @param cols The ledger in columns.
+ * @param options Profile and matrix.
+ * @returns One row per UTC day with served decisions, in order. O(n).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerColumns } from "./columns.ts";
+ * import { lossByDay } from "./drift.ts";
+ *
+ * assert.deepEqual(lossByDay(ledgerColumns([])), []);
+ * ```
+ */
+export function lossByDay(
+  cols: LedgerColumns,
+  options: LossByDayOptions = {},
+): DayLoss[] {
+  const costs = answerCosts(
+    cols,
+    options.profile ?? getProfile("reconciliation"),
+    options.matrix ?? CONSEQUENCE_MATRIX,
+  );
+  const days = new Map<
+    string,
+    {
+      decisions: number;
+      labelled: number;
+      errors: number;
+      loss: number;
+      el: number;
+      nEl: number;
+    }
+  >();
+  for (let j = 0; j < cols.answers; j++) {
+    if (!cols.answerServed[j]) continue;
+    const day = new Date(cols.answerAt[j]).toISOString().slice(0, 10);
+    let d = days.get(day);
+    if (d === undefined) {
+      d = { decisions: 0, labelled: 0, errors: 0, loss: 0, el: 0, nEl: 0 };
+      days.set(day, d);
+    }
+    d.decisions++;
+    if (!Number.isNaN(cols.answerExpectedLoss[j])) {
+      d.el += cols.answerExpectedLoss[j];
+      d.nEl++;
+    }
+    const cost = cols.answerAction[j] === 1 ? costs.escalate[j] : costs.auto[j];
+    const w = costs.wrong[j];
+    if (Number.isNaN(cost) || Number.isNaN(w)) continue;
+    d.labelled++;
+    d.errors += w;
+    d.loss += cost;
+  }
+  return [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([day, d]) => ({
+      day,
+      decisions: d.decisions,
+      labelled: d.labelled,
+      errors: d.errors,
+      errorRate: d.labelled === 0 ? null : d.errors / d.labelled,
+      loss: d.loss,
+      lossPerDecision: d.labelled === 0 ? null : d.loss / d.labelled,
+      expectedLossPerDecision: d.nEl === 0 ? null : d.el / d.nEl,
+    }));
+}

@@ -513,6 +513,13 @@ export interface CostCurveOptions {
   route?: ReplayPolicy["route"];
   /** What a threshold does with an answer that states no risk. Default: `"escalate"`. */
   missingRisk?: "escalate" | "auto";
+  /**
+   * Which cases each point covers. `"each"`: every case evaluable at that
+   * threshold, so each point equals `replay` there. `"common"`: only cases
+   * evaluable at every threshold, so all points cover the same cases and can
+   * be compared; the others are counted in `excluded`. Default: `"each"`.
+   */
+  support?: "each" | "common";
 }
 
 /** A replay under many thresholds: one value per threshold. */
@@ -535,6 +542,8 @@ export interface CostCurve {
   readonly evaluable: Float64Array;
   /** Cases unevaluable at each threshold (no answer, or outcome unknown). */
   readonly unevaluable: Float64Array;
+  /** Cases left out at every threshold (with `support: "common"`), else 0. */
+  readonly excluded: number;
 }
 
 function upperBound(sorted: Float64Array, x: number): number {
@@ -608,18 +617,32 @@ export function costCurve(
     threshold: 0,
   }, profile);
   const costs = answerCosts(cols, profile, matrix);
+  const common = (options.support ?? "each") === "common";
   // constant part: cases with no answer, and answers with no risk
   let constLoss = 0, constUneval = 0, constReviews = 0, constErrors = 0;
+  let excluded = 0;
   let m = 0;
   const risk = new Float64Array(cols.cases);
   const pick = new Int32Array(cols.cases);
   for (let c = 0; c < cols.cases; c++) {
     const j = p.chosen[c];
     if (j < 0) {
-      constUneval++;
+      if (common) excluded++;
+      else constUneval++;
       continue;
     }
     const r = cols.answerRisk[j];
+    if (
+      common &&
+      (Number.isNaN(r)
+        ? Number.isNaN(
+          p.missingRisk === "escalate" ? costs.escalate[j] : costs.auto[j],
+        )
+        : Number.isNaN(costs.auto[j]) || Number.isNaN(costs.escalate[j]))
+    ) {
+      excluded++;
+      continue;
+    }
     if (Number.isNaN(r)) {
       const esc = p.missingRisk === "escalate";
       const v = esc ? costs.escalate[j] : costs.auto[j];
@@ -681,7 +704,7 @@ export function costCurve(
     out.autoErrors[i] = constErrors + errors[k];
     const un = constUneval + autoUneval[k] + (escUneval[u] - escUneval[k]);
     out.unevaluable[i] = un;
-    out.evaluable[i] = cols.cases - un;
+    out.evaluable[i] = cols.cases - excluded - un;
   }
   return {
     profile: profileRef(profile),
@@ -689,5 +712,6 @@ export function costCurve(
     cases: cols.cases,
     thresholds: Float64Array.from(thresholds),
     ...out,
+    excluded,
   };
 }

@@ -368,6 +368,17 @@ Deno.test("costCurve() equals replay() at every threshold, from one sort and pre
           assert.equal(curve.unevaluable[i], r.unevaluable.cases);
           assert.equal(curve.autoErrors[i], r.after.autoErrors);
         });
+        // on common support every point covers the same cases, and none is unevaluable
+        const same = costCurve(cols, thresholds, {
+          missingRisk,
+          profile,
+          support: "common",
+        });
+        assert.ok([...same.unevaluable].every((u) => u === 0));
+        assert.ok(
+          [...same.evaluable].every((e) => e === cols.cases - same.excluded),
+        );
+        assert.ok(same.excluded >= Math.max(...curve.unevaluable));
       },
     ),
     FC,
