@@ -19,3 +19,6 @@ export * from "./specs.ts";
 export * from "./render.ts";
 export * from "./line_chart.ts";
 export * from "./heatmap_chart.ts";
+export * from "./reliability_diagram.ts";
+export * from "./risk_coverage_curve.ts";
+export * from "./cost_threshold_curve.ts";
