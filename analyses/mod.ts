@@ -10,6 +10,8 @@ import { divergence } from "./divergence.ts";
 import { flatCostTheorem } from "./flat_cost_theorem.ts";
 import { honestCosts } from "./honest_costs.ts";
 import { kSensitivity } from "./k_sensitivity.ts";
+import { counterfactualReplay } from "./counterfactual_replay.ts";
+import { drift } from "./drift.ts";
 
 export {
   divergence,
@@ -38,6 +40,22 @@ export {
   SENSITIVITY_SUITES,
 } from "./k_sensitivity.ts";
 export type { KSensitivityOptions } from "./k_sensitivity.ts";
+export {
+  counterfactualReplay,
+  DESK_MODEL,
+  replayMonth,
+} from "./counterfactual_replay.ts";
+export type { CounterfactualReplayOptions } from "./counterfactual_replay.ts";
+export {
+  DESIGNED_ERROR_RATE,
+  drift,
+  DRIFT_MIX,
+  DRIFT_MODEL_AFTER,
+  DRIFT_MODEL_BEFORE,
+  DRIFT_MODEL_STALE,
+  driftMonth,
+} from "./drift.ts";
+export type { DriftOptions } from "./drift.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -70,5 +88,16 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     id: "k_sensitivity",
     title: "K-sensitivity: how the ranking moves as costs vary",
     run: () => kSensitivity(),
+  },
+  {
+    id: "counterfactual_replay",
+    title:
+      "Counterfactual replay: last month under another policy, with zero model calls",
+    run: () => counterfactualReplay(),
+  },
+  {
+    id: "drift",
+    title: "Errors flat, cost rising: drift on the loss distribution",
+    run: () => drift(),
   },
 ];
