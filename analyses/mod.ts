@@ -12,6 +12,9 @@ import { honestCosts } from "./honest_costs.ts";
 import { kSensitivity } from "./k_sensitivity.ts";
 import { counterfactualReplay } from "./counterfactual_replay.ts";
 import { drift } from "./drift.ts";
+import { calibration } from "./calibration.ts";
+import { vetoFrontier } from "./veto_frontier.ts";
+import { routing } from "./routing.ts";
 
 export {
   divergence,
@@ -56,6 +59,16 @@ export {
   driftMonth,
 } from "./drift.ts";
 export type { DriftOptions } from "./drift.ts";
+export {
+  calibration,
+  CALIBRATION_MODELS,
+  severitySuite,
+} from "./calibration.ts";
+export type { CalibrationOptions } from "./calibration.ts";
+export { vetoFrontier } from "./veto_frontier.ts";
+export type { VetoFrontierOptions } from "./veto_frontier.ts";
+export { routing, ROUTING_USD_PROFILE } from "./routing.ts";
+export type { RoutingOptions } from "./routing.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -99,5 +112,23 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     id: "drift",
     title: "Errors flat, cost rising: drift on the loss distribution",
     run: () => drift(),
+  },
+  {
+    id: "calibration",
+    title:
+      "Calibration in money: reliability, ECE and its noise floor, recalibration, escalation",
+    run: () => calibration(),
+  },
+  {
+    id: "veto_frontier",
+    title:
+      "The veto frontier: p*, cost curve, regret bound, sign test, RRF lattice, certified threshold",
+    run: () => vetoFrontier(),
+  },
+  {
+    id: "routing",
+    title:
+      "Routing in money: Switchyard with the error-cost term, loss-optimal routing, judge kappa",
+    run: () => routing(),
   },
 ];

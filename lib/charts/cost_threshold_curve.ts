@@ -146,32 +146,30 @@ export function costThresholdChart(
   }
   const marks = options.marks ?? [];
   if (marks.length > 0) {
-    const data = {
-      values: marks.map((m) => ({
-        [options.x]: m.x,
-        [options.y]: m.y,
-        _label: m.label,
-      })),
-    };
-    layers.push(
-      {
-        data,
-        mark: { type: "point", filled: true, size: 70, color: "#d62728" },
-        encoding: { x, y },
+    layers.push({
+      data: {
+        values: marks.map((m) => ({ [options.x]: m.x, [options.y]: m.y })),
       },
-      {
-        data,
+      mark: { type: "point", filled: true, size: 70, color: "#d62728" },
+      encoding: { x, y },
+    });
+    // one label layer per mark, stacked upwards so that nearby labels do not overlap
+    marks.forEach((m, i) => {
+      layers.push({
+        data: {
+          values: [{ [options.x]: m.x, [options.y]: m.y, _label: m.label }],
+        },
         mark: {
           type: "text",
           align: "left",
           dx: 6,
-          dy: -8,
+          dy: -8 - 13 * i,
           fontSize: 10,
           color: "#d62728",
         },
         encoding: { x, y, text: { field: "_label", type: "nominal" } },
-      },
-    );
+      });
+    });
   }
   return {
     $schema: VEGA_LITE_SCHEMA,

@@ -16,7 +16,7 @@ export interface RiskCoveragePoint {
   readonly coverage: number;
   /** Money: loss of the automatic errors plus reviews, per decision or in total. */
   readonly cost: number;
-  /** Whether this point is the series' optimum (drawn as a labelled dot). Default: `false`. */
+  /** Whether this point is the series' optimum (drawn as a dot). Default: `false`. */
   readonly optimal?: boolean;
 }
 
@@ -36,9 +36,10 @@ export interface RiskCoverageChartOptions {
  * A risk-coverage curve with money on the y axis.
  *
  * Coverage runs from 0 (everything escalated: n × review cost) to 1
- * (everything automatic: the loss of every error); each series is a step
- * line through its exact points, and its optimum, the cheapest threshold, is
- * a labelled dot. Thin the points before charting a million-decision run.
+ * (everything automatic: the loss of every error); each series is a line
+ * through its exact points (coverage between two points is not reachable by
+ * any threshold), and its optimum, the cheapest threshold, is a dot. Thin
+ * the points before charting a million-decision run.
  *
  * @param points Curve points of every series, in coverage order.
  * @param options Title, y-axis title and size.
@@ -90,7 +91,7 @@ export function riskCoverageChart(
     data: { values },
     layer: [
       {
-        mark: { type: "line", interpolate: "step-after" },
+        mark: { type: "line", interpolate: "linear" },
         encoding: {
           x,
           y,
@@ -107,14 +108,6 @@ export function riskCoverageChart(
         transform: [{ filter: "datum.optimal" }],
         mark: { type: "point", filled: true, size: 70 },
         encoding: { x, y, color },
-      },
-      {
-        transform: [{ filter: "datum.optimal" }, {
-          calculate: "'optimum ' + format(datum.cost, ',.4~g')",
-          as: "_label",
-        }],
-        mark: { type: "text", dy: -10, fontSize: 10 },
-        encoding: { x, y, color, text: { field: "_label", type: "nominal" } },
       },
     ],
   };

@@ -80,8 +80,8 @@ export interface SkillRoutingRun {
 /** Only items ranked in the top M by some ranker can be fused top-2 (M ≥ k suffices; see below). */
 const TOP = 72;
 /** The gold skill's relevance boost is drawn from U(MU_LO, MU_HI). */
-const MU_LO = 5;
-const MU_HI = 11;
+const MU_LO = 6;
+const MU_HI = 12;
 /** Dense scores are quantised on [−DENSE_RANGE, DENSE_RANGE]. */
 const DENSE_RANGE = 8;
 
@@ -90,7 +90,7 @@ const DENSE_RANGE = 8;
  * by RRF, and quantise the dense ranker.
  *
  * Every skill has a latent relevance to the query, N(0, 1); the gold skill
- * gets a boost μ ~ U(5, 11), and one sibling skill (a near-duplicate, the
+ * gets a boost μ ~ U(6, 12), and one sibling skill (a near-duplicate, the
  * seed's "paired skills with swapped roles") a boost ρ·μ with ρ ~ U(0, 1).
  * The BM25-like ranker sees relevance plus N(0, σ_lex²), the dense-like one
  * relevance plus N(0, σ_dense²); their ranks are fused by RRF (k = 60) and
