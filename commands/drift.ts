@@ -1,0 +1,157 @@
+// `lossbook drift`: compare a ledger's decisions before and after a split
+// time on the loss distribution, not only on accuracy.
+import { ledgerDrift } from "../lib/ledger/drift.ts";
+import { isTimestamp } from "../lib/ledger/record.ts";
+import {
+  alignRows,
+  type Command,
+  formatNumber,
+  parseFlags,
+  UsageError,
+} from "./_command.ts";
+import { oneProfile, readVerifiedLedger } from "./ledger.ts";
+
+/** The `drift` command. */
+export const driftCommand: Command = {
+  summary:
+    "Drift between two windows of a ledger: error rate, loss per decision (errors flat, cost rising), PSI and KS on expected loss, rolling calibration",
+  usage:
+    "lossbook drift <ledger.jsonl> --split ISO [--profile ID|FILE] [--alpha 0.01] [--window 2000] [--bound 0.02] [--fail-on-alert] [--json]",
+  example:
+    "deno task lossbook drift month.jsonl --split 2026-03-16T00:00:00Z --json",
+  async run(args) {
+    const { values, positionals } = parseFlags("drift", args, {
+      split: { type: "string" },
+      profile: { type: "string" },
+      alpha: { type: "string" },
+      window: { type: "string" },
+      bound: { type: "string" },
+      "fail-on-alert": { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        `drift takes one ledger file, got ${positionals.length} arguments`,
+      );
+    }
+    if (values.split === undefined || !isTimestamp(values.split)) {
+      throw new UsageError(
+        `--split must be an ISO 8601 UTC timestamp like 2026-03-16T00:00:00Z, got ${
+          values.split === undefined ? "nothing" : JSON.stringify(values.split)
+        }`,
+      );
+    }
+    const num = (
+      flag: string,
+      v: string | undefined,
+      d: number,
+      ok: (x: number) => boolean,
+    ) => {
+      const x = v === undefined ? d : Number(v);
+      if (!ok(x)) throw new UsageError(`--${flag} is out of range: ${v}`);
+      return x;
+    };
+    const alpha = num("alpha", values.alpha, 0.01, (x) => x > 0 && x < 1);
+    const window = num(
+      "window",
+      values.window,
+      2000,
+      (x) => Number.isInteger(x) && x >= 1,
+    );
+    const bound = num("bound", values.bound, 0.02, (x) => x >= 0);
+    const profile = await oneProfile(values.profile);
+    const path = positionals[0];
+    const { verification, columns } = await readVerifiedLedger(path);
+    if (columns === null) {
+      console.error(
+        `lossbook drift: ${verification.reason}; a ledger that does not verify is not analysed`,
+      );
+      return 1;
+    }
+    const d = ledgerDrift(columns, {
+      split: values.split,
+      profile,
+      alpha,
+      calibration: { window, bound },
+    });
+    const alerts = d.calibration.filter((w) => w.alert).length;
+    const code = values["fail-on-alert"] && (d.detector.fired || alerts > 0)
+      ? 1
+      : 0;
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          ledger: {
+            path,
+            records: verification.records,
+            head: verification.head,
+          },
+          ...d,
+        },
+        null,
+        2,
+      ));
+      return code;
+    }
+    const t = d.detector;
+    const pct = (x: number | null) =>
+      x === null ? "n/a" : `${(x * 100).toFixed(2)}%`;
+    console.log(
+      `${path}: split at ${d.split}, realised loss under ${d.profile}`,
+    );
+    console.log(alignRows([
+      ["", "before", "after", "test"],
+      [
+        "decisions (labelled)",
+        `${d.reference.decisions} (${d.reference.labelled})`,
+        `${d.current.decisions} (${d.current.labelled})`,
+        "",
+      ],
+      [
+        "error rate",
+        pct(t.errorRate.reference),
+        pct(t.errorRate.current),
+        `z ${formatNumber(t.errorRate.z, 3)}, p ${
+          formatNumber(t.errorRate.pValue, 3)
+        }${t.errorRate.drifted ? ", DRIFTED" : ", flat"}`,
+      ],
+      [
+        "loss per decision",
+        formatNumber(t.lossPerDecision.reference, 4),
+        formatNumber(t.lossPerDecision.current, 4),
+        `x${formatNumber(t.lossPerDecision.ratio, 3)}, z ${
+          formatNumber(t.lossPerDecision.z, 3)
+        }, p ${formatNumber(t.lossPerDecision.pValue, 3)}${
+          t.lossPerDecision.rising ? ", RISING" : ""
+        }`,
+      ],
+      [
+        "errors on HIGH",
+        pct(d.reference.errorShare.HIGH),
+        pct(d.current.errorShare.HIGH),
+        "",
+      ],
+      [
+        "expected loss",
+        "",
+        "",
+        `PSI ${formatNumber(d.expectedLoss.psi.psi, 3)}, KS D ${
+          formatNumber(d.expectedLoss.ks.statistic, 3)
+        } p ${formatNumber(d.expectedLoss.ks.pValue, 3)}`,
+      ],
+    ]));
+    console.log(
+      t.fired
+        ? "errors flat, cost rising: the loss per decision rose while the error rate did not move"
+        : "the errors-flat-cost-rising detector did not fire",
+    );
+    console.log(
+      `calibration: ${d.calibration.length} windows of ${window}, ${alerts} with ECE above ${bound}${
+        alerts > 0
+          ? ` (first from ${d.calibration.find((w) => w.alert)!.from})`
+          : ""
+      }`,
+    );
+    return code;
+  },
+};

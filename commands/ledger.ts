@@ -1,0 +1,367 @@
+// `lossbook ledger`: append decisions to a hash-chained ledger, verify it
+// (lossbook or LossBench), repair a torn last line, list overdue reviews.
+import { getProfile } from "../lib/costs/load.ts";
+import type { CostProfile } from "../lib/costs/profile.ts";
+import { type LedgerColumns, ledgerColumns } from "../lib/ledger/columns.ts";
+import { decisionRecord } from "../lib/ledger/decision_record.ts";
+import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
+import { ledgerEntries } from "../lib/ledger/read.ts";
+import {
+  isTimestamp,
+  type LedgerEntry,
+  type LedgerRecord,
+} from "../lib/ledger/record.ts";
+import { repairTornTail } from "../lib/ledger/repair.ts";
+import {
+  openReview,
+  overdueReviews,
+  reviewSummary,
+} from "../lib/ledger/review.ts";
+import {
+  type LedgerVerification,
+  readHeadFile,
+  verifyLedger,
+  verifyLedgerFile,
+} from "../lib/ledger/verify.ts";
+import { openLedger } from "../lib/ledger/writer.ts";
+import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
+import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import { resolveProfiles } from "./score.ts";
+
+/** One profile from `--profile` (a shipped id or a file), or the default. */
+export async function oneProfile(
+  spec: string | undefined,
+  fallback = "reconciliation",
+): Promise<CostProfile> {
+  if (spec === undefined) return getProfile(fallback);
+  return (await resolveProfiles([spec]))[0];
+}
+
+/** A ledger read for replay or drift: verified first, then in columns. */
+export interface VerifiedLedger {
+  readonly verification: LedgerVerification;
+  readonly columns: LedgerColumns | null;
+}
+
+/**
+ * Read a ledger, verify it against its head file, and lay it out in columns
+ * when it is valid. An invalid ledger is returned with `columns: null`: the
+ * caller reports it and exits 1.
+ */
+export async function readVerifiedLedger(
+  path: string,
+): Promise<VerifiedLedger> {
+  const bytes = await Deno.readFile(path);
+  const verification = verifyLedger(bytes, {
+    path,
+    anchor: await readHeadFile(path),
+  });
+  if (!verification.valid) return { verification, columns: null };
+  return {
+    verification,
+    columns: ledgerColumns(ledgerEntries(bytes, { path }), { path }),
+  };
+}
+
+/** The five keys of `ledger verify --json`. */
+function verifyJson(v: LedgerVerification): string {
+  return JSON.stringify(
+    {
+      valid: v.valid,
+      records: v.records,
+      head: v.head,
+      firstBadSeq: v.firstBadSeq,
+      reason: v.reason,
+    },
+    null,
+    2,
+  );
+}
+
+const USAGE = [
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
+  "       lossbook ledger repair <ledger.jsonl> [--json]",
+  "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
+].join("\n");
+
+async function append(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("ledger append", args, {
+    at: { type: "string" },
+    profile: { type: "string" },
+    served: { type: "string" },
+    gold: { type: "string" },
+    "policy-revision": { type: "string" },
+    "model-revision": { type: "string" },
+    "prompt-hash": { type: "string" },
+    "sla-hours": { type: "string" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length !== 2) {
+    throw new UsageError(
+      `ledger append takes <ledger.jsonl> <decisions.jsonl>, got ${positionals.length} arguments`,
+    );
+  }
+  const [ledger, source] = positionals;
+  const at = values.at ?? new Date().toISOString();
+  if (!isTimestamp(at)) {
+    throw new UsageError(
+      `--at must be an ISO 8601 UTC timestamp like 2026-03-01T09:00:00Z, got ${
+        JSON.stringify(at)
+      }`,
+    );
+  }
+  const gold = values.gold ?? "known";
+  if (gold !== "known" && gold !== "unknown") {
+    throw new UsageError(
+      `--gold must be known or unknown, got ${JSON.stringify(gold)}`,
+    );
+  }
+  const sla = values["sla-hours"] === undefined
+    ? 24
+    : Number(values["sla-hours"]);
+  if (!(sla >= 0) || !Number.isFinite(sla)) {
+    throw new UsageError(
+      `--sla-hours must be a number >= 0, got ${values["sla-hours"]}`,
+    );
+  }
+  const profile = await oneProfile(values.profile);
+  const decisions = parseDecisionsJsonl(await Deno.readTextFile(source), {
+    path: source,
+  });
+  // several models on one task: one answer is served, the others are shadows
+  const modelsPerCase = new Map<string, Set<string>>();
+  for (const d of decisions) {
+    const key = `${d.taskId}\u0000${d.trial}`;
+    const set = modelsPerCase.get(key) ?? new Set();
+    set.add(d.modelId);
+    modelsPerCase.set(key, set);
+  }
+  const shared = [...modelsPerCase.values()].some((s) => s.size > 1);
+  const served = values.served;
+  if (shared && served === undefined) {
+    throw new UsageError(
+      `${source} has answers of several models for the same task; say which model's answers were acted on with --served MODEL (the others are recorded as shadow answers)`,
+    );
+  }
+  if (served !== undefined && !decisions.some((d) => d.modelId === served)) {
+    throw new UsageError(
+      `--served ${served}: no decision of that model in ${source}`,
+    );
+  }
+  let existing: LedgerEntry[] = [];
+  try {
+    const bytes = await Deno.readFile(ledger);
+    const v = verifyLedger(bytes, {
+      path: ledger,
+      anchor: await readHeadFile(ledger),
+    });
+    if (!v.valid) {
+      console.error(
+        `lossbook ledger append: ${v.reason}; nothing was appended${
+          v.problem === "torn" ? " (run 'lossbook ledger repair' first)" : ""
+        }`,
+      );
+      return 1;
+    }
+    existing = [...ledgerEntries(bytes, { path: ledger })];
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const records: LedgerRecord[] = [];
+  let opened = 0;
+  for (const d of decisions) {
+    const r = decisionRecord(d, {
+      at,
+      profile,
+      served: served === undefined || d.modelId === served,
+      goldKnown: gold === "known",
+      policyRevision: values["policy-revision"] ?? null,
+      modelRevision: values["model-revision"] ?? null,
+      promptHash: values["prompt-hash"] ?? null,
+    });
+    records.push(r);
+    if (r.served && r.decision.action === "escalate") {
+      records.push(openReview(r, { slaHours: sla }));
+      opened++;
+    }
+  }
+  // refuse what would break the ledger's references (a decision id used
+  // twice, two served answers to one task) before anything is written
+  ledgerColumns(
+    [
+      ...existing,
+      ...records.map((record, i) => ({
+        seq: existing.length + i + 1,
+        prev: "",
+        hash: "",
+        record,
+      })),
+    ],
+    { path: ledger },
+  );
+  await using writer = await openLedger(ledger);
+  const result = await writer.append(records);
+  const summary = {
+    ledger,
+    appended: records.length,
+    decisions: decisions.length,
+    reviewsOpened: opened,
+    first: result.first,
+    last: result.last,
+    head: result.head.hash,
+  };
+  if (values.json) console.log(JSON.stringify(summary, null, 2));
+  else {
+    console.log(
+      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened): seq ${result.first}..${result.last}, head ${result.head.hash}`,
+    );
+  }
+  return 0;
+}
+
+async function verify(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("ledger verify", args, {
+    format: { type: "string" },
+    "no-head": { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `ledger verify takes one ledger file, got ${positionals.length} arguments`,
+    );
+  }
+  const path = positionals[0];
+  const format = values.format ?? "lossbook";
+  if (format !== "lossbook" && format !== "lossbench") {
+    throw new UsageError(
+      `--format must be lossbook or lossbench, got ${JSON.stringify(format)}`,
+    );
+  }
+  if (format === "lossbench" && values["no-head"]) {
+    throw new UsageError("--no-head applies to lossbook ledgers only");
+  }
+  const v = format === "lossbench"
+    ? await verifyLossbenchLedgerFile(path)
+    : await verifyLedgerFile(path, {
+      anchor: values["no-head"] ? null : "head-file",
+    });
+  if (values.json) console.log(verifyJson(v));
+  else if (v.valid) {
+    console.log(
+      `${path}: valid ${format} ledger, ${v.records} records, head ${v.head}`,
+    );
+  } else {
+    console.log(
+      `${path}: INVALID at record ${v.firstBadSeq} (${v.problem}); ${v.records} records verified before it\n${v.reason}`,
+    );
+  }
+  return v.valid ? 0 : 1;
+}
+
+async function repair(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("ledger repair", args, {
+    json: { type: "boolean" },
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `ledger repair takes one ledger file, got ${positionals.length} arguments`,
+    );
+  }
+  const path = positionals[0];
+  const v = await verifyLedgerFile(path);
+  if (!v.valid && v.problem !== "torn") {
+    console.error(
+      `lossbook ledger repair: ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
+    );
+    return 1;
+  }
+  const r = await repairTornTail(path);
+  if (values.json) console.log(JSON.stringify(r, null, 2));
+  else if (r.repaired) {
+    console.log(
+      `moved ${r.tornBytes} torn bytes to ${r.sideFile}; ${path} now ends after record ${r.records} (head ${r.head})`,
+    );
+  } else {
+    console.log(`${path}: valid, nothing to repair (${r.records} records)`);
+  }
+  return 0;
+}
+
+async function reviews(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("ledger reviews", args, {
+    now: { type: "string" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `ledger reviews takes one ledger file, got ${positionals.length} arguments`,
+    );
+  }
+  const now = values.now ?? new Date().toISOString();
+  if (!isTimestamp(now)) {
+    throw new UsageError(
+      `--now must be an ISO 8601 UTC timestamp, got ${JSON.stringify(now)}`,
+    );
+  }
+  const { verification, columns } = await readVerifiedLedger(positionals[0]);
+  if (columns === null) {
+    console.error(`lossbook ledger reviews: ${verification.reason}`);
+    return 1;
+  }
+  const overdue = overdueReviews(columns.reviews, now);
+  const summary = reviewSummary(columns.reviews, now);
+  if (values.json) {
+    console.log(
+      JSON.stringify({ now, ...summary, overdueReviews: overdue }, null, 2),
+    );
+    return 0;
+  }
+  console.log(
+    `${summary.opened} reviews opened, ${
+      summary.resolved.approve + summary.resolved.reject +
+      summary.resolved.amend
+    } resolved (${summary.resolved.approve} approved, ${summary.resolved.reject} rejected, ${summary.resolved.amend} amended; ${summary.resolvedLate} late), ${summary.open} open, ${summary.overdue} overdue at ${now}`,
+  );
+  if (overdue.length > 0) {
+    console.log(alignRows([
+      ["decision", "model", "severity", "due", "hours overdue"],
+      ...overdue.map((r) => [
+        r.decisionId,
+        r.modelId,
+        r.severity,
+        r.dueAt,
+        r.hoursOverdue.toFixed(1),
+      ]),
+    ]));
+  }
+  return 0;
+}
+
+/** The `ledger` command. */
+export const ledgerCommand: Command = {
+  summary:
+    "Append decisions to a hash-chained ledger, verify it (lossbook or LossBench), repair a torn tail, list overdue reviews",
+  usage: USAGE,
+  example:
+    "deno task lossbook ledger verify data/examples/lossbench_ledger.jsonl --format lossbench --json",
+  async run(args) {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case "append":
+        return await append(rest);
+      case "verify":
+        return await verify(rest);
+      case "repair":
+        return await repair(rest);
+      case "reviews":
+        return await reviews(rest);
+      default:
+        throw new UsageError(
+          `ledger needs a subcommand: append, verify, repair or reviews${
+            sub === undefined ? "" : `, got ${JSON.stringify(sub)}`
+          }`,
+        );
+    }
+  },
+};

@@ -1,0 +1,344 @@
+// `lossbook replay`: re-run a recorded ledger under another threshold, cost
+// profile or routing, with zero model calls; or draw the cost curve.
+import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
+import {
+  costCurve,
+  linearThresholds,
+  replay,
+  type ReplayPolicy,
+} from "../lib/ledger/replay.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  type CostMatrix,
+  STRICT_MATRIX,
+} from "../lib/metrics/loss.ts";
+import {
+  alignRows,
+  type Command,
+  formatNumber,
+  parseFlags,
+  UsageError,
+} from "./_command.ts";
+import { oneProfile, readVerifiedLedger } from "./ledger.ts";
+
+function parseThreshold(spec: string): ReplayPolicy["threshold"] {
+  if (spec === "chow" || spec === "recorded") return spec;
+  if (spec.includes("=")) {
+    const out: Partial<Record<Severity, number>> = {};
+    for (const part of spec.split(",")) {
+      const [k, v] = part.split("=");
+      if (!(SEVERITIES as readonly string[]).includes(k)) {
+        throw new UsageError(
+          `--threshold: unknown severity ${
+            JSON.stringify(k)
+          }; give LOW=..,MEDIUM=..,HIGH=..,CRITICAL=..`,
+        );
+      }
+      out[k as Severity] = number01("--threshold", v);
+    }
+    for (const s of SEVERITIES) {
+      if (out[s] === undefined) {
+        throw new UsageError(
+          `--threshold: ${s} is missing; give all four severities`,
+        );
+      }
+    }
+    return out as Record<Severity, number>;
+  }
+  return number01("--threshold", spec);
+}
+
+function number01(flag: string, text: string | undefined): number {
+  const v = Number(text);
+  if (text === undefined || text.trim() === "" || !(v >= 0 && v <= 1)) {
+    throw new UsageError(
+      `${flag} must be a number in [0, 1], got ${JSON.stringify(text)}`,
+    );
+  }
+  return v;
+}
+
+function parseRoute(specs: string[] | undefined): ReplayPolicy["route"] {
+  if (specs === undefined || specs.length === 0) return "recorded";
+  if (specs.length === 1 && !specs[0].includes("=")) return specs[0];
+  const out: Partial<Record<Severity, string>> = {};
+  for (const spec of specs) {
+    const [k, m] = spec.split("=");
+    if (!(SEVERITIES as readonly string[]).includes(k) || !m) {
+      throw new UsageError(
+        `--route takes MODEL, or SEVERITY=MODEL (repeatable), got ${
+          JSON.stringify(spec)
+        }`,
+      );
+    }
+    out[k as Severity] = m;
+  }
+  return out;
+}
+
+function parseGrid(spec: string): Float64Array {
+  const m = /^([0-9.]+):([0-9.]+):([0-9]+)$/.exec(spec);
+  if (m === null) {
+    throw new UsageError(
+      `--thresholds takes FROM:TO:COUNT, for example 0:1:1000, got ${
+        JSON.stringify(spec)
+      }`,
+    );
+  }
+  try {
+    return linearThresholds(Number(m[1]), Number(m[2]), {
+      count: Number(m[3]),
+    });
+  } catch (error) {
+    throw new UsageError(`--thresholds: ${(error as Error).message}`);
+  }
+}
+
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** The `replay` command. */
+export const replayCommand: Command = {
+  summary:
+    "Replay a recorded ledger under another threshold, profile or routing (zero model calls), or draw the cost curve",
+  usage:
+    "lossbook replay <ledger.jsonl> (--threshold T|chow|LOW=..,MEDIUM=..,HIGH=..,CRITICAL=.. | --thresholds FROM:TO:COUNT) [--profile ID|FILE] [--route MODEL | --route SEVERITY=MODEL]... [--missing-risk escalate|auto] [--mode consequence|strict] [--support common|each] [--seed N] [--resamples N] [--ci 0.95] [--diff] [--json]",
+  example:
+    "deno task lossbook replay month.jsonl --threshold 0.3 --profile principal_risk --json",
+  async run(args) {
+    const { values, positionals } = parseFlags("replay", args, {
+      threshold: { type: "string" },
+      thresholds: { type: "string" },
+      profile: { type: "string" },
+      route: { type: "string", multiple: true },
+      "missing-risk": { type: "string" },
+      mode: { type: "string" },
+      support: { type: "string" },
+      seed: { type: "string" },
+      resamples: { type: "string" },
+      ci: { type: "string" },
+      diff: { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        `replay takes one ledger file, got ${positionals.length} arguments`,
+      );
+    }
+    if (
+      (values.threshold === undefined) === (values.thresholds === undefined)
+    ) {
+      throw new UsageError("give either --threshold or --thresholds");
+    }
+    const missing = values["missing-risk"] ?? "escalate";
+    if (missing !== "escalate" && missing !== "auto") {
+      throw new UsageError(
+        `--missing-risk must be escalate or auto, got ${
+          JSON.stringify(missing)
+        }`,
+      );
+    }
+    const mode = values.mode ?? "consequence";
+    if (mode !== "consequence" && mode !== "strict") {
+      throw new UsageError(
+        `--mode must be consequence or strict, got ${JSON.stringify(mode)}`,
+      );
+    }
+    const matrix: CostMatrix = mode === "strict"
+      ? STRICT_MATRIX
+      : CONSEQUENCE_MATRIX;
+    const route = parseRoute(values.route);
+    const profile = await oneProfile(values.profile);
+    const path = positionals[0];
+    const { verification, columns } = await readVerifiedLedger(path);
+    if (columns === null) {
+      console.error(
+        `lossbook replay: ${verification.reason}; a ledger that does not verify is not replayed`,
+      );
+      return 1;
+    }
+    const ledger = {
+      path,
+      records: verification.records,
+      head: verification.head,
+    };
+
+    if (values.thresholds !== undefined) {
+      const support = values.support ?? "common";
+      if (support !== "common" && support !== "each") {
+        throw new UsageError(
+          `--support must be common or each, got ${JSON.stringify(support)}`,
+        );
+      }
+      const grid = parseGrid(values.thresholds);
+      const curve = costCurve(columns, grid, {
+        profile,
+        matrix,
+        route,
+        missingRisk: missing,
+        support,
+      });
+      let best = 0;
+      for (let i = 1; i < grid.length; i++) {
+        if (curve.loss[i] < curve.loss[best]) best = i;
+      }
+      const point = (i: number) => ({
+        threshold: r6(grid[i]),
+        loss: r6(curve.loss[i]),
+        reviews: curve.reviews[i],
+        autoErrors: curve.autoErrors[i],
+        evaluable: curve.evaluable[i],
+        unevaluable: curve.unevaluable[i],
+      });
+      if (values.json) {
+        console.log(JSON.stringify(
+          {
+            ledger,
+            profile: curve.profile,
+            matrix: curve.matrix,
+            route,
+            missingRisk: missing,
+            support,
+            cases: curve.cases,
+            excluded: curve.excluded,
+            best: point(best),
+            points: [...grid].map((_, i) => point(i)),
+          },
+          null,
+          2,
+        ));
+        return 0;
+      }
+      const shown = Array.from(
+        { length: 11 },
+        (_, k) => Math.round((k * (grid.length - 1)) / 10),
+      );
+      console.log(
+        `${path}: ${columns.cases} cases, head ${verification.head}\ncost curve under ${curve.profile} (${curve.matrix} matrix) over ${grid.length} thresholds; ${
+          support === "common"
+            ? `${curve.excluded} cases not evaluable at every threshold left out`
+            : "each point over the cases evaluable there"
+        }`,
+      );
+      console.log(alignRows([
+        ["threshold", "loss", "reviews", "auto errors", "unevaluable"],
+        ...[...new Set([...shown, best])].sort((a, b) => a - b).map((i) => [
+          `${formatNumber(grid[i], 4)}${i === best ? " (best)" : ""}`,
+          formatNumber(curve.loss[i]),
+          String(curve.reviews[i]),
+          String(curve.autoErrors[i]),
+          String(curve.unevaluable[i]),
+        ]),
+      ]));
+      return 0;
+    }
+
+    const seed = values.seed === undefined ? 0 : Number(values.seed);
+    if (!Number.isSafeInteger(seed)) {
+      throw new UsageError(`--seed must be an integer, got ${values.seed}`);
+    }
+    const resamples = values.resamples === undefined
+      ? 1000
+      : Number(values.resamples);
+    if (!Number.isSafeInteger(resamples) || resamples < 1) {
+      throw new UsageError(
+        `--resamples must be an integer >= 1, got ${values.resamples}`,
+      );
+    }
+    const level = values.ci === undefined ? 0.95 : Number(values.ci);
+    if (!(level > 0 && level < 1)) {
+      throw new UsageError(`--ci must be in (0, 1), got ${values.ci}`);
+    }
+    const policy: ReplayPolicy = {
+      threshold: parseThreshold(values.threshold!),
+      route,
+      missingRisk: missing,
+    };
+    const r = replay(columns, policy, {
+      profile,
+      matrix,
+      seed,
+      resamples,
+      level,
+      diff: values.diff ?? !values.json,
+    });
+    if (values.json) {
+      const { diff, ...rest } = r;
+      console.log(
+        JSON.stringify(
+          { ledger, ...rest, ...(values.diff ? { diff } : {}) },
+          null,
+          2,
+        ),
+      );
+      return 0;
+    }
+    const d = r.difference;
+    const t = r.policy.threshold;
+    console.log(
+      `${path}: ${verification.records} records, head ${verification.head}, ${r.cases} cases\npolicy: ${
+        t === "recorded"
+          ? "recorded actions"
+          : `escalate when P(error) > ${
+            SEVERITIES.map((s) => `${s} ${t[s]}`).join(", ")
+          }`
+      }; route ${
+        typeof r.policy.route === "string"
+          ? r.policy.route
+          : JSON.stringify(r.policy.route)
+      }; priced under ${r.profile}, ${r.matrix} matrix`,
+    );
+    console.log(alignRows([
+      ["", "recorded", "replayed"],
+      ["reviews", String(r.before.reviews), String(r.after.reviews)],
+      ["auto errors", String(r.before.autoErrors), String(r.after.autoErrors)],
+      [
+        "auto loss",
+        formatNumber(r.before.autoLoss),
+        formatNumber(r.after.autoLoss),
+      ],
+      [
+        "review loss",
+        formatNumber(r.before.reviewLoss),
+        formatNumber(r.after.reviewLoss),
+      ],
+      ["loss", formatNumber(r.before.loss), formatNumber(r.after.loss)],
+      [
+        "model USD",
+        formatNumber(r.before.modelUsd),
+        formatNumber(r.after.modelUsd),
+      ],
+    ]));
+    console.log(
+      `evaluable ${r.evaluable} of ${r.cases} cases; unevaluable ${r.unevaluable.cases} (outcome never observed ${r.unevaluable.outcomeUnknown}, no routed answer ${r.unevaluable.noRoutedAnswer}, no served answer ${r.unevaluable.noServedAnswer}); review load over all cases ${r.reviewLoad.before} -> ${r.reviewLoad.after}`,
+    );
+    console.log(
+      `difference (replayed - recorded): ${formatNumber(d.estimate)}, ${
+        Math.round(d.level * 100)
+      }% CI [${formatNumber(d.lo)}, ${formatNumber(d.hi)}], p = ${
+        formatNumber(d.pValue, 3)
+      } (paired bootstrap over ${d.pairs} cases, ${d.resamples} resamples, seed ${d.seed})`,
+    );
+    console.log(
+      `changed: ${r.changed.cases} cases (${r.changed.autoToEscalate} auto -> escalate, ${r.changed.escalateToAuto} escalate -> auto, ${r.changed.rerouted} rerouted)`,
+    );
+    const shown = values.diff ? r.diff : r.diff.slice(0, 10);
+    if (shown.length > 0) {
+      console.log(alignRows([
+        ["task", "severity", "model", "action", "cost"],
+        ...shown.map((x) => [
+          x.taskId,
+          x.severity,
+          `${x.modelBefore ?? "-"} -> ${x.modelAfter ?? "-"}`,
+          `${x.actionBefore ?? "-"} -> ${x.actionAfter ?? "-"}`,
+          `${formatNumber(x.costBefore)} -> ${formatNumber(x.costAfter)}`,
+        ]),
+      ]));
+      if (shown.length < r.diff.length) {
+        console.log(
+          `... ${r.diff.length - shown.length} more; --diff lists every one`,
+        );
+      }
+    }
+    return 0;
+  },
+};
