@@ -12,9 +12,12 @@
 
 import { type Command, UsageError } from "./commands/_command.ts";
 import { contaminationCommand } from "./commands/contamination.ts";
+import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
+import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { profilesCommand } from "./commands/profiles.ts";
+import { replayCommand } from "./commands/replay.ts";
 import { scoreCommand } from "./commands/score.ts";
 import { simulateCommand } from "./commands/simulate.ts";
 import { sweepCommand } from "./commands/sweep.ts";
@@ -32,6 +35,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   generate: generateCommand,
   verify: verifyCommand,
   contamination: contaminationCommand,
+  ledger: ledgerCommand,
+  replay: replayCommand,
+  drift: driftCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage: "lossbook reproduce [--out DIR] [--only ID]... [--no-png]",
