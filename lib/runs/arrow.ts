@@ -44,6 +44,8 @@ const NUMERIC: ReadonlySet<string> = new Set([
   "tokensOut",
   "latencyMs",
 ]);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const SEVERITY: ReadonlySet<unknown> = new Set([
   "LOW",
   "MEDIUM",
@@ -213,10 +215,7 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
       throw new RangeError(`${where}: ${c} must be a finite number, got ${v}`);
     }
     if (typeof v === "bigint") {
-      if (
-        v > BigInt(Number.MAX_SAFE_INTEGER) ||
-        v < BigInt(Number.MIN_SAFE_INTEGER)
-      ) {
+      if (v > MAX_SAFE || v < MIN_SAFE) {
         throw new RangeError(
           `${where}: ${c} must be a safe integer, got ${v}`,
         );
@@ -356,6 +355,16 @@ export function parseDecisionsArrow(
   return decisionsFromColumns(cols, table.numRows, where);
 }
 
+// A cell as flatDecision wants it: undefined is null, and a safe bigint is a
+// number already (so that flatDecision need not copy the row).
+function value(v: unknown): unknown {
+  return v === undefined
+    ? null
+    : typeof v === "bigint" && v <= MAX_SAFE && v >= MIN_SAFE
+    ? Number(v)
+    : v;
+}
+
 /**
  * Check flat columns row by row into Decision records, refusing duplicates.
  * Shared by the columnar readers; rows are labelled `row N` (1-based).
@@ -388,12 +397,27 @@ export function decisionsFromColumns(
 ): Decision[] {
   const out: Decision[] = new Array(rows);
   const seen = new Map<string, number>();
-  const row = {} as FlatDecisionRow;
+  const c = cols;
   for (let i = 0; i < rows; i++) {
-    for (const c of DECISION_COLUMNS) {
-      const v = cols[c][i];
-      row[c] = v === undefined ? null : v;
-    }
+    // explicit fields keep the row's shape fixed, which keeps this loop fast
+    const row: FlatDecisionRow = {
+      runId: value(c.runId[i]),
+      modelId: value(c.modelId[i]),
+      taskId: value(c.taskId[i]),
+      trial: value(c.trial[i]),
+      severity: value(c.severity[i]),
+      trueClass: value(c.trueClass[i]),
+      predClass: value(c.predClass[i]),
+      parseOk: value(c.parseOk[i]),
+      pCorrect: value(c.pCorrect[i]),
+      action: value(c.action[i]),
+      costCompleteness: value(c.costCompleteness[i]),
+      costUsd: value(c.costUsd[i]),
+      outcome: value(c.outcome[i]),
+      tokensIn: value(c.tokensIn[i]),
+      tokensOut: value(c.tokensOut[i]),
+      latencyMs: value(c.latencyMs[i]),
+    };
     const at = `${where}: row ${i + 1}`;
     const d = flatDecision(row, at);
     const key = decisionKey(d);
