@@ -7,13 +7,32 @@
  * library is an optional npm dependency (`@duckdb/node-bindings-linux-x64`
  * and siblings); no install script runs, so Deno needs only
  * `"nodeModulesDir": "auto"` in deno.json and `--allow-ffi` (plus read,
- * write, env and sys) at run time.
+ * write, env and sys) at run time. The addon is loaded on the first call of
+ * {@linkcode withDuckDB}, not when this module is imported, so importing it
+ * needs no extra permission.
  *
  * @module
  */
 
-import type { DuckDBConnection } from "@duckdb/node-api";
-import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+
+let api: Promise<typeof import("@duckdb/node-api")> | undefined;
+
+// The addon is loaded on first use, not on import, so that modules which
+// merely import this one (lib/runs/mod.ts, the CLI, notebooks) run without
+// --allow-ffi; only DuckDB work needs it.
+async function duckdbApi(): Promise<typeof import("@duckdb/node-api")> {
+  try {
+    return await (api ??= import("@duckdb/node-api"));
+  } catch (error) {
+    api = undefined;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `Cannot start DuckDB (run with --allow-ffi --allow-sys --allow-read --allow-write --allow-env): ${detail}`,
+      { cause: error },
+    );
+  }
+}
 
 /** Resource options for a DuckDB session. */
 export interface DuckDBOptions {
@@ -62,7 +81,8 @@ export function sqlString(text: string): string {
  * connections, for example to watch progress).
  * @param options Memory limit, threads and spill directory.
  * @returns What `fn` returns.
- * @throws {Error} What `fn` throws, or DuckDB's error for a bad option.
+ * @throws {Error} What `fn` throws, DuckDB's error for a bad option, or
+ * "Cannot start DuckDB" when the addon cannot load (no `--allow-ffi`).
  *
  * @example
  * ```ts
@@ -96,6 +116,7 @@ export async function withDuckDB<T>(
     config.threads = String(options.threads);
   }
   try {
+    const { DuckDBInstance } = await duckdbApi();
     const instance = await DuckDBInstance.create(":memory:", config);
     try {
       const connection = await instance.connect();

@@ -216,20 +216,33 @@ export async function loadDecisionsParquet(
   path: string,
   options: DuckDBOptions = {},
 ): Promise<ColumnTable> {
+  await Deno.stat(path); // a missing file is NotFound, even without --allow-ffi
   const cols = await withDuckDB(async (connection) => {
     const relation = await openDecisionsParquet(connection, path);
-    const reader = await connection.runAndReadAll(
-      `SELECT ${
-        DECISION_COLUMNS.map((c) => `"${c}"`).join(", ")
-      } FROM ${relation}`,
+    const types = new Map(
+      (await describeRelation(connection, relation)).map((
+        c,
+      ) => [c.name, c.type]),
     );
-    return reader.getColumnsObjectJS();
+    // DECIMAL is the one allowed type that does not arrive as a JS number,
+    // bigint, string or boolean; DuckDB converts it to the nearest double.
+    const select = DECISION_COLUMNS.map((c) =>
+      types.get(c)!.startsWith("DECIMAL")
+        ? `CAST("${c}" AS DOUBLE) AS "${c}"`
+        : `"${c}"`
+    );
+    const reader = await connection.runAndReadAll(
+      `SELECT ${select.join(", ")} FROM ${relation}`,
+    );
+    return reader.getColumnsObject();
   }, options);
-  const rows = cols.runId.length;
+  // an empty result has no chunks, and then no columns at all
+  const columns = {} as Record<DecisionColumn, unknown[]>;
+  for (const c of DECISION_COLUMNS) columns[c] = cols[c] ?? [];
   return decisionTable(
     decisionsFromColumns(
-      cols as Record<DecisionColumn, unknown[]>,
-      rows,
+      columns,
+      columns.runId.length,
       `Cannot load run export ${path}`,
     ),
   );

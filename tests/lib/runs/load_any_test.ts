@@ -104,3 +104,38 @@ Deno.test("loadDecisions() passes on each format's error naming file, place and 
       /Cannot write JSONL run export: row 2: pCorrect must be in \[0, 1\], got 1\.5/,
   });
 });
+
+Deno.test("importing the loaders needs no --allow-ffi; DuckDB work names the flags it needs", async () => {
+  const root = new URL("../../../", import.meta.url).pathname;
+  const script = `
+    import { loadDecisions } from "${root}lib/runs/load_any.ts";
+    import { duckdbDecisionStats } from "${root}lib/runs/duckdb_stats.ts";
+    const t = await loadDecisions("${EXAMPLE}");
+    console.log(t.numRows());
+    await loadDecisions("/tmp/none.parquet").catch((e) => console.log(e.constructor.name));
+    await duckdbDecisionStats("${root}deno.json", { format: "parquet" })
+      .catch((e) => console.log(e.message.split(":")[0]));
+  `;
+  const file = `${await Deno.makeTempDir()}/no_ffi.ts`;
+  await Deno.writeTextFile(file, script);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      `--config=${root}deno.json`,
+      file,
+    ],
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  assert.deepEqual(lines, [
+    "1600",
+    "NotFound",
+    "Cannot start DuckDB (run with --allow-ffi --allow-sys --allow-read --allow-write --allow-env)",
+  ], new TextDecoder().decode(out.stderr));
+});
