@@ -1,0 +1,87 @@
+// DuckDB sufficient statistics, against peers measured in the same run, so
+// the summary reads as ratios.
+//   deno bench --allow-read --allow-write --allow-env --allow-ffi --allow-sys bench/duckdb_bench.ts
+// Size: LOSSBOOK_BENCH_ROWS (default 10,000,000). The data is generated with
+// DuckDB SQL (seeded, deterministic) under /tmp/lossbook-bench-deno and kept
+// there for the next run; it is never written into the repository. The full
+// 100,000,000-row measurement with peak memory is scripts/bench_duckdb.ts.
+// DuckDB is a native addon: without --allow-ffi these benchmarks are skipped.
+import { decisionStats } from "../lib/runs/decision_stats.ts";
+import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
+import { loadDecisionsParquet } from "../lib/runs/parquet.ts";
+import {
+  exportCsv,
+  generateDecisionsParquet,
+} from "../scripts/bench_duckdb.ts";
+
+const ROWS = Number(Deno.env.get("LOSSBOOK_BENCH_ROWS") ?? 10_000_000);
+const SLICE = Math.min(ROWS, 1_000_000);
+const SEED = 1;
+const DIR = "/tmp/lossbook-bench-deno";
+const ffi = Deno.permissions.querySync({ name: "ffi" }).state === "granted";
+const parquet = `${DIR}/decisions-${ROWS}-seed${SEED}.parquet`;
+const csv = `${DIR}/decisions-${ROWS}-seed${SEED}.csv`;
+const slice = `${DIR}/decisions-${SLICE}-seed${SEED}.parquet`;
+
+if (ffi) {
+  await Deno.mkdir(DIR, { recursive: true });
+  await generateDecisionsParquet(parquet, ROWS, SEED);
+  await generateDecisionsParquet(slice, SLICE, SEED);
+  await exportCsv(parquet, csv, ROWS);
+} else {
+  console.warn(
+    "bench/duckdb_bench.ts: skipped, DuckDB needs --allow-ffi --allow-sys",
+  );
+}
+
+const common = { ignore: !ffi, n: 2, warmup: 0 };
+
+Deno.bench({
+  ...common,
+  name: `duckdbDecisionStats() on ${ROWS} Parquet rows`,
+  group: "duckdb",
+  baseline: true,
+  async fn() {
+    await duckdbDecisionStats(parquet, { checkDuplicates: false });
+  },
+});
+
+Deno.bench({
+  ...common,
+  name: `duckdbDecisionStats() on the same ${ROWS} rows as CSV`,
+  group: "duckdb",
+  async fn() {
+    await duckdbDecisionStats(csv, { checkDuplicates: false });
+  },
+});
+
+Deno.bench({
+  ...common,
+  name:
+    `duckdbDecisionStats() on ${ROWS} Parquet rows with the duplicate check`,
+  group: "duckdb",
+  async fn() {
+    await duckdbDecisionStats(parquet);
+  },
+});
+
+Deno.bench({
+  ...common,
+  name:
+    `loadDecisionsParquet() + decisionStats() (Arquero) on ${SLICE} Parquet rows`,
+  group: "slice",
+  baseline: true,
+  async fn() {
+    decisionStats(await loadDecisionsParquet(slice));
+  },
+});
+
+Deno.bench({
+  ...common,
+  name:
+    `duckdbDecisionStats() on the same ${SLICE} Parquet rows (duplicate check on, as the loader)`,
+  group: "slice",
+  async fn() {
+    await duckdbDecisionStats(slice);
+  },
+});
