@@ -11,6 +11,9 @@
  */
 
 import { type Command, UsageError } from "./commands/_command.ts";
+import { breakevenCommand } from "./commands/breakeven.ts";
+import { calibrateCommand } from "./commands/calibrate.ts";
+import { escalateCommand } from "./commands/escalate.ts";
 import { contaminationCommand } from "./commands/contamination.ts";
 import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
@@ -38,6 +41,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ledger: ledgerCommand,
   replay: replayCommand,
   drift: driftCommand,
+  calibrate: calibrateCommand,
+  escalate: escalateCommand,
+  breakeven: breakevenCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage: "lossbook reproduce [--out DIR] [--only ID]... [--no-png]",

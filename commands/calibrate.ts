@@ -1,0 +1,351 @@
+// `lossbook calibrate`: is the stated P(correct) of a run calibrated, and
+// what does its miscalibration cost?
+import { brierDecomposition } from "../lib/calibration/brier.ts";
+import {
+  BIN_STRATEGIES,
+  type BinStrategy,
+} from "../lib/calibration/binning.ts";
+import { debiasedCalibrationError } from "../lib/calibration/calibration_error.ts";
+import { costWeightedCalibrationError } from "../lib/calibration/cost_weighted.ts";
+import { eceInterval } from "../lib/calibration/ece_interval.ts";
+import { eceNoiseFloor } from "../lib/calibration/noise_floor.ts";
+import {
+  type OutcomeColumns,
+  outcomeColumns,
+} from "../lib/calibration/outcome_columns.ts";
+import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
+import type { CostProfile } from "../lib/costs/profile.ts";
+import {
+  alignRows,
+  type Command,
+  formatNumber,
+  parseFlags,
+  UsageError,
+} from "./_command.ts";
+import { readRun } from "./_input.ts";
+import { resolveProfiles } from "./score.ts";
+
+/** A run read as labelled outcomes, pooled and per model. */
+export interface RunOutcomes {
+  readonly format: string;
+  readonly decisions: number;
+  readonly pooled: OutcomeColumns;
+  readonly models: readonly { modelId: string; columns: OutcomeColumns }[];
+}
+
+/** Read a run and turn it into calibration columns (pCorrect, correct, K exposure). */
+export async function readOutcomes(
+  path: string,
+  flags: { format?: string; probability?: string },
+  profile: CostProfile,
+): Promise<RunOutcomes> {
+  const run = await readRun(path, flags, true);
+  const table = run.table!;
+  const columns = {
+    pCorrect: table.array("pCorrect") as ArrayLike<number | null>,
+    trueClass: table.array("trueClass") as ArrayLike<string>,
+    predClass: table.array("predClass") as ArrayLike<string>,
+    severity: table.array("severity") as ArrayLike<string>,
+  };
+  const pooled = outcomeColumns(columns, { profile });
+  if (pooled.p.length === 0) {
+    throw new UsageError(
+      `${path}: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
+    );
+  }
+  const modelCol = table.array("modelId") as ArrayLike<string>;
+  const ids = [...new Set(Array.from(modelCol))].sort();
+  const models = ids.map((modelId) => {
+    const idx: number[] = [];
+    for (let i = 0; i < modelCol.length; i++) {
+      if (modelCol[i] === modelId) idx.push(i);
+    }
+    const sub = {
+      pCorrect: idx.map((i) => columns.pCorrect[i]),
+      trueClass: idx.map((i) => columns.trueClass[i]),
+      predClass: idx.map((i) => columns.predClass[i]),
+      severity: idx.map((i) => columns.severity[i]),
+    };
+    return { modelId, columns: outcomeColumns(sub, { profile }) };
+  });
+  return { format: run.format, decisions: run.decisions, pooled, models };
+}
+
+/** Options of one calibration report. */
+export interface CalibrateOptions {
+  bins: number;
+  strategy: BinStrategy;
+  seed: number;
+  resamples: number;
+}
+
+/** The `calibrate --json` document of one set of decisions. Keys are a contract: extend, never rename. */
+export interface CalibrationReport {
+  /** Decisions with a stated pCorrect. */
+  n: number;
+  /** Decisions left out because they state no pCorrect. */
+  missingPCorrect: number;
+  /** Share of them that were correct; null when n is 0. */
+  accuracy: number | null;
+  /** Expected calibration error. */
+  ece: number | null;
+  /** Seeded percentile bootstrap interval on ECE. */
+  eceInterval: {
+    lo: number | null;
+    hi: number | null;
+    level: number;
+    resamples: number;
+    seed: number;
+  };
+  /** ECE of a perfectly calibrated model with the same confidences: mean and 95th percentile. */
+  noiseFloor: {
+    mean: number | null;
+    quantile: number | null;
+    level: number;
+    replicates: number;
+    seed: number;
+  };
+  /** Debiased ECE (L1) and debiased root-mean-square calibration error (L2). */
+  debiasedEce: number | null;
+  debiasedRms: number | null;
+  /** Maximum calibration error over non-empty bins. */
+  mce: number | null;
+  /** Brier score and its Murphy decomposition. */
+  brier: number | null;
+  brierDecomposition: {
+    reliability: number;
+    resolution: number;
+    uncertainty: number;
+    withinBin: number;
+  } | null;
+  /** Cost-weighted calibration error per decision, in the profile's unit. */
+  costWeightedEce: number | null;
+  /** The same, summed over all decisions. */
+  costWeightedTotal: number;
+  /** Bin strategy, bins requested, edges and non-empty bins. */
+  strategy: BinStrategy;
+  binsRequested: number;
+  edges: number[];
+  nonEmptyBins: number;
+  /** Every bin, empty ones with null mean confidence and accuracy. */
+  bins: {
+    lo: number;
+    hi: number;
+    n: number;
+    meanConfidence: number | null;
+    accuracy: number | null;
+  }[];
+}
+
+/** Every calibration figure of one set of decisions. */
+export function calibrationReport(
+  cols: OutcomeColumns,
+  options: CalibrateOptions,
+): CalibrationReport {
+  const { p, y } = cols;
+  const binning = { bins: options.bins, strategy: options.strategy };
+  const d = reliabilityDiagram(p, y, binning);
+  const ci = eceInterval(p, y, {
+    ...binning,
+    resamples: options.resamples,
+    seed: options.seed,
+  });
+  const floor = eceNoiseFloor(p, { ...binning, seed: options.seed });
+  const debiased = debiasedCalibrationError(p, y, binning);
+  const brier = brierDecomposition(p, y, binning);
+  const cw = costWeightedCalibrationError(p, y, {
+    ...binning,
+    exposure: cols.exposure!,
+  });
+  let correct = 0;
+  for (const v of y) correct += v;
+  return {
+    n: d.n,
+    missingPCorrect: cols.missing,
+    accuracy: d.n === 0 ? null : correct / d.n,
+    ece: d.ece,
+    eceInterval: {
+      lo: ci.lo,
+      hi: ci.hi,
+      level: ci.level,
+      resamples: ci.resamples,
+      seed: ci.seed,
+    },
+    noiseFloor: {
+      mean: floor.mean,
+      quantile: floor.quantile,
+      level: floor.level,
+      replicates: floor.replicates,
+      seed: floor.seed,
+    },
+    debiasedEce: debiased.value,
+    debiasedRms: debiased.rms,
+    mce: d.mce,
+    brier: brier?.brier ?? null,
+    brierDecomposition: brier === null ? null : {
+      reliability: brier.reliability,
+      resolution: brier.resolution,
+      uncertainty: brier.uncertainty,
+      withinBin: brier.withinBin,
+    },
+    costWeightedEce: cw.value,
+    costWeightedTotal: cw.total,
+    strategy: d.strategy,
+    binsRequested: d.binsRequested,
+    edges: [...d.edges],
+    nonEmptyBins: d.nonEmptyBins,
+    bins: d.bins.map((b) => ({
+      lo: b.lo,
+      hi: b.hi,
+      n: b.n,
+      meanConfidence: b.meanConfidence,
+      accuracy: b.accuracy,
+    })),
+  };
+}
+
+function fmt(v: number | null, digits = 4): string {
+  return v === null ? "n/a" : v.toFixed(digits);
+}
+
+function human(title: string, r: CalibrationReport, unit: string): string {
+  const lines = [
+    `${title}: ${r.n} decisions with pCorrect${
+      r.missingPCorrect ? ` (${r.missingPCorrect} without, left out)` : ""
+    }, accuracy ${fmt(r.accuracy)}`,
+    `  ECE ${fmt(r.ece)} [${fmt(r.eceInterval.lo)}, ${
+      fmt(r.eceInterval.hi)
+    }] (${
+      Math.round(r.eceInterval.level * 100)
+    }% bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
+      fmt(r.noiseFloor.mean)
+    } (95th percentile ${fmt(r.noiseFloor.quantile)})`,
+    `  debiased ECE ${fmt(r.debiasedEce)}, debiased RMS ${
+      fmt(r.debiasedRms)
+    }, MCE ${fmt(r.mce)}`,
+    `  Brier ${fmt(r.brier)} = reliability ${
+      fmt(r.brierDecomposition?.reliability ?? null)
+    } − resolution ${
+      fmt(r.brierDecomposition?.resolution ?? null)
+    } + uncertainty ${
+      fmt(r.brierDecomposition?.uncertainty ?? null)
+    } + within-bin ${fmt(r.brierDecomposition?.withinBin ?? null)}`,
+    `  cost-weighted calibration error ${
+      formatNumber(r.costWeightedEce)
+    } ${unit} per decision (${formatNumber(r.costWeightedTotal)} in total)`,
+    `  ${r.strategy} bins, ${r.nonEmptyBins} of ${
+      r.edges.length - 1
+    } non-empty:`,
+  ];
+  const rows = [["bin", "n", "mean confidence", "accuracy"]];
+  for (const b of r.bins) {
+    rows.push([
+      `(${b.lo.toFixed(4)}, ${b.hi.toFixed(4)}]`,
+      String(b.n),
+      fmt(b.meanConfidence),
+      fmt(b.accuracy),
+    ]);
+  }
+  lines.push(alignRows(rows).replace(/^/gm, "    "));
+  return lines.join("\n");
+}
+
+/** Parse --bins, --strategy, --seed and --resamples. */
+export function calibrateOptions(values: {
+  bins?: string;
+  strategy?: string;
+  seed?: string;
+  resamples?: string;
+}): CalibrateOptions {
+  const bins = values.bins === undefined ? 10 : Number(values.bins);
+  if (!Number.isInteger(bins) || bins < 1) {
+    throw new UsageError(`--bins must be an integer >= 1, got ${values.bins}`);
+  }
+  const strategy = (values.strategy ?? "equal-width") as BinStrategy;
+  if (!BIN_STRATEGIES.includes(strategy)) {
+    throw new UsageError(
+      `--strategy must be one of ${BIN_STRATEGIES.join(", ")}, got ${
+        JSON.stringify(values.strategy)
+      }`,
+    );
+  }
+  const seed = values.seed === undefined ? 0 : Number(values.seed);
+  if (!Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be an integer, got ${values.seed}`);
+  }
+  const resamples = values.resamples === undefined
+    ? 1000
+    : Number(values.resamples);
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new UsageError(
+      `--resamples must be an integer >= 1, got ${values.resamples}`,
+    );
+  }
+  return { bins, strategy, seed, resamples };
+}
+
+/** The `calibrate` command. */
+export const calibrateCommand: Command = {
+  summary:
+    "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
+  usage:
+    "lossbook calibrate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
+  example:
+    "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
+  async run(args) {
+    const { values, positionals } = parseFlags("calibrate", args, {
+      format: { type: "string" },
+      probability: { type: "string" },
+      bins: { type: "string" },
+      strategy: { type: "string" },
+      profile: { type: "string" },
+      seed: { type: "string" },
+      resamples: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    }
+    const options = calibrateOptions(values);
+    const [profile] = await resolveProfiles([
+      values.profile ?? "reconciliation",
+    ]);
+    const path = positionals[0];
+    const outcomes = await readOutcomes(path, values, profile);
+    const pooled = calibrationReport(outcomes.pooled, options);
+    const models = outcomes.models.map((m) => ({
+      modelId: m.modelId,
+      ...calibrationReport(m.columns, options),
+    }));
+    const unit = profile.currency ?? profile.unit ?? "profile units";
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          file: path,
+          format: outcomes.format,
+          decisions: outcomes.decisions,
+          profile: { id: profile.id, version: profile.version, unit },
+          ...pooled,
+          models,
+        },
+        null,
+        2,
+      ));
+    } else {
+      const parts = [
+        human(
+          `${path} (${outcomes.format}), all ${models.length} model${
+            models.length === 1 ? "" : "s"
+          } pooled; cost-weighted under ${profile.id}`,
+          pooled,
+          unit,
+        ),
+      ];
+      if (models.length > 1) {
+        for (const m of models) parts.push(human(m.modelId, m, unit));
+      }
+      console.log(parts.join("\n\n"));
+    }
+    return 0;
+  },
+};

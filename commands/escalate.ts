@@ -1,0 +1,282 @@
+// `lossbook escalate`: the escalation thresholds that minimise a run's cost
+// under a profile, globally and per severity, and the risk-coverage curve.
+import type { OutcomeColumns } from "../lib/calibration/outcome_columns.ts";
+import type { CostProfile } from "../lib/costs/profile.ts";
+import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
+import { bayesEscalation, policyCost } from "../lib/policy/bayes_rule.ts";
+import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
+import { policyColumns } from "../lib/policy/policy_columns.ts";
+import { riskCoverage } from "../lib/policy/risk_coverage.ts";
+import { readOutcomes } from "./calibrate.ts";
+import {
+  alignRows,
+  type Command,
+  formatNumber,
+  parseFlags,
+  UsageError,
+} from "./_command.ts";
+import { resolveProfiles } from "./score.ts";
+
+/** One threshold policy's result. Keys are a contract: extend, never rename. */
+export interface ThresholdResult {
+  /** Serve automatically iff P(error) ≤ threshold; null when escalating everything is cheapest. */
+  threshold: number | null;
+  autoServed: number;
+  escalated: number;
+  autoErrors: number;
+  cost: number;
+  /** Cost of always serving automatically minus this cost. */
+  saved: number;
+}
+
+/** The `escalate --json` document of one model. */
+export interface EscalationReport {
+  modelId: string;
+  /** Decisions with a stated pCorrect (the others cannot be ranked and are left out). */
+  n: number;
+  missingPCorrect: number;
+  costAllAuto: number;
+  costAllEscalate: number;
+  /** The best single threshold on P(error). */
+  global: ThresholdResult;
+  /** The best threshold within each severity; null where a severity has no decisions. */
+  bySeverity: Record<Severity, ThresholdResult | null>;
+  /** Cost and saving of the per-severity policy. */
+  perSeverity: { cost: number; saved: number };
+  /** The Bayes rule on the stated probabilities: escalate iff P(error)·K(s) > review cost. */
+  bayes: {
+    cost: number;
+    saved: number;
+    escalated: number;
+    thresholds: Record<Severity, number | null>;
+  };
+  /** Loss saved by the best policy found (per severity) against always-auto. */
+  lossSaved: number;
+  aurc: number | null;
+  eAurc: number | null;
+  moneyAurc: number | null;
+  moneyEAurc: number | null;
+  /** Points of the risk-coverage curve in money, thinned to about --points. */
+  riskCoverage: {
+    coverage: number;
+    threshold: number | null;
+    cost: number;
+    selectiveRisk: number | null;
+  }[];
+}
+
+function thresholdResult(
+  t: {
+    threshold: number | null;
+    autoServed: number;
+    escalated: number;
+    autoErrors: number;
+    cost: number;
+    saved: number;
+  },
+): ThresholdResult {
+  return {
+    threshold: t.threshold,
+    autoServed: t.autoServed,
+    escalated: t.escalated,
+    autoErrors: t.autoErrors,
+    cost: t.cost,
+    saved: t.saved,
+  };
+}
+
+/** Every escalation figure of one set of decisions. */
+export function escalationReport(
+  modelId: string,
+  cols: OutcomeColumns,
+  profile: CostProfile,
+  points: number,
+): EscalationReport {
+  const pol = policyColumns(cols);
+  const opts = { exposure: pol.exposure!, reviewCost: profile.reviewCost };
+  const rc = riskCoverage(pol.pError, pol.error, opts);
+  const by = thresholdsByGroup(pol.pError, pol.error, {
+    ...opts,
+    group: cols.severity,
+  });
+  const bayesMask = bayesEscalation(pol.pError, pol.exposure!, opts);
+  const bayes = policyCost(bayesMask, pol.error, opts);
+  const costAllAuto = rc.optimal.costAllAuto;
+  // the same sums added in different orders: an exact 0 must not print as 1e-15
+  const snap = (x: number) =>
+    Math.abs(x) < 1e-9 * Math.max(1, Math.abs(costAllAuto)) ? 0 : x;
+  const picked = new Set<number>();
+  for (let i = 0; i < points; i++) {
+    const target = points === 1 ? 1 : i / (points - 1);
+    let j = rc.coverage.findIndex((c) => c >= target - 1e-12);
+    if (j < 0) j = rc.coverage.length - 1;
+    picked.add(j);
+  }
+  picked.add(rc.autoServed.indexOf(rc.optimal.autoServed));
+  const curve = [...picked].sort((a, b) => a - b).map((j) => ({
+    coverage: rc.coverage[j],
+    threshold: Number.isFinite(rc.threshold[j]) ? rc.threshold[j] : null,
+    cost: rc.cost[j],
+    selectiveRisk: rc.selectiveRisk[j],
+  }));
+  return {
+    modelId,
+    n: rc.n,
+    missingPCorrect: cols.missing,
+    costAllAuto,
+    costAllEscalate: rc.optimal.costAllEscalate,
+    global: thresholdResult(rc.optimal),
+    bySeverity: Object.fromEntries(
+      SEVERITIES.map((
+        s,
+      ) => [s, by.groups[s] ? thresholdResult(by.groups[s]) : null]),
+    ) as Record<Severity, ThresholdResult | null>,
+    perSeverity: { cost: by.cost, saved: snap(by.saved) },
+    bayes: {
+      cost: bayes.cost,
+      saved: snap(costAllAuto - bayes.cost),
+      escalated: bayes.escalated,
+      thresholds: Object.fromEntries(
+        SEVERITIES.map((
+          s,
+        ) => [
+          s,
+          profile.K[s] === 0 ? null : profile.reviewCost / profile.K[s],
+        ]),
+      ) as Record<Severity, number | null>,
+    },
+    lossSaved: snap(by.saved),
+    aurc: rc.aurc,
+    eAurc: rc.eAurc,
+    moneyAurc: rc.moneyAurc,
+    moneyEAurc: rc.moneyEAurc,
+    riskCoverage: curve,
+  };
+}
+
+function human(r: EscalationReport, unit: string): string {
+  const t = (x: number | null) =>
+    x === null ? "escalate all" : `P(error) ≤ ${formatNumber(x, 4)}`;
+  const lines = [
+    `${r.modelId}: ${r.n} decisions with pCorrect${
+      r.missingPCorrect ? ` (${r.missingPCorrect} without, left out)` : ""
+    }; always auto ${formatNumber(r.costAllAuto)} ${unit}, always escalate ${
+      formatNumber(r.costAllEscalate)
+    }`,
+    `  best global threshold: serve automatically iff ${
+      t(r.global.threshold)
+    }: ${r.global.escalated} escalated, cost ${
+      formatNumber(r.global.cost)
+    }, saves ${formatNumber(r.global.saved)}`,
+    `  best per-severity thresholds: cost ${
+      formatNumber(r.perSeverity.cost)
+    }, saves ${formatNumber(r.perSeverity.saved)}`,
+  ];
+  const rows = [[
+    "severity",
+    "serve automatically iff",
+    "escalated",
+    "cost",
+    "saved",
+  ]];
+  for (const s of SEVERITIES) {
+    const g = r.bySeverity[s];
+    if (g === null) continue;
+    rows.push([
+      s,
+      t(g.threshold),
+      String(g.escalated),
+      formatNumber(g.cost),
+      formatNumber(g.saved),
+    ]);
+  }
+  lines.push(alignRows(rows).replace(/^/gm, "    "));
+  lines.push(
+    `  Bayes rule on stated P(error) (escalate iff P(error)·K > review cost): ${r.bayes.escalated} escalated, cost ${
+      formatNumber(r.bayes.cost)
+    }, saves ${formatNumber(r.bayes.saved)}`,
+    `  AURC ${formatNumber(r.aurc, 4)}, E-AURC ${
+      formatNumber(r.eAurc, 4)
+    }; money AURC ${formatNumber(r.moneyAurc, 4)}, money E-AURC ${
+      formatNumber(r.moneyEAurc, 4)
+    }`,
+    `  risk-coverage in money:`,
+  );
+  const curve = [["coverage", "threshold", "cost", "selective risk"]];
+  for (const p of r.riskCoverage) {
+    curve.push([
+      p.coverage.toFixed(3),
+      p.threshold === null ? "-" : formatNumber(p.threshold, 4),
+      formatNumber(p.cost),
+      p.selectiveRisk === null ? "n/a" : p.selectiveRisk.toFixed(4),
+    ]);
+  }
+  lines.push(alignRows(curve).replace(/^/gm, "    "));
+  return lines.join("\n");
+}
+
+/** The `escalate` command. */
+export const escalateCommand: Command = {
+  summary:
+    "Escalation thresholds that minimise a run's cost: global and per severity, the Bayes rule, loss saved, risk-coverage in money",
+  usage:
+    "lossbook escalate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--profile ID|FILE] [--points 21] [--json]",
+  example:
+    "deno task lossbook escalate data/examples/reconforge_run.json --profile reconciliation",
+  async run(args) {
+    const { values, positionals } = parseFlags("escalate", args, {
+      format: { type: "string" },
+      probability: { type: "string" },
+      profile: { type: "string" },
+      points: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    }
+    const points = values.points === undefined ? 21 : Number(values.points);
+    if (!Number.isInteger(points) || points < 2) {
+      throw new UsageError(
+        `--points must be an integer >= 2, got ${values.points}`,
+      );
+    }
+    const [profile] = await resolveProfiles([
+      values.profile ?? "reconciliation",
+    ]);
+    const path = positionals[0];
+    const outcomes = await readOutcomes(path, values, profile);
+    const models = outcomes.models
+      .filter((m) => m.columns.p.length > 0)
+      .map((m) => escalationReport(m.modelId, m.columns, profile, points));
+    const unit = profile.currency ?? profile.unit ?? "profile units";
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          file: path,
+          format: outcomes.format,
+          decisions: outcomes.decisions,
+          profile: {
+            id: profile.id,
+            version: profile.version,
+            unit,
+            K: profile.K,
+            reviewCost: profile.reviewCost,
+          },
+          costing:
+            "an automatic error costs K(severity); an escalation costs the review cost; decisions are ranked by P(error) = 1 − pCorrect",
+          models,
+        },
+        null,
+        2,
+      ));
+    } else {
+      console.log(
+        [
+          `${path} (${outcomes.format}) under ${profile.id}: an automatic error costs K(severity), an escalation ${profile.reviewCost} ${unit}`,
+          ...models.map((m) => human(m, unit)),
+        ].join("\n\n"),
+      );
+    }
+    return 0;
+  },
+};
