@@ -1,8 +1,8 @@
 // Private to lib/policy: the sufficient statistics of a threshold sweep.
-// Decisions are grouped by distinct score (one native sort, then a binary
-// search per decision); each group carries its count, errors and loss. Every
-// threshold policy on the score is a prefix of these groups, so a sweep over
-// all thresholds is a prefix sum: O(n log n) in all.
+// Decisions are grouped by distinct score (one sort: a radix sort of the
+// scores' bit patterns, then one pass); each group carries its count, errors
+// and loss. Every threshold policy on the score is a prefix of these groups,
+// so a sweep over all thresholds is a prefix sum: O(n log n) or better.
 
 /** Decisions grouped by distinct score, ascending. */
 export interface _ScoreGroups {
@@ -63,34 +63,103 @@ export function _checkScored(
   }
 }
 
-/** Group decisions by distinct score; loss = exposure × error (exposure 1 by default). */
+/**
+ * Indices that sort finite numbers ascending: an LSD radix sort on the
+ * 64-bit patterns (sign-adjusted so that unsigned order is numeric order,
+ * −0 equal to +0), four 16-bit passes, a pass skipped when every key shares
+ * its digit. O(n); the sorted keys come back too, so equal values can be
+ * recognised without reading the input again.
+ */
+export function _argsort(
+  values: ArrayLike<number>,
+): { order: Uint32Array; hi: Uint32Array; lo: Uint32Array } {
+  const n = values.length;
+  const f = new Float64Array(n);
+  for (let i = 0; i < n; i++) f[i] = values[i];
+  const w = new Uint32Array(f.buffer);
+  let lo = new Uint32Array(n);
+  let hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let l = w[2 * i];
+    let h = w[2 * i + 1];
+    if (f[i] === 0) {
+      l = 0;
+      h = 0x80000000;
+    } else if (h & 0x80000000) {
+      l = ~l >>> 0;
+      h = ~h >>> 0;
+    } else {
+      h = (h | 0x80000000) >>> 0;
+    }
+    lo[i] = l;
+    hi[i] = h;
+  }
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let lo2 = new Uint32Array(n);
+  let hi2 = new Uint32Array(n);
+  let order2 = new Uint32Array(n);
+  const count = new Uint32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass < 2 ? lo : hi;
+    const shift = (pass % 2) * 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(word[i] >>> shift) & 0xffff]++;
+    let used = 0;
+    for (let d = 0; d < 65536 && used < 2; d++) if (count[d] > 0) used++;
+    if (used < 2) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const j = count[(word[i] >>> shift) & 0xffff]++;
+      lo2[j] = lo[i];
+      hi2[j] = hi[i];
+      order2[j] = order[i];
+    }
+    [lo, lo2] = [lo2, lo];
+    [hi, hi2] = [hi2, hi];
+    [order, order2] = [order2, order];
+  }
+  return { order, hi, lo };
+}
+
+/**
+ * Group decisions by distinct score, ascending: one radix sort, then one
+ * pass that opens a group wherever the sorted key changes. Loss = exposure
+ * × error (exposure 1 by default).
+ */
 export function _scoreGroups(
   score: ArrayLike<number>,
   error: ArrayLike<number>,
   exposure?: ArrayLike<number>,
 ): _ScoreGroups {
   const n = score.length;
-  const sorted = Float64Array.from(score).sort();
+  const { order, hi, lo } = _argsort(score);
   let d = 0;
   for (let i = 0; i < n; i++) {
-    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[d++] = sorted[i];
+    if (i === 0 || hi[i] !== hi[i - 1] || lo[i] !== lo[i - 1]) d++;
   }
-  const distinct = sorted.slice(0, d);
+  const distinct = new Float64Array(d);
   const count = new Float64Array(d);
   const errors = new Float64Array(d);
   const lossSum = new Float64Array(d);
+  let g = -1;
   for (let i = 0; i < n; i++) {
-    const v = score[i];
-    let lo = 0;
-    let hi = d - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (distinct[mid] < v) lo = mid + 1;
-      else hi = mid;
+    const k = order[i];
+    if (i === 0 || hi[i] !== hi[i - 1] || lo[i] !== lo[i - 1]) {
+      g++;
+      distinct[g] = score[k] === 0 ? 0 : score[k];
     }
-    count[lo] += 1;
-    errors[lo] += error[i];
-    if (error[i] === 1) lossSum[lo] += exposure === undefined ? 1 : exposure[i];
+    count[g] += 1;
+    const e = error[k];
+    if (e === 1) {
+      errors[g] += 1;
+      lossSum[g] += exposure === undefined ? 1 : exposure[k];
+    }
   }
   return { score: distinct, count, errors, loss: lossSum, n };
 }

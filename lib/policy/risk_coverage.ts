@@ -19,23 +19,24 @@ import type {
 /**
  * A risk-coverage curve: one point per distinct threshold, from escalating
  * everything (coverage 0) to serving everything automatically (coverage 1).
- * Columns are parallel arrays.
+ * Columns are parallel arrays (typed, except selective risk, which is `null`
+ * where it is undefined).
  */
 export interface RiskCoverageCurve {
   /** Serve automatically iff P(error) ≤ threshold; `-Infinity` for the escalate-all point. */
-  readonly threshold: readonly number[];
+  readonly threshold: Float64Array;
   /** Share of decisions served automatically. */
-  readonly coverage: readonly number[];
+  readonly coverage: Float64Array;
   /** Decisions served automatically. */
-  readonly autoServed: readonly number[];
+  readonly autoServed: Float64Array;
   /** Errors among them. */
-  readonly autoErrors: readonly number[];
+  readonly autoErrors: Float64Array;
   /** Selective risk: error rate among automatic decisions; `null` at coverage 0. */
   readonly selectiveRisk: readonly (number | null)[];
   /** Loss of the automatic errors. */
-  readonly autoLoss: readonly number[];
+  readonly autoLoss: Float64Array;
   /** Cost in money: autoLoss + reviewCost × escalated. */
-  readonly cost: readonly number[];
+  readonly cost: Float64Array;
   /** Decisions. */
   readonly n: number;
   /** Review cost used. */
@@ -86,8 +87,8 @@ export interface RiskCoverageCurve {
  * import { riskCoverage } from "./risk_coverage.ts";
  *
  * const rc = riskCoverage([0.1, 0.2, 0.3, 0.4], [0, 0, 1, 0], { reviewCost: 0.5 });
- * assert.deepEqual(rc.coverage, [0, 0.25, 0.5, 0.75, 1]);
- * assert.deepEqual(rc.cost, [2, 1.5, 1, 1.5, 1]);
+ * assert.deepEqual([...rc.coverage], [0, 0.25, 0.5, 0.75, 1]);
+ * assert.deepEqual([...rc.cost], [2, 1.5, 1, 1.5, 1]);
  * // risks 0, 0, 1/3, 1/4 at coverage 1/4 .. 1
  * assert.ok(Math.abs(rc.aurc! - (1 / 3 + 1 / 4) / 4) < 1e-12);
  * // the oracle serves the error last: risk 1/4 at full coverage only
@@ -105,13 +106,13 @@ export function riskCoverage(
   const g = _scoreGroups(pError, error, options.exposure);
   const n = g.n;
   const d = g.score.length;
-  const threshold = new Array<number>(d + 1);
-  const coverage = new Array<number>(d + 1);
-  const autoServed = new Array<number>(d + 1);
-  const autoErrors = new Array<number>(d + 1);
+  const threshold = new Float64Array(d + 1);
+  const coverage = new Float64Array(d + 1);
+  const autoServed = new Float64Array(d + 1);
+  const autoErrors = new Float64Array(d + 1);
   const selectiveRisk = new Array<number | null>(d + 1);
-  const autoLoss = new Array<number>(d + 1);
-  const cost = new Array<number>(d + 1);
+  const autoLoss = new Float64Array(d + 1);
+  const cost = new Float64Array(d + 1);
   threshold[0] = -Infinity;
   coverage[0] = 0;
   autoServed[0] = 0;
@@ -172,13 +173,13 @@ export function riskCoverage(
   }
   // oracles: correct decisions first, then errors (by increasing loss for money)
   const m = n - e;
-  const losses: number[] = [];
-  for (let i = 0; i < n; i++) {
+  const losses = new Float64Array(e);
+  for (let i = 0, j = 0; i < n; i++) {
     if (error[i] === 1) {
-      losses.push(options.exposure === undefined ? 1 : options.exposure[i]);
+      losses[j++] = options.exposure === undefined ? 1 : options.exposure[i];
     }
   }
-  losses.sort((a, b) => a - b);
+  losses.sort();
   let aurcOptimal = 0;
   let moneyAurcOptimal = 0;
   let cum = 0;
