@@ -171,27 +171,43 @@ export function thresholdsByGroup(
     );
   }
   _checkScored(what, pError, error, options.exposure, "pError");
-  const members = new Map<string, number[]>();
+  // one pass assigns group ids, a second scatters each group's columns
+  const ids = new Map<string, number>();
+  const gid = new Int32Array(group.length);
+  const sizes: number[] = [];
   for (let i = 0; i < group.length; i++) {
     const key = String(group[i]);
-    const list = members.get(key);
-    if (list) list.push(i);
-    else members.set(key, [i]);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = sizes.length;
+      ids.set(key, id);
+      sizes.push(0);
+    }
+    gid[i] = id;
+    sizes[id]++;
+  }
+  const cols = sizes.map((m) => ({
+    pError: new Float64Array(m),
+    error: new Uint8Array(m),
+    exposure: options.exposure ? new Float64Array(m) : undefined,
+    fill: 0,
+  }));
+  for (let i = 0; i < group.length; i++) {
+    const c = cols[gid[i]];
+    const j = c.fill++;
+    c.pError[j] = pError[i];
+    c.error[j] = error[i];
+    if (c.exposure) c.exposure[j] = options.exposure![i];
   }
   const groups: Record<string, OptimalThreshold> = {};
   let cost = 0;
   let costAllAuto = 0;
-  for (const [key, idx] of members) {
-    const t = optimalThreshold(
-      Float64Array.from(idx, (i) => pError[i]),
-      Uint8Array.from(idx, (i) => error[i]),
-      {
-        reviewCost: options.reviewCost,
-        ...(options.exposure
-          ? { exposure: Float64Array.from(idx, (i) => options.exposure![i]) }
-          : {}),
-      },
-    );
+  for (const [key, id] of ids) {
+    const c = cols[id];
+    const t = optimalThreshold(c.pError, c.error, {
+      reviewCost: options.reviewCost,
+      ...(c.exposure ? { exposure: c.exposure } : {}),
+    });
     groups[key] = t;
     cost += t.cost;
     costAllAuto += t.costAllAuto;
