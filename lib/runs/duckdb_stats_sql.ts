@@ -48,7 +48,11 @@ export interface DecisionCheck {
   readonly field: DecisionColumn;
   /** What a good value is, in words. */
   readonly rule: string;
-  /** ANSI SQL predicate, TRUE for a bad row and never NULL. */
+  /**
+   * ANSI SQL predicate, TRUE for a bad row. For a good row it is FALSE, or
+   * NULL only where another check already flags the row (the `costUsd`
+   * check when `costCompleteness` is NULL).
+   */
   readonly sql: string;
 }
 
