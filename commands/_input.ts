@@ -10,6 +10,8 @@ import {
   decisionTable,
   parseDecisionsJsonl,
 } from "../lib/runs/load_decisions.ts";
+import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
+import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
 import { UsageError } from "./_command.ts";
 
 /** Input formats the CLI reads. */
@@ -22,6 +24,8 @@ export type Format = typeof FORMATS[number];
 export interface InputFlags {
   format?: string;
   probability?: string;
+  /** `memory` (default) or `duckdb`, for Parquet and CSV larger than memory. */
+  engine?: string;
 }
 
 /** A run read for scoring. */
@@ -115,6 +119,43 @@ export async function readRun(
       stats: decisionStats(table),
       decisions: decisions.length,
       notes,
+      table,
+    };
+  }
+  const fileFormat = decisionFormatOf(path);
+  const engine = flags.engine ?? "memory";
+  if (engine !== "memory" && engine !== "duckdb") {
+    throw new UsageError(
+      `--engine must be memory or duckdb, got ${JSON.stringify(engine)}`,
+    );
+  }
+  if (engine === "duckdb") {
+    if (needTable) {
+      throw new UsageError(
+        "--engine duckdb computes statistics only; pairing needs --engine memory",
+      );
+    }
+    if (fileFormat !== "parquet" && fileFormat !== "csv") {
+      throw new UsageError(
+        `--engine duckdb reads .parquet and .csv files, got ${path}`,
+      );
+    }
+    const stats = await duckdbDecisionStats(path);
+    return {
+      format,
+      stats,
+      decisions: stats.reduce((a, r) => a + r.n, 0),
+      notes: {},
+      table: null,
+    };
+  }
+  if (fileFormat !== "jsonl") {
+    const table = await loadDecisions(path);
+    return {
+      format,
+      stats: decisionStats(table),
+      decisions: table.numRows(),
+      notes: {},
       table,
     };
   }

@@ -39,7 +39,7 @@ export const compareCommand: Command = {
   summary:
     "Compare two models on the same tasks: paired bootstrap differences in accuracy and loss",
   usage:
-    "lossbook compare <file> --a MODEL --b MODEL [--format ...] [--probability correct|error] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook compare <file> --a MODEL --b MODEL [--format ...] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
@@ -48,6 +48,7 @@ export const compareCommand: Command = {
       b: { type: "string" },
       format: { type: "string" },
       probability: { type: "string" },
+      engine: { type: "string" },
       mode: { type: "string" },
       profile: { type: "string", multiple: true },
       ci: { type: "string" },

@@ -335,13 +335,14 @@ export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
     const { values, positionals } = parseFlags("score", args, {
       format: { type: "string" },
       probability: { type: "string" },
+      engine: { type: "string" },
       mode: { type: "string" },
       profile: { type: "string", multiple: true },
       ci: { type: "string" },

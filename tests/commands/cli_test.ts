@@ -339,3 +339,39 @@ Deno.test("simulate writes a seeded run export, refuses to overwrite it, and lis
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown model "gpt"/);
 });
+
+Deno.test("score reads CSV, Arrow and Parquet exports, and Parquet through DuckDB, with the same figures", async () => {
+  const { writeDecisions } = await import("../../lib/runs/load_any.ts");
+  const { loadDecisionsJsonl } = await import(
+    "../../lib/runs/load_decisions.ts"
+  );
+  const dir = await Deno.makeTempDir();
+  const table = await loadDecisionsJsonl(EXAMPLE);
+  const losses = async (args: string[]) => {
+    const r = await runCli([
+      "score",
+      ...args,
+      "--profile",
+      "principal_risk",
+      "--json",
+      "--resamples",
+      "10",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout).models.map((
+      m: { loss: Record<string, number> },
+    ) => m.loss.principal_risk);
+  };
+  for (const ext of ["csv", "arrow", "parquet"]) {
+    await writeDecisions(`${dir}/ab.${ext}`, table);
+    // the-third-number: 10,042 and 2,420 under principal_risk
+    assert.deepEqual(await losses([`${dir}/ab.${ext}`]), [10042, 2420], ext);
+  }
+  assert.deepEqual(await losses([`${dir}/ab.parquet`, "--engine", "duckdb"]), [
+    10042,
+    2420,
+  ]);
+  const bad = await runCli(["score", `${dir}/ab.arrow`, "--engine", "duckdb"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--engine duckdb reads \.parquet and \.csv files/);
+});
