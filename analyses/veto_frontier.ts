@@ -669,7 +669,7 @@ function regretTable(
     rows.push({
       trial: `T${t + 1}`,
       miscalibration: kind === "noisy"
-        ? `noisy, σ = ${0.05 * strength}`
+        ? `noisy, σ = ${Number((0.05 * strength).toFixed(4))}`
         : `${kind}, strength ${strength}`,
       pj: r6(c.pj),
       ce: c.ce,
