@@ -25,8 +25,12 @@ export interface LineFormat {
   readonly name: string;
   /** The first line's prev, as bytes. */
   readonly genesis: Uint8Array;
-  /** Parse a line's framing, or return why it is not a line of this format. */
-  frame(buf: Uint8Array, s: number, e: number): Frame | string;
+  /**
+   * Read a line's framing into `out` and return `null`, or return why it is
+   * not a line of this format. (`out` is reused line after line: the hot
+   * loop allocates nothing per line.)
+   */
+  frame(buf: Uint8Array, s: number, e: number, out: Frame): string | null;
   /** Whether the line's stored hash equals the hash of its content. */
   hashMatches(buf: Uint8Array, s: number, e: number, frame: Frame): boolean;
 }
@@ -88,8 +92,12 @@ export class LedgerScanner {
   #path: string;
   #anchor: { seq: number; hash: string } | null;
   #expected = 1;
-  #prev: Uint8Array;
-  #prevPrev: Uint8Array;
+  // the previous line's hash and the one before it, in two reused buffers
+  #prev = new Uint8Array(64);
+  #prevLen = 0;
+  #prevPrev = new Uint8Array(64);
+  #prevPrevLen = 0;
+  #frame: Frame = { seq: 0, prevAt: 0, prevLen: 0, hashAt: 0 };
   #goodEnd = 0;
   #prevGoodEnd = 0;
   #offset = 0;
@@ -109,8 +117,10 @@ export class LedgerScanner {
     this.#format = format;
     this.#path = path;
     this.#anchor = anchor;
-    this.#prev = format.genesis;
-    this.#prevPrev = format.genesis;
+    this.#prev.set(format.genesis);
+    this.#prevLen = format.genesis.length;
+    this.#prevPrev.set(format.genesis);
+    this.#prevPrevLen = format.genesis.length;
   }
 
   /** Whether the scanner needs no more bytes. */
@@ -162,13 +172,14 @@ export class LedgerScanner {
     }
     const k = this.#expected;
     const where = `line ${this.#line}`;
-    const frame = this.#format.frame(buf, s, e);
-    if (typeof frame === "string") {
+    const frame = this.#frame;
+    const bad = this.#format.frame(buf, s, e, frame);
+    if (bad !== null) {
       this.#fail({
         problem: "malformed",
         firstBadSeq: k,
         reason:
-          `record ${k} (${where}) is not a ${this.#format.name} ledger line: ${frame}`,
+          `record ${k} (${where}) is not a ${this.#format.name} ledger line: ${bad}`,
       });
       return;
     }
@@ -201,20 +212,23 @@ export class LedgerScanner {
       return;
     }
     const prev = this.#prev;
+    const prevLen = this.#prevLen;
     if (
-      frame.prevLen !== prev.length ||
-      !bytesEqual(buf, frame.prevAt, prev, 0, prev.length)
+      frame.prevLen !== prevLen ||
+      !bytesEqual(buf, frame.prevAt, prev, 0, prevLen)
     ) {
-      const bad = k === 1 ? 1 : k - 1;
+      const firstBad = k === 1 ? 1 : k - 1;
+      const shown = ascii(prev, 0, Math.min(prevLen, 16));
       if (k > 1) {
         // record k-1 can no longer be trusted: step the good prefix back
         this.#goodEnd = this.#prevGoodEnd;
-        this.#prev = this.#prevPrev;
+        [this.#prev, this.#prevPrev] = [this.#prevPrev, this.#prev];
+        this.#prevLen = this.#prevPrevLen;
         this.#expected = k - 1;
       }
       this.#fail({
         problem: "edited",
-        firstBadSeq: bad,
+        firstBadSeq: firstBad,
         reason: k === 1
           ? `record 1 (${where}) does not start the chain: its prev is ${
             JSON.stringify(ascii(buf, frame.prevAt, frame.prevLen))
@@ -223,19 +237,24 @@ export class LedgerScanner {
             k - 1
           }: it links to ${
             ascii(buf, frame.prevAt, Math.min(frame.prevLen, 16))
-          }…, but record ${k - 1} hashes to ${
-            ascii(prev, 0, Math.min(prev.length, 16))
-          }…; record ${k - 1} was rewritten or line ${this.#line} replaced`,
+          }…, but record ${k - 1} hashes to ${shown}…; record ${
+            k - 1
+          } was rewritten or line ${this.#line} replaced`,
       });
       return;
     }
+    // rotate: the current hash becomes prev, prev becomes prevPrev
+    const next = this.#prevPrev;
+    next.set(buf.subarray(frame.hashAt, frame.hashAt + 64));
     this.#prevPrev = prev;
-    this.#prev = buf.slice(frame.hashAt, frame.hashAt + 64);
+    this.#prevPrevLen = prevLen;
+    this.#prev = next;
+    this.#prevLen = 64;
     this.#prevGoodEnd = this.#goodEnd;
     this.#goodEnd = lineStart + (e - s + 1);
     this.#expected = k + 1;
     if (this.#anchor !== null && k === this.#anchor.seq) {
-      this.#anchorHash = ascii(this.#prev, 0, 64);
+      this.#anchorHash = ascii(next, 0, 64);
     }
   }
 
@@ -309,7 +328,7 @@ export class LedgerScanner {
     return {
       valid: f === null,
       records,
-      head: ascii(this.#prev, 0, this.#prev.length),
+      head: ascii(this.#prev, 0, this.#prevLen),
       firstBadSeq: f === null ? null : f.firstBadSeq,
       problem: f === null ? null : f.problem,
       reason: f === null ? null : `${path}: ${f.reason}`,
