@@ -546,27 +546,18 @@ export interface CostCurve {
   readonly excluded: number;
 }
 
-function upperBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
- * Replay one period under many thresholds at once: one sort of the risks
- * and prefix sums, not one pass per threshold.
+ * Replay one period under many thresholds at once: one sort and prefix
+ * sums, not one pass per threshold.
  *
  * For a threshold t, answers with risk <= t are acted on and the rest
- * escalated, so loss(t) is the prefix sum of automatic costs up to t plus
- * the suffix sum of escalation costs beyond it. The risks are sorted once
- * (O(n log n)), costs accumulated per distinct risk, prefix-summed, and each
- * threshold costs one binary search. Each point equals `replay` under that
- * threshold (up to the order of floating-point addition).
+ * escalated, so loss(t) is a prefix sum of automatic costs plus a suffix sum
+ * of escalation costs. The thresholds are sorted once; each case is placed,
+ * by one binary search, in the bucket of the first threshold that acts on
+ * it; prefix sums over the buckets then give every threshold's loss, reviews
+ * and errors. Cost is O(n log T + T log T) for n cases and T thresholds,
+ * against O(n T) for one replay per threshold. Each point equals `replay`
+ * under that threshold (up to the order of floating-point addition).
  *
  * @param cols The ledger in columns.
  * @param thresholds Thresholds on P(error), any order.
@@ -656,32 +647,43 @@ export function costCurve(
     pick[m] = j;
     m++;
   }
-  // the one sort
-  const sorted = risk.slice(0, m).sort();
-  let u = 0;
+  // The one sort: the thresholds, ascending (the curve is reported in the
+  // caller's order). A case with risk r is acted on at every threshold t >= r,
+  // so it lands in bucket b = #{thresholds < r} and counts as automatic from
+  // sorted threshold b on, escalated before it: prefix sums over buckets
+  // give every threshold's totals.
+  const n = thresholds.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    thresholds[a] - thresholds[b] || a - b
+  );
+  const sortedT = Float64Array.from(order, (i) => thresholds[i]);
+  const autoSum = new Float64Array(n + 1);
+  const autoUneval = new Float64Array(n + 1);
+  const escSum = new Float64Array(n + 1);
+  const escUneval = new Float64Array(n + 1);
+  const count = new Float64Array(n + 1);
+  const errors = new Float64Array(n + 1);
   for (let i = 0; i < m; i++) {
-    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[u++] = sorted[i];
-  }
-  const unique = sorted.subarray(0, u);
-  const autoSum = new Float64Array(u + 1);
-  const autoUneval = new Float64Array(u + 1);
-  const escSum = new Float64Array(u + 1);
-  const escUneval = new Float64Array(u + 1);
-  const count = new Float64Array(u + 1);
-  const errors = new Float64Array(u + 1);
-  for (let i = 0; i < m; i++) {
-    const k = upperBound(unique, risk[i]); // rank + 1
+    const r = risk[i];
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sortedT[mid] < r) lo = mid + 1;
+      else hi = mid;
+    }
     const j = pick[i];
     const a = costs.auto[j];
     const e = costs.escalate[j];
-    if (Number.isNaN(a)) autoUneval[k]++;
-    else autoSum[k] += a;
-    if (Number.isNaN(e)) escUneval[k]++;
-    else escSum[k] += e;
-    count[k]++;
-    if (costs.wrong[j] === 1) errors[k]++;
+    if (a !== a) autoUneval[lo]++;
+    else autoSum[lo] += a;
+    if (e !== e) escUneval[lo]++;
+    else escSum[lo] += e;
+    count[lo]++;
+    if (costs.wrong[j] === 1) errors[lo]++;
   }
-  for (let k = 1; k <= u; k++) {
+  // prefix[k] = sum over buckets 0..k: automatic at sorted threshold k
+  for (let k = 1; k <= n; k++) {
     autoSum[k] += autoSum[k - 1];
     autoUneval[k] += autoUneval[k - 1];
     escSum[k] += escSum[k - 1];
@@ -689,7 +691,6 @@ export function costCurve(
     count[k] += count[k - 1];
     errors[k] += errors[k - 1];
   }
-  const n = thresholds.length;
   const out = {
     loss: new Float64Array(n),
     reviews: new Float64Array(n),
@@ -697,12 +698,12 @@ export function costCurve(
     evaluable: new Float64Array(n),
     unevaluable: new Float64Array(n),
   };
-  for (let i = 0; i < n; i++) {
-    const k = upperBound(unique, thresholds[i]);
-    out.loss[i] = constLoss + autoSum[k] + (escSum[u] - escSum[k]);
-    out.reviews[i] = constReviews + (count[u] - count[k]);
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    out.loss[i] = constLoss + autoSum[k] + (escSum[n] - escSum[k]);
+    out.reviews[i] = constReviews + (count[n] - count[k]);
     out.autoErrors[i] = constErrors + errors[k];
-    const un = constUneval + autoUneval[k] + (escUneval[u] - escUneval[k]);
+    const un = constUneval + autoUneval[k] + (escUneval[n] - escUneval[k]);
     out.unevaluable[i] = un;
     out.evaluable[i] = cols.cases - excluded - un;
   }
