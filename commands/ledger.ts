@@ -24,6 +24,8 @@ import {
   verifyLedgerFile,
 } from "../lib/ledger/verify.ts";
 import { openLedger } from "../lib/ledger/writer.ts";
+import type { Decision } from "../lib/runs/decision.ts";
+import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
@@ -78,8 +80,56 @@ function verifyJson(v: LedgerVerification): string {
   );
 }
 
+/** What a LossBench event says about its decision beyond the Decision fields. */
+interface EventMeta {
+  readonly at: string | undefined;
+  readonly id: string | undefined;
+  readonly policyRevision: string | null;
+  readonly modelRevision: string | null;
+  readonly promptHash: string | null;
+}
+
+/**
+ * The time, event id and revisions of each final LossBench event, in the
+ * order parseLossbenchLedger returns its decisions (it keeps exactly the
+ * events whose observed_outcome carries `error`). Empty strings, which
+ * LossBench writes for unknown revisions, become null.
+ */
+function lossbenchMeta(text: string, path: string): EventMeta[] {
+  const out: EventMeta[] = [];
+  const str = (v: unknown) => typeof v === "string" && v !== "" ? v : null;
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    const e = JSON.parse(line).event as Record<string, unknown>;
+    const outcome = e.observed_outcome as { error?: unknown } | null;
+    if (
+      outcome === null || outcome === undefined || outcome.error === undefined
+    ) {
+      return;
+    }
+    const at = str(e.timestamp) ?? undefined;
+    if (at !== undefined && !isTimestamp(at)) {
+      throw new RangeError(
+        `Cannot import LossBench ledger ${path}: line ${
+          i + 1
+        }: event.timestamp must be an ISO 8601 UTC timestamp, got ${
+          JSON.stringify(at)
+        }`,
+      );
+    }
+    out.push({
+      at,
+      id: str(e.event_id) ?? undefined,
+      policyRevision: str(e.policy_revision) ?? str(e.policy_id),
+      modelRevision: str(e.model_revision),
+      promptHash: str(e.prompt_hash),
+    });
+  });
+  return out;
+}
+
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -95,6 +145,8 @@ async function append(args: string[]): Promise<number> {
     "model-revision": { type: "string" },
     "prompt-hash": { type: "string" },
     "sla-hours": { type: "string" },
+    format: { type: "string" },
+    probability: { type: "string" },
     json: { type: "boolean" },
   });
   if (positionals.length !== 2) {
@@ -125,10 +177,45 @@ async function append(args: string[]): Promise<number> {
       `--sla-hours must be a number >= 0, got ${values["sla-hours"]}`,
     );
   }
+  const format = values.format ?? "decisions";
+  if (format !== "decisions" && format !== "lossbench") {
+    throw new UsageError(
+      `--format must be decisions or lossbench, got ${JSON.stringify(format)}`,
+    );
+  }
+  if (format !== "lossbench" && values.probability !== undefined) {
+    throw new UsageError("--probability applies to --format lossbench only");
+  }
   const profile = await oneProfile(values.profile);
-  const decisions = parseDecisionsJsonl(await Deno.readTextFile(source), {
-    path: source,
-  });
+  let decisions: Decision[];
+  // per decision: its own time, id and revisions, when the source has them
+  let meta: (EventMeta | null)[];
+  if (format === "lossbench") {
+    const p = values.probability;
+    if (p !== "correct" && p !== "error") {
+      throw new UsageError(
+        `LossBench ledgers store P(correct) in calibrated_probability while LossBench's policy code reads it as P(error); say which with --probability correct|error (got ${
+          p === undefined ? "nothing" : JSON.stringify(p)
+        })`,
+      );
+    }
+    const chain = await verifyLossbenchLedgerFile(source);
+    if (!chain.valid) {
+      console.error(
+        `lossbook ledger append: ${chain.reason}; a LossBench export whose chain does not verify is not imported`,
+      );
+      return 1;
+    }
+    const text = await Deno.readTextFile(source);
+    decisions = parseLossbenchLedger(text, { probability: p, path: source })
+      .decisions;
+    meta = lossbenchMeta(text, source);
+  } else {
+    decisions = parseDecisionsJsonl(await Deno.readTextFile(source), {
+      path: source,
+    });
+    meta = decisions.map(() => null);
+  }
   // several models on one task: one answer is served, the others are shadows
   const modelsPerCase = new Map<string, Set<string>>();
   for (const d of decisions) {
@@ -170,15 +257,17 @@ async function append(args: string[]): Promise<number> {
   }
   const records: LedgerRecord[] = [];
   let opened = 0;
-  for (const d of decisions) {
+  for (const [i, d] of decisions.entries()) {
+    const m = meta[i];
     const r = decisionRecord(d, {
-      at,
+      at: m?.at ?? at,
+      ...(m?.id ? { id: m.id } : {}),
       profile,
       served: served === undefined || d.modelId === served,
       goldKnown: gold === "known",
-      policyRevision: values["policy-revision"] ?? null,
-      modelRevision: values["model-revision"] ?? null,
-      promptHash: values["prompt-hash"] ?? null,
+      policyRevision: values["policy-revision"] ?? m?.policyRevision ?? null,
+      modelRevision: values["model-revision"] ?? m?.modelRevision ?? null,
+      promptHash: values["prompt-hash"] ?? m?.promptHash ?? null,
     });
     records.push(r);
     if (r.served && r.decision.action === "escalate") {

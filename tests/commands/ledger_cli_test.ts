@@ -376,3 +376,65 @@ Deno.test("ledger, replay and drift exit 2 on bad usage with a one-line message"
     assert.equal(stderr.trim().split("\n").length, 1, stderr);
   }
 });
+
+Deno.test("ledger append --format lossbench imports a LossBench export only after its chain verifies", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/l.jsonl`;
+  const args = [
+    "ledger",
+    "append",
+    path,
+    "data/examples/lossbench_ledger.jsonl",
+    "--format",
+    "lossbench",
+    "--served",
+    "small",
+  ];
+  const noMeaning = await runCli(args);
+  assert.equal(noMeaning.code, 2);
+  assert.match(noMeaning.stderr, /--probability correct\|error/);
+  const ok = await runCli([...args, "--probability", "correct", "--json"]);
+  assert.equal(ok.code, 0, ok.stderr);
+  // 10 events: 9 final decisions (one intermediate VERIFY step), one escalation
+  assert.deepEqual(
+    (({ decisions, reviewsOpened }) => [decisions, reviewsOpened])(
+      JSON.parse(ok.stdout),
+    ),
+    [9, 1],
+  );
+  const first = JSON.parse((await Deno.readTextFile(path)).split("\n")[0]);
+  // the event's own time, id, policy and prompt hash are kept
+  assert.deepEqual(
+    [
+      first.record.at,
+      first.record.id,
+      first.record.policyRevision,
+      first.record.risk,
+    ],
+    ["2026-01-01T00:00:00Z", "evt-small-recon-001-0-0", "recon-v1", 1 - 0.9],
+  );
+  assert.equal((await runCli(["ledger", "verify", path])).code, 0);
+  const broken = `${dir}/lb.jsonl`;
+  const lines =
+    (await Deno.readTextFile("data/examples/lossbench_ledger.jsonl"))
+      .split("\n");
+  lines[2] = lines[2].replace('"latency_ms":0.0', '"latency_ms":1.0');
+  await Deno.writeTextFile(broken, lines.join("\n"));
+  const refused = await runCli([
+    "ledger",
+    "append",
+    `${dir}/other.jsonl`,
+    broken,
+    "--format",
+    "lossbench",
+    "--probability",
+    "correct",
+    "--served",
+    "small",
+  ]);
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.stderr,
+    /record 3 \(line 3\) does not match its hash.*not imported/,
+  );
+});
