@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type Command, UsageError } from "./commands/_command.ts";
+import { CheckFailed, type Command, UsageError } from "./commands/_command.ts";
 import { breakevenCommand } from "./commands/breakeven.ts";
 import { calibrateCommand } from "./commands/calibrate.ts";
 import { escalateCommand } from "./commands/escalate.ts";
@@ -118,6 +118,10 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    if (error instanceof CheckFailed) {
+      console.error(`lossbook ${name}: ${error.message.split("\n")[0]}`);
+      return 1;
+    }
     if (INPUT_ERRORS.some((E) => error instanceof E)) {
       const message = (error as Error).message.split("\n")[0]
         .replace(
