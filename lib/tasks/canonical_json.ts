@@ -28,10 +28,12 @@
  *
  * assert.equal(canonicalJson({ b: [1, 0.25, null], a: "x" }), '{"a":"x","b":[1,0.25,null]}');
  * assert.throws(() => canonicalJson({ a: 1e-9 }), TypeError);
+ * // integer-like keys sort as text too
+ * assert.equal(canonicalJson({ "9": 0, "10": 1 }), '{"10":1,"9":0}');
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sorted(value));
+  return write(value);
 }
 
 function badNumber(value: number): never {
@@ -40,40 +42,44 @@ function badNumber(value: number): never {
   );
 }
 
-// A copy with object keys in sorted order and every leaf checked; the text
-// itself is then written by JSON.stringify (same escaping, same numbers).
-function sorted(value: unknown): unknown {
+// The text written directly, keys sorted by UTF-16 code units, leaves by
+// JSON.stringify (same escaping, same numbers). Objects are not rebuilt,
+// because a rebuilt object would put integer-like keys ("9", "10") back in
+// numeric order.
+function write(value: unknown): string {
   switch (typeof value) {
     case "string":
     case "boolean":
-      return value;
+      return JSON.stringify(value);
     case "number":
       if (!Number.isFinite(value)) badNumber(value);
       if (
         (Math.abs(value) >= 1e21 || (value !== 0 && Math.abs(value) < 1e-6))
       ) badNumber(value);
-      return value;
+      return JSON.stringify(value);
     case "object": {
-      if (value === null) return null;
+      if (value === null) return "null";
       if (Array.isArray(value)) {
-        const out = new Array(value.length);
+        const parts = new Array<string>(value.length);
         for (let i = 0; i < value.length; i++) {
           if (value[i] === undefined) {
             throw new TypeError(
               "Cannot write canonical JSON: arrays must not hold undefined",
             );
           }
-          out[i] = sorted(value[i]);
+          parts[i] = write(value[i]);
         }
-        return out;
+        return `[${parts.join(",")}]`;
       }
       const obj = value as Record<string, unknown>;
       const keys = Object.keys(obj).sort();
-      const out: Record<string, unknown> = {};
+      const parts: string[] = [];
       for (const k of keys) {
-        if (obj[k] !== undefined) out[k] = sorted(obj[k]);
+        if (obj[k] !== undefined) {
+          parts.push(`${JSON.stringify(k)}:${write(obj[k])}`);
+        }
       }
-      return out;
+      return `{${parts.join(",")}}`;
     }
     default:
       throw new TypeError(
