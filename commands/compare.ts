@@ -6,7 +6,7 @@ import {
   type PairedComparison,
 } from "../lib/metrics/bootstrap.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
 import { pairedStats } from "../lib/runs/paired_stats.ts";
 import {
   alignRows,
@@ -68,26 +68,25 @@ export const compareCommand: Command = {
     const run = await readRun(path, values, true);
     const paired = pairedStats(run.table!, values.a, values.b);
     const matrix = matrixOf(mode);
-    const opts = (salt: number) => ({
+    // Each difference draws from its own stream (seedFor), so adding a
+    // profile never moves another profile's interval.
+    const opts = (label: string) => ({
       level,
       resamples,
-      prng: seededPrng(seed + salt),
+      prng: seededPrng(seedFor(seed, label)),
     });
     const accuracyDiff = pairedBootstrap(
       paired.rows,
       (s) => accuracy(s).value,
-      opts(0),
+      opts("accuracy"),
     );
     const loss = Object.fromEntries(
-      profiles.map((
-        p,
-        i,
-      ) => [
+      profiles.map((p) => [
         p.id,
         pairedBootstrap(
           paired.rows,
           (s) => realisedLoss(s, p, { matrix }),
-          opts(1 + i),
+          opts(`loss/${p.id}`),
         ),
       ]),
     );

@@ -29,7 +29,7 @@ import {
   confusionMatrix,
   severityWeightedRecall,
 } from "../lib/metrics/reconforge.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
 import {
   forModel,
   modelIds,
@@ -153,18 +153,22 @@ export function scoreModels(
   const matrix = matrixOf(mode);
   const bySeverity = <T>(f: (s: Severity) => T) =>
     Object.fromEntries(SEVERITIES.map((s) => [s, f(s)])) as Record<Severity, T>;
-  // One generator per model, seeded from the run seed and the model's position,
-  // so adding a profile does not change another model's intervals.
-  return modelIds(stats).map((m, index) => {
+  // One generator per interval, seeded from the run seed, the model and the
+  // statistic's name (seedFor), so asking for another profile or model never
+  // moves an interval that was already printed.
+  return modelIds(stats).map((m) => {
     const rows = forModel(stats, m);
     const acc = accuracy(rows, { level });
     const recall = recallOf(rows, mode, level);
     const totals = summarise(rows);
-    const boot = (f: (s: readonly StatsRow[]) => number | null, salt: number) =>
+    const boot = (
+      f: (s: readonly StatsRow[]) => number | null,
+      label: string,
+    ) =>
       bootstrapInterval(rows, f, {
         level,
         resamples,
-        prng: seededPrng(seed + 1_000_003 * index + salt),
+        prng: seededPrng(seedFor(seed, `${m}/${label}`)),
       });
     const rw = severityWeightedRecall(rows);
     return {
@@ -186,19 +190,18 @@ export function scoreModels(
         loss: Object.fromEntries(
           profiles.map((
             p,
-            i,
-          ) => [p.id, boot((s) => realisedLoss(s, p, { matrix }), 1 + i)]),
+          ) => [
+            p.id,
+            boot((s) => realisedLoss(s, p, { matrix }), `loss/${p.id}`),
+          ]),
         ),
-        accuracyBootstrap: boot((s) => accuracy(s).value, 0),
+        accuracyBootstrap: boot((s) => accuracy(s).value, "accuracy"),
         recallBySeverityBootstrap: bySeverity((sev) =>
-          boot(
-            (s) => recallOf(s, mode, level)[sev].value,
-            500 + SEVERITIES.indexOf(sev),
-          )
+          boot((s) => recallOf(s, mode, level)[sev].value, `recall/${sev}`)
         ),
         severityWeightedRecall: rw === null
           ? null
-          : boot((s) => severityWeightedRecall(s), 999),
+          : boot((s) => severityWeightedRecall(s), "severityWeightedRecall"),
       },
       ...(options.confusion ? { confusion: confusionMatrix(rows) } : {}),
       exceptions: totals.exceptions,

@@ -287,3 +287,34 @@ export function beta(rng: Prng, a: number, b: number): number {
   const y = gamma(rng, b);
   return x / (x + y);
 }
+
+/**
+ * A seed for one named stream, derived from a run seed and a label: the
+ * FNV-1a 32-bit hash of the text `"<seed>:<label>"`.
+ *
+ * Deriving each interval's seed from its own label (a profile id, a
+ * statistic's name) keeps it the same whatever else is computed in the same
+ * run: asking for one more profile does not move another profile's interval.
+ *
+ * @param seed The run seed.
+ * @param label What the stream is for.
+ * @returns A 32-bit unsigned seed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { seedFor } from "./sampling.ts";
+ *
+ * assert.equal(seedFor(0, "loss/principal_risk"), seedFor(0, "loss/principal_risk"));
+ * assert.notEqual(seedFor(0, "loss/flat"), seedFor(1, "loss/flat"));
+ * ```
+ */
+export function seedFor(seed: number, label: string): number {
+  const text = `${seed}:${label}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

@@ -375,3 +375,63 @@ Deno.test("score reads CSV, Arrow and Parquet exports, and Parquet through DuckD
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--engine duckdb reads \.parquet and \.csv files/);
 });
+
+Deno.test("an interval does not move when another profile is asked for in the same run", async () => {
+  const one = await runCli([
+    "score",
+    EXAMPLE,
+    "--profile",
+    "principal_risk",
+    "--json",
+    "--resamples",
+    "200",
+  ]);
+  const two = await runCli([
+    "score",
+    EXAMPLE,
+    "--profile",
+    "flat",
+    "--profile",
+    "principal_risk",
+    "--json",
+    "--resamples",
+    "200",
+  ]);
+  const ci = (out: string) =>
+    JSON.parse(out).models.map((
+      m: { intervals: { loss: Record<string, unknown> } },
+    ) => m.intervals.loss.principal_risk);
+  assert.deepEqual(ci(one.stdout), ci(two.stdout));
+  const c1 = await runCli([
+    "compare",
+    EXAMPLE,
+    "--a",
+    "A",
+    "--b",
+    "B",
+    "--profile",
+    "principal_risk",
+    "--json",
+    "--resamples",
+    "200",
+  ]);
+  const c2 = await runCli([
+    "compare",
+    EXAMPLE,
+    "--a",
+    "A",
+    "--b",
+    "B",
+    "--profile",
+    "reconciliation",
+    "--profile",
+    "principal_risk",
+    "--json",
+    "--resamples",
+    "200",
+  ]);
+  assert.deepEqual(
+    JSON.parse(c1.stdout).differences.loss.principal_risk,
+    JSON.parse(c2.stdout).differences.loss.principal_risk,
+  );
+});
