@@ -251,6 +251,7 @@ export {
   RECONFORGE_CLASS_WEIGHTS,
   ruleCost,
   seededPrng,
+  seedFor,
   severityWeightedRecall,
   sortStats,
   STAT_COUNTS,

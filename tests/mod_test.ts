@@ -258,6 +258,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "ruleCost",
     "sameIdentity",
     "scenarioDecisions",
+    "seedFor",
     "seededPrng",
     "selectiveRiskThreshold",
     "severityRank",
