@@ -56,3 +56,19 @@ export async function runCli(
     stderr: dec.decode(out.stderr),
   };
 }
+
+/**
+ * A copy of `value` with every number rounded to `digits` significant digits,
+ * for snapshots of analysis tables and chart specs (CONVENTIONS 19: numbers
+ * are rounded before serialising).
+ */
+export function roundNumbers(value: unknown, digits: number): unknown {
+  if (typeof value === "number") return Number(value.toPrecision(digits));
+  if (Array.isArray(value)) return value.map((v) => roundNumbers(v, digits));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, roundNumbers(v, digits)]),
+    );
+  }
+  return value;
+}

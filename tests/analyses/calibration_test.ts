@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import { calibration, severitySuite } from "../../analyses/calibration.ts";
 import { defineProfile } from "../../lib/costs/profile.ts";
 
 // Numbers to ten significant digits; chart data reduced to its length (the
 // tables pin the values).
 function snapshotOf(result: ReturnType<typeof calibration>) {
-  const round = (v: unknown): unknown =>
-    typeof v === "number"
-      ? Number(v.toPrecision(10))
-      : Array.isArray(v)
-      ? v.map(round)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-      : v;
+  const round = (v: unknown): unknown => roundNumbers(v, 10);
   const charts = JSON.parse(
     JSON.stringify(
       result.charts,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import {
   counterfactualReplay,
   replayMonth,
@@ -103,14 +104,7 @@ Deno.test("replayMonth() serves the desk model and records the frontier model's 
 });
 
 Deno.test("counterfactualReplay() tables and chart specs match the snapshot", async (t) => {
-  const round = (v: unknown): unknown =>
-    typeof v === "number"
-      ? Number(v.toPrecision(10))
-      : Array.isArray(v)
-      ? v.map(round)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-      : v;
+  const round = (v: unknown): unknown => roundNumbers(v, 10);
   const withoutData = (spec: Record<string, unknown>) => {
     const values = (spec.data as { values: unknown[] }).values;
     return { ...spec, data: { values: `${values.length} rows` } };

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import {
   DESIGNED_ERROR_RATE,
   drift,
@@ -39,14 +40,7 @@ Deno.test("drift() fires on another seed too, and its accuracy test stays silent
 });
 
 Deno.test("drift() tables and chart specs match the snapshot", async (t) => {
-  const round = (v: unknown): unknown =>
-    typeof v === "number"
-      ? Number(v.toPrecision(8))
-      : Array.isArray(v)
-      ? v.map(round)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-      : v;
+  const round = (v: unknown): unknown => roundNumbers(v, 8);
   await t.assertSnapshot(round({
     tables: Object.fromEntries(
       Object.entries(result.tables).map(([k, v]) => [k, v.objects()]),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import {
   ESCALATION_COUNTEREXAMPLE,
   flatCostTheorem,
@@ -6,14 +7,7 @@ import {
 import { defineProfile } from "../../lib/costs/profile.ts";
 import { fitGlobalThreshold } from "../../lib/sensitivity/escalation_rate.ts";
 
-const round = (v: unknown): unknown =>
-  typeof v === "number"
-    ? Number(v.toPrecision(8))
-    : Array.isArray(v)
-    ? v.map(round)
-    : v !== null && typeof v === "object"
-    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-    : v;
+const round = (v: unknown): unknown => roundNumbers(v, 8);
 
 Deno.test("flatCostTheorem() holds every claim: the theorem, divergence, the interval [r*, ∞) and escalation monotonicity", () => {
   const result = flatCostTheorem();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import {
   HONEST_COSTS_FIXTURE,
   honestCosts,
@@ -156,14 +157,7 @@ Deno.test("honestCosts() is registered for reproduce", async () => {
 
 Deno.test("honestCosts() tables and chart specs match the snapshot", async (t) => {
   const result = honestCosts();
-  const round = (v: unknown): unknown =>
-    typeof v === "number"
-      ? Number(v.toPrecision(10))
-      : Array.isArray(v)
-      ? v.map(round)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-      : v;
+  const round = (v: unknown): unknown => roundNumbers(v, 10);
   await t.assertSnapshot(round({
     tables: Object.fromEntries(
       Object.entries(result.tables).map(([k, v]) => [k, v.objects()]),

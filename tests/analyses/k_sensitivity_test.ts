@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import { kSensitivity } from "../../analyses/k_sensitivity.ts";
 import { defineProfile } from "../../lib/costs/profile.ts";
 
-const round = (v: unknown): unknown =>
-  typeof v === "number"
-    ? Number(v.toPrecision(8))
-    : Array.isArray(v)
-    ? v.map(round)
-    : v !== null && typeof v === "object"
-    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-    : v;
+const round = (v: unknown): unknown => roundNumbers(v, 8);
 
 Deno.test("kSensitivity() holds every claim and reproduces the 5.8 crossover", () => {
   const result = kSensitivity();

@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
+import { roundNumbers } from "../_helpers.ts";
 import { vetoFrontier } from "../../analyses/veto_frontier.ts";
 
 function snapshotOf(result: ReturnType<typeof vetoFrontier>) {
-  const round = (v: unknown): unknown =>
-    typeof v === "number"
-      ? Number(v.toPrecision(10))
-      : Array.isArray(v)
-      ? v.map(round)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
-      : v;
+  const round = (v: unknown): unknown => roundNumbers(v, 10);
   const charts = JSON.parse(
     JSON.stringify(
       result.charts,
