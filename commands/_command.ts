@@ -59,3 +59,27 @@ export function formatNumber(value: number | null, digits = 6): string {
   if (value === null) return "n/a";
   return value.toLocaleString("en-US", { maximumSignificantDigits: digits });
 }
+
+/** `--seed`: a safe integer, 0 when absent. */
+export function seedFlag(value: string | undefined): number {
+  const seed = value === undefined ? 0 : Number(value);
+  if (!Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be an integer, got ${value}`);
+  }
+  return seed;
+}
+
+/** An integer flag with a lower bound and a default. */
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  options: { min: number; fallback: number },
+): number {
+  const n = value === undefined ? options.fallback : Number(value);
+  if (!Number.isInteger(n) || n < options.min) {
+    throw new UsageError(
+      `--${name} must be an integer >= ${options.min}, got ${value}`,
+    );
+  }
+  return n;
+}

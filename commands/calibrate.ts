@@ -19,7 +19,9 @@ import {
   alignRows,
   type Command,
   formatNumber,
+  intFlag,
   parseFlags,
+  seedFlag,
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
@@ -257,10 +259,7 @@ export function calibrateOptions(values: {
   seed?: string;
   resamples?: string;
 }): CalibrateOptions {
-  const bins = values.bins === undefined ? 10 : Number(values.bins);
-  if (!Number.isInteger(bins) || bins < 1) {
-    throw new UsageError(`--bins must be an integer >= 1, got ${values.bins}`);
-  }
+  const bins = intFlag("bins", values.bins, { min: 1, fallback: 10 });
   const strategy = (values.strategy ?? "equal-width") as BinStrategy;
   if (!BIN_STRATEGIES.includes(strategy)) {
     throw new UsageError(
@@ -269,18 +268,11 @@ export function calibrateOptions(values: {
       }`,
     );
   }
-  const seed = values.seed === undefined ? 0 : Number(values.seed);
-  if (!Number.isSafeInteger(seed)) {
-    throw new UsageError(`--seed must be an integer, got ${values.seed}`);
-  }
-  const resamples = values.resamples === undefined
-    ? 1000
-    : Number(values.resamples);
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new UsageError(
-      `--resamples must be an integer >= 1, got ${values.resamples}`,
-    );
-  }
+  const seed = seedFlag(values.seed);
+  const resamples = intFlag("resamples", values.resamples, {
+    min: 1,
+    fallback: 1000,
+  });
   return { bins, strategy, seed, resamples };
 }
 

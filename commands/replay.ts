@@ -16,7 +16,9 @@ import {
   alignRows,
   type Command,
   formatNumber,
+  intFlag,
   parseFlags,
+  seedFlag,
   UsageError,
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
@@ -232,18 +234,11 @@ export const replayCommand: Command = {
       return 0;
     }
 
-    const seed = values.seed === undefined ? 0 : Number(values.seed);
-    if (!Number.isSafeInteger(seed)) {
-      throw new UsageError(`--seed must be an integer, got ${values.seed}`);
-    }
-    const resamples = values.resamples === undefined
-      ? 1000
-      : Number(values.resamples);
-    if (!Number.isSafeInteger(resamples) || resamples < 1) {
-      throw new UsageError(
-        `--resamples must be an integer >= 1, got ${values.resamples}`,
-      );
-    }
+    const seed = seedFlag(values.seed);
+    const resamples = intFlag("resamples", values.resamples, {
+      min: 1,
+      fallback: 1000,
+    });
     const level = values.ci === undefined ? 0.95 : Number(values.ci);
     if (!(level > 0 && level < 1)) {
       throw new UsageError(`--ci must be in (0, 1), got ${values.ci}`);

@@ -40,7 +40,9 @@ import {
   alignRows,
   type Command,
   formatNumber,
+  intFlag,
   parseFlags,
+  seedFlag,
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
@@ -310,18 +312,11 @@ export function commonOptions(
   if (!(level > 0 && level < 1)) {
     throw new UsageError(`--ci must be a number in (0, 1), got ${raw}`);
   }
-  const seed = values.seed === undefined ? 0 : Number(values.seed);
-  if (!Number.isSafeInteger(seed)) {
-    throw new UsageError(`--seed must be an integer, got ${values.seed}`);
-  }
-  const resamples = values.resamples === undefined
-    ? 1000
-    : Number(values.resamples);
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new UsageError(
-      `--resamples must be an integer >= 1, got ${values.resamples}`,
-    );
-  }
+  const seed = seedFlag(values.seed);
+  const resamples = intFlag("resamples", values.resamples, {
+    min: 1,
+    fallback: 1000,
+  });
   const mode = (values.mode ?? "consequence") as Mode;
   if (!MODES.includes(mode)) {
     throw new UsageError(

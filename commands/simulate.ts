@@ -5,7 +5,13 @@ import {
   SIMULATED_MODELS,
   simulateRun,
 } from "../lib/runs/simulate.ts";
-import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import {
+  alignRows,
+  type Command,
+  parseFlags,
+  seedFlag,
+  UsageError,
+} from "./_command.ts";
 
 async function writeNew(
   path: string,
@@ -68,10 +74,7 @@ export const simulateCommand: Command = {
         "give --tasks FILE, at least one --model ID and --out FILE (or --list)",
       );
     }
-    const seed = values.seed === undefined ? 0 : Number(values.seed);
-    if (!Number.isSafeInteger(seed)) {
-      throw new UsageError(`--seed must be an integer, got ${values.seed}`);
-    }
+    const seed = seedFlag(values.seed);
     const models = values.model.map((id) => {
       const m = SIMULATED_MODELS[id];
       if (m === undefined) {
