@@ -59,33 +59,50 @@ function cost(v: unknown): boolean {
     completeness === "not_applicable") && usd === null;
 }
 
-/** The value as a Decision when it is one exactly, otherwise `null`. */
-export function fastDecision(value: unknown): Decision | null {
+/** Options for {@linkcode isDecisionShape}. */
+export interface DecisionShapeOptions {
+  /** Accept `trueClass: null` (a ledger decision not yet labelled). Default: `false`. */
+  nullableGold?: boolean;
+}
+
+/** Whether a parsed value has exactly the Decision shape (see the module note). */
+export function isDecisionShape(
+  value: unknown,
+  options: DecisionShapeOptions = {},
+): boolean {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return null;
+    return false;
   }
   const d = value as Record<string, unknown>;
   let required = 0;
   for (const k in d) {
-    if (!KEYS.has(k)) return null;
+    if (!KEYS.has(k)) return false;
     if (k !== "tokensIn" && k !== "tokensOut" && k !== "latencyMs") required++;
   }
-  if (required !== REQUIRED) return null;
+  if (required !== REQUIRED) return false;
   const p = d.pCorrect;
+  const gold = d.trueClass;
   if (
     !id(d.runId) || !id(d.modelId) || !id(d.taskId) || !count(d.trial) ||
     typeof d.severity !== "string" || !SEVERITY.has(d.severity) ||
-    !id(d.trueClass) || !id(d.predClass) || typeof d.parseOk !== "boolean" ||
+    !(id(gold) || (options.nullableGold === true && gold === null)) ||
+    !id(d.predClass) ||
+    typeof d.parseOk !== "boolean" ||
     !(p === null || (typeof p === "number" && p >= 0 && p <= 1)) ||
     (d.action !== "auto" && d.action !== "escalate") || !cost(d.cost) ||
     typeof d.outcome !== "string" || !OUTCOME.has(d.outcome)
-  ) return null;
-  if (d.tokensIn !== undefined && !count(d.tokensIn)) return null;
-  if (d.tokensOut !== undefined && !count(d.tokensOut)) return null;
+  ) return false;
+  if (d.tokensIn !== undefined && !count(d.tokensIn)) return false;
+  if (d.tokensOut !== undefined && !count(d.tokensOut)) return false;
   if (
     d.latencyMs !== undefined &&
     !(typeof d.latencyMs === "number" && Number.isFinite(d.latencyMs) &&
       d.latencyMs >= 0)
-  ) return null;
-  return d as unknown as Decision;
+  ) return false;
+  return true;
+}
+
+/** The value as a Decision when it is one exactly, otherwise `null`. */
+export function fastDecision(value: unknown): Decision | null {
+  return isDecisionShape(value) ? value as Decision : null;
 }
