@@ -6,6 +6,12 @@
  */
 
 import type { Claim, ClaimValue } from "../claims/claim.ts";
+import {
+  NAN_NULL,
+  type NullReason,
+  nullReason,
+  UNKNOWN_NULL,
+} from "./null_reasons.ts";
 
 /**
  * Escape text for HTML element content and attribute values.
@@ -37,9 +43,28 @@ export function escapeHtml(text: string): string {
   );
 }
 
+function formatNumber(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  if (Number.isInteger(v) && a < 1e15) return v.toLocaleString("en-US");
+  if (a < 1e-4 || a >= 1e15) {
+    return v.toExponential(5).replace(/\.?0+e/, "e");
+  }
+  if (a >= 1e5) {
+    return v.toLocaleString("en-US", { maximumFractionDigits: 1 });
+  }
+  return v.toLocaleString("en-US", { maximumSignificantDigits: 6 });
+}
+
 /**
- * Format a value for a table cell: numbers to at most 6 significant digits
- * with thousands separators, everything else as text.
+ * Format a value for a table cell.
+ *
+ * Integers print in full with thousands separators; other numbers to six
+ * significant digits, in exponent notation below 0.0001 (so a p-value of
+ * 5.7e-10 neither turns into a row of zeros nor rounds to 0); everything else
+ * as text.
  *
  * @param value A cell value.
  * @returns Display text; `null` and `undefined` give `"n/a"`.
@@ -51,36 +76,65 @@ export function escapeHtml(text: string): string {
  *
  * assert.equal(formatCell(10042), "10,042");
  * assert.equal(formatCell(0.3869731800766284), "0.386973");
+ * assert.equal(formatCell(5.678111222975172e-10), "5.67811e-10");
  * assert.equal(formatCell(null), "n/a");
  * ```
  */
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "n/a";
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) return String(value);
-    return value.toLocaleString("en-US", { maximumSignificantDigits: 6 });
-  }
+  if (typeof value === "number") return formatNumber(value);
+  if (value instanceof Date) return value.toISOString();
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
-const NULL_CELL =
-  '<td class="null" title="unknown: no value was observed or the denominator is empty">n/a</td>';
+/**
+ * The `<td>` of an empty cell: its label ("unknown" or "n/a") as text and
+ * the reason as a tooltip.
+ *
+ * @param reason Why the cell is empty.
+ * @returns A `<td class="null">` element.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nullCellHtml } from "./html.ts";
+ *
+ * assert.equal(
+ *   nullCellHtml({ label: "n/a", why: "empty bin" }),
+ *   '<td class="null" data-null="n/a" title="empty bin">n/a</td>',
+ * );
+ * ```
+ */
+export function nullCellHtml(reason: NullReason): string {
+  return `<td class="null" data-null="${reason.label}" title="${
+    escapeHtml(reason.why)
+  }">${reason.label}</td>`;
+}
 
 /** Options for {@linkcode tableHtml}. */
 export interface TableHtmlOptions {
-  /** Caption above the table. */
+  /** Caption above the table. Default: none. */
   caption?: string;
-  /** Largest number of rows shown; a note says how many were left out. Default: 200. */
+  /** Largest number of rows shown; a last row says how many were left out. Default: 200. */
   maxRows?: number;
+  /**
+   * Says why a null cell is empty; `undefined` falls back to a generic
+   * "unknown". Default: the rules of {@linkcode nullReason}.
+   */
+  nullReason?: (
+    column: string,
+    row: Readonly<Record<string, unknown>>,
+  ) => NullReason | undefined;
 }
 
 /**
- * Render rows as an HTML table; null cells read "n/a" with a tooltip.
+ * Render rows as an HTML table. A null, missing or NaN cell reads "unknown"
+ * or "n/a" with a tooltip saying why; it is never blank and never 0.
  *
  * @param columns Column names, in order.
  * @param rows Row objects.
- * @param options Caption and row limit.
+ * @param options Caption, row limit and null reasons.
  * @returns An HTML `<table>` string.
  *
  * @example
@@ -99,12 +153,19 @@ export function tableHtml(
   options: TableHtmlOptions = {},
 ): string {
   const maxRows = options.maxRows ?? 200;
-  const head = columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
+  const why = options.nullReason ?? nullReason;
+  const head = columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`)
+    .join("");
   const body = rows.slice(0, maxRows).map((r) =>
     "<tr>" +
     columns.map((c) => {
       const v = r[c];
-      if (v === null || v === undefined) return NULL_CELL;
+      if (v === null || v === undefined) {
+        return nullCellHtml(why(c, r) ?? UNKNOWN_NULL);
+      }
+      if (typeof v === "number" && Number.isNaN(v)) {
+        return nullCellHtml(NAN_NULL);
+      }
       const cls = typeof v === "number" ? ' class="num"' : "";
       return `<td${cls}>${escapeHtml(formatCell(v))}</td>`;
     }).join("") +
@@ -112,7 +173,7 @@ export function tableHtml(
   ).join("\n");
   const more = rows.length > maxRows
     ? `<tr><td colspan="${columns.length}" class="more">${
-      rows.length - maxRows
+      (rows.length - maxRows).toLocaleString("en-US")
     } more rows not shown</td></tr>`
     : "";
   const caption = options.caption === undefined
@@ -121,14 +182,20 @@ export function tableHtml(
   return `<table class="lb-table">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}${more}</tbody></table>`;
 }
 
-function claimValue(v: ClaimValue): string {
-  return v === null
-    ? NULL_CELL
-    : `<td class="num">${escapeHtml(formatClaimValue(v))}</td>`;
-}
+const EXPECTED_NULL: NullReason = {
+  label: "unknown",
+  why:
+    "expected null: the claim is that this figure is unknown, so it must not be printed as 0",
+};
+const ACTUAL_NULL: NullReason = {
+  label: "unknown",
+  why: "computed null: the analysis could not compute this figure",
+};
 
-function formatClaimValue(v: Exclude<ClaimValue, null>): string {
-  return typeof v === "number" ? String(v) : String(v);
+function claimValue(v: ClaimValue, ifNull: NullReason): string {
+  if (v === null) return nullCellHtml(ifNull);
+  const cls = typeof v === "number" ? "num" : "val";
+  return `<td class="${cls}">${escapeHtml(String(v))}</td>`;
 }
 
 /**
@@ -158,23 +225,27 @@ export function claimsHtml(claims: readonly Claim[]): string {
       escapeHtml(c.statement)
     }<div class="claim-id">${escapeHtml(c.id)}${
       c.source === undefined ? "" : ` · ${escapeHtml(c.source)}`
-    }</div></td>${claimValue(c.expected)}${
-      claimValue(c.actual)
-    }<td class="num">${c.tolerance}</td></tr>`
+    }</div></td>${claimValue(c.expected, EXPECTED_NULL)}${
+      claimValue(c.actual, ACTUAL_NULL)
+    }<td class="num">${escapeHtml(String(c.tolerance))}</td></tr>`
   ).join("\n");
-  return `<table class="lb-table lb-claims"><thead><tr><th>status</th><th>claim</th><th>expected</th><th>actual</th><th>tolerance</th></tr></thead><tbody>\n${rows}</tbody></table>`;
+  return `<table class="lb-table lb-claims"><thead><tr><th scope="col">status</th><th scope="col">claim</th><th scope="col">expected</th><th scope="col">actual</th><th scope="col">tolerance</th></tr></thead><tbody>\n${rows}</tbody></table>`;
 }
 
 /** Styles shared by the report and notebook HTML output. */
 export const REPORT_CSS = `
-.lb-table{border-collapse:collapse;font:13px/1.4 system-ui,sans-serif;margin:0.5em 0 1.2em}
+.lb-scroll{max-width:100%;overflow:auto;margin:0.5em 0 1.2em}
+.lb-scroll.tall{max-height:34em}
+.lb-table{border-collapse:collapse;font:13px/1.4 system-ui,sans-serif;margin:0}
 .lb-table caption{text-align:left;font-weight:600;padding:4px 0}
 .lb-table th,.lb-table td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top}
-.lb-table th{background:#f6f8fa;text-align:left}
-.lb-table td.num{text-align:right;font-variant-numeric:tabular-nums}
-.lb-table td.null{color:#8c959f;font-style:italic;text-align:center}
+.lb-table th{background:#f6f8fa;text-align:left;position:sticky;top:0;white-space:nowrap}
+.lb-table td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.lb-table td.null{color:#6e7781;font-style:italic;text-align:center;cursor:help;text-decoration:underline dotted}
 .lb-table td.more{color:#57606a;font-style:italic}
+.lb-claims td.val{font-family:ui-monospace,monospace;font-size:12px}
 .lb-claims tr.holds td.status{color:#1a7f37;font-weight:600}
 .lb-claims tr.fails td.status{color:#cf222e;font-weight:700}
+.lb-claims tr.fails{background:#fff0f0}
 .lb-claims .claim-id{color:#57606a;font-size:11px}
 `;

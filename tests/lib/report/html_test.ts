@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { claimClose } from "../../../lib/claims/claim.ts";
+import { claimClose, claimEqual } from "../../../lib/claims/claim.ts";
 import {
   claimsHtml,
   escapeHtml,
@@ -8,16 +8,35 @@ import {
   tableHtml,
 } from "../../../lib/report/mod.ts";
 
-Deno.test("tableHtml() marks null cells n/a with a tooltip and never prints them as 0 or blank", () => {
+Deno.test("tableHtml() marks null, missing and NaN cells with a reason and never prints them as 0 or blank", () => {
   const html = tableHtml(["model", "recall", "loss"], [{
     model: "A",
     recall: null,
     loss: 0,
-  }, { model: "B" }]);
+  }, { model: "B", loss: Number.NaN }]);
   assert.equal((html.match(/class="null"/g) ?? []).length, 3);
-  assert.match(html, /title="unknown: [^"]+">n\/a<\/td>/);
+  // a null no rule explains is "unknown", with the generic reason
+  assert.match(
+    html,
+    /data-null="unknown" title="unknown: [^"]+">unknown<\/td>/,
+  );
+  assert.match(html, /data-null="n\/a" title="not a number[^"]*">n\/a<\/td>/);
   // a genuine zero stays a zero
   assert.match(html, /<td class="num">0<\/td>/);
+  assert.doesNotMatch(html, /<td[^>]*><\/td>|>NaN<|>undefined</);
+});
+
+Deno.test("tableHtml() explains a null from the rest of its row", () => {
+  const html = tableHtml(["model", "n", "accuracy"], [
+    { model: "A", n: 0, accuracy: null },
+    { model: "B", n: 3, accuracy: null },
+  ]);
+  assert.match(html, /title="empty bin: [^"]+">n\/a<\/td>/);
+  assert.match(html, /title="unknown: [^"]+">unknown<\/td>/);
+  const own = tableHtml(["x"], [{ x: null }], {
+    nullReason: () => ({ label: "n/a", why: "mine" }),
+  });
+  assert.match(own, /title="mine">n\/a</);
 });
 
 Deno.test("tableHtml() escapes text and says how many rows it left out", () => {
@@ -28,11 +47,31 @@ Deno.test("tableHtml() escapes text and says how many rows it left out", () => {
   assert.equal(escapeHtml(`a&b"'`), "a&amp;b&quot;&#39;");
 });
 
-Deno.test("formatCell() keeps six significant digits and separates thousands", () => {
+Deno.test("formatCell() keeps integers whole, six significant digits otherwise, and never rounds a small number to 0", () => {
   assert.equal(formatCell(100000), "100,000");
+  assert.equal(formatCell(123456789), "123,456,789");
+  assert.equal(formatCell(123456789.25), "123,456,789.3");
   assert.equal(formatCell(0.9225), "0.9225");
+  assert.equal(formatCell(0.00053), "0.00053");
+  assert.equal(formatCell(4.549724383627065e-42), "4.54972e-42");
+  assert.equal(formatCell(1e-5), "1e-5");
+  assert.equal(formatCell(-0), "0");
+  assert.equal(formatCell(Number.POSITIVE_INFINITY), "∞");
   assert.equal(formatCell(true), "true");
   assert.equal(formatCell(undefined), "n/a");
+  assert.equal(formatCell({ a: 1 }), '{"a":1}');
+});
+
+Deno.test("claimsHtml() prints full-precision values and marks a null expected or actual as unknown with a reason", () => {
+  const html = claimsHtml([
+    claimClose("cut", "B loses 38.7% less", 0.387, 1 - 64 / 104.4, {
+      tolerance: 0.0005,
+    }),
+    claimEqual("rate", "the rate is unknown", null, null),
+  ]);
+  assert.match(html, /<td class="num">0\.3869731800766284<\/td>/);
+  assert.match(html, /title="expected null: [^"]+">unknown</);
+  assert.match(html, /title="computed null: [^"]+">unknown</);
 });
 
 Deno.test("claimsHtml() and reportHtml() count claims and mark the ones that fail", () => {
@@ -64,6 +103,7 @@ Deno.test("claimsHtml() and reportHtml() count claims and mark the ones that fai
     /id="claim-summary" data-claims="2" data-holding="1">1 of 2 claims hold/,
   );
   assert.match(html, /<a href="#x">X<\/a>/);
-  assert.match(html, /x\.seed=1/);
+  assert.match(html, /x\.seed = 1/);
+  assert.match(html, /id="failing"[\s\S]*<a href="#x--claims">b<\/a>/);
   assert.doesNotMatch(html, /<script|<link|src="http/);
 });
