@@ -1,9 +1,10 @@
 /**
  * The main job: run every registered analysis and write `out/` — tables as
- * CSV, figures as SVG, PNG and Vega-Lite JSON, `claims.json` and a
- * self-contained `report.html`. Exits 1 when any claim fails.
+ * CSV, figures as SVG, PNG and Vega-Lite JSON, `claims.json`, a
+ * self-contained `report.html` and the API reference (`deno doc --html`)
+ * under `api/`. Exits 1 when any claim fails.
  *
- * Usage: `deno task reproduce [--out DIR] [--only ID]`
+ * Usage: `deno task reproduce [--out DIR] [--only ID]... [--no-png] [--no-api]`
  *
  * @module
  */
@@ -27,6 +28,12 @@ export interface ReproduceOptions {
   png?: boolean;
   /** The analyses to choose from. Default: the registry, {@linkcode ANALYSES}. */
   analyses?: readonly AnalysisEntry[];
+  /**
+   * Also generate the API reference into `api/` with
+   * `deno doc --html --name=lossbook mod.ts`. A failure is logged and named in
+   * the report's header; it does not stop the run. Default: `true`.
+   */
+  apiDocs?: boolean;
 }
 
 /** What {@linkcode reproduce} wrote. */
@@ -35,8 +42,37 @@ export interface ReproduceSummary {
   readonly claims: readonly (Claim & { analysis: string })[];
   /** Claims that do not hold. */
   readonly failed: number;
-  /** Paths written, relative to the output folder. */
+  /** Paths written, relative to the output folder (the API reference as `api/index.html`). */
   readonly files: readonly string[];
+  /**
+   * The API reference: `"written"`, `"skipped"` (not asked for), or why
+   * `deno doc` failed.
+   */
+  readonly api: "written" | "skipped" | { readonly error: string };
+}
+
+/** Run `deno doc --html` for `mod.ts` into `dir`; resolve to the error text on failure. */
+async function apiReference(dir: string): Promise<string | null> {
+  const root = new URL(".", import.meta.url).pathname;
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["doc", "--html", "--name=lossbook", `--output=${dir}`, "mod.ts"],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (out.success) return null;
+    const lines = new TextDecoder().decode(out.stderr).split("\n")
+      .map((l) => l.trim());
+    const at = lines.findIndex((l) => /^error:/i.test(l));
+    const err = at < 0 ? "" : lines.slice(at)
+      .filter((l) => l !== "" && !/^(Stack backtrace:|\d+: )/.test(l))
+      .join(" ");
+    return `deno doc exited ${out.code}${err === "" ? "" : `: ${err}`}`;
+  } catch (error) {
+    return `deno doc could not run: ${(error as Error).message}`;
+  }
 }
 
 async function gitCommit(): Promise<string | null> {
@@ -108,25 +144,31 @@ export async function reproduce(
     }
     const tables = [];
     for (const [name, table] of Object.entries(result.tables)) {
-      await write(`tables/${result.id}.${name}.csv`, table.toCSV());
+      const csv = `tables/${result.id}.${name}.csv`;
+      await write(csv, table.toCSV());
       tables.push({
         name,
         columns: table.columnNames(),
         rows: table.objects() as Record<string, unknown>[],
+        csv,
       });
     }
     const figures = [];
     for (const [name, spec] of Object.entries(result.charts)) {
       const svg = await renderSvg(spec);
-      await write(
-        `figures/${result.id}.${name}.vl.json`,
-        JSON.stringify(spec, null, 2) + "\n",
-      );
-      await write(`figures/${result.id}.${name}.svg`, svg);
-      if (png) {
-        await write(`figures/${result.id}.${name}.png`, await renderPng(svg));
-      }
-      figures.push({ name, svg });
+      const base = `figures/${result.id}.${name}`;
+      await write(`${base}.vl.json`, JSON.stringify(spec, null, 2) + "\n");
+      await write(`${base}.svg`, svg);
+      if (png) await write(`${base}.png`, await renderPng(svg));
+      figures.push({
+        name,
+        svg,
+        files: {
+          SVG: `${base}.svg`,
+          ...(png ? { PNG: `${base}.png` } : {}),
+          "Vega-Lite": `${base}.vl.json`,
+        },
+      });
     }
     for (const c of result.claims) claims.push({ analysis: result.id, ...c });
     sections.push({
@@ -169,6 +211,18 @@ export async function reproduce(
       2,
     ) + "\n",
   );
+  let api: ReproduceSummary["api"] = "skipped";
+  if (options.apiDocs ?? true) {
+    log(`api: deno doc --html mod.ts into ${outDir}/api/`);
+    const error = await apiReference(`${outDir}/api`);
+    if (error === null) {
+      api = "written";
+      files.push("api/index.html");
+    } else {
+      api = { error };
+      log(`api: FAILED, the report has no API reference link: ${error}`);
+    }
+  }
   await write(
     "report.html",
     reportHtml(sections, {
@@ -177,6 +231,8 @@ export async function reproduce(
       commit: await gitCommit(),
       generatedAt: new Date().toISOString(),
       seeds,
+      api: api === "written" ? "api/index.html" : null,
+      ...(typeof api === "object" ? { apiError: api.error } : {}),
     }),
   );
   log(
@@ -184,7 +240,7 @@ export async function reproduce(
       claims.length - failed
     } of ${claims.length} claims hold`,
   );
-  return { claims, failed, files };
+  return { claims, failed, files, api };
 }
 
 /**
@@ -200,6 +256,7 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
     only?: string[];
     help?: boolean;
     "no-png"?: boolean;
+    "no-api"?: boolean;
   };
   try {
     ({ values } = parseArgs({
@@ -208,6 +265,7 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
         out: { type: "string" },
         only: { type: "string", multiple: true },
         "no-png": { type: "boolean" },
+        "no-api": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -218,15 +276,18 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
     return 2;
   }
   if (values.help) {
-    console.log(`Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png]
+    console.log(
+      `Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api]
 
-Run every analysis and write tables, figures, claims.json and report.html.
-Exits 1 when a claim does not hold.
+Run every analysis and write tables, figures, claims.json, report.html and
+the API reference (api/, from deno doc; --no-api skips it). Exits 1 when a
+claim does not hold.
 
 Analyses: ${ANALYSES.map((a) => a.id).join(", ")}
 
 Example:
-  deno task reproduce --only divergence --out /tmp/out`);
+  deno task reproduce --only divergence --out /tmp/out`,
+    );
     return 0;
   }
   try {
@@ -234,6 +295,7 @@ Example:
       ...(values.out === undefined ? {} : { outDir: values.out }),
       ...(values.only === undefined ? {} : { only: values.only }),
       png: !values["no-png"],
+      apiDocs: !values["no-api"],
     });
     return summary.failed === 0 ? 0 : 1;
   } catch (error) {
