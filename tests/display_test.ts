@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import * as aq from "arquero";
+import { calibration } from "../analyses/calibration.ts";
+import { divergence } from "../analyses/divergence.ts";
+import { honestCosts } from "../analyses/honest_costs.ts";
+import { claimClose } from "../lib/claims/claim.ts";
+import {
+  display,
+  JUPYTER_DISPLAY,
+  mimeBundle,
+  showChart,
+  showClaims,
+  showResult,
+  showTable,
+} from "../display.ts";
+
+const html = (b: Record<string, unknown>) => String(b["text/html"]);
+
+Deno.test("JUPYTER_DISPLAY is the symbol the Deno kernel looks up", () => {
+  assert.equal(JUPYTER_DISPLAY, Symbol.for("Jupyter.display"));
+  const shown = showClaims([]);
+  assert.equal(
+    typeof shown[Symbol.for("Jupyter.display") as never],
+    "function",
+  );
+});
+
+Deno.test("showTable() renders nulls as unknown or n/a with the reason, and a genuine 0 as 0", () => {
+  const { tables } = honestCosts();
+  const bundle = mimeBundle(showTable(tables.cost_books));
+  const h = html(bundle);
+  // seed 003: echo's rate has an empty denominator, its dollars are unknown, not $0
+  assert.match(h, /title="empty denominator[^"]*">n\/a<\/td>/);
+  assert.match(h, /title="no attempt has a complete cost[^"]*">n\/a<\/td>/);
+  // bravo's cache hits cost a genuine, complete $0
+  assert.match(h, /<td class="num">0<\/td>/);
+  assert.doesNotMatch(h, /<td[^>]*><\/td>|>NaN<|>undefined<|>null</);
+  assert.match(h, /<style>/);
+  assert.match(String(bundle["text/plain"]), /^group\tattempts/);
+});
+
+Deno.test("showTable() keeps its row limit in both HTML and text and says what it left out", () => {
+  const t = aq.table({ x: Array.from({ length: 30 }, (_, i) => i) });
+  const bundle = mimeBundle(showTable(t, { maxRows: 5 }));
+  assert.match(html(bundle), /25 more rows not shown/);
+  assert.match(String(bundle["text/plain"]), /25 more rows not shown$/);
+  assert.match(html(bundle), /class="lb-scroll tall"/);
+});
+
+Deno.test("showChart() is a Vega-Lite bundle (v5 and v6) with an SVG fallback and a text line", async () => {
+  const spec = divergence().charts.loss_by_profile;
+  const bundle = mimeBundle(await showChart(spec));
+  assert.deepEqual(bundle["application/vnd.vegalite.v5+json"], spec);
+  assert.deepEqual(bundle["application/vnd.vegalite.v6+json"], spec);
+  assert.match(String(bundle["image/svg+xml"]), /^(<\?xml[^>]*>\s*)?<svg[\s>]/);
+  assert.match(String(bundle["text/plain"]), /^Vega-Lite chart: /);
+});
+
+Deno.test("showClaims() counts the claims that hold and marks the ones that fail", () => {
+  const bundle = mimeBundle(showClaims([
+    claimClose("a", "one is one", 1, 1),
+    claimClose("b", "one is two", 2, 1),
+  ]));
+  assert.match(String(bundle["text/plain"]), /^1 of 2 claims hold\nholds {2}a/);
+  assert.match(
+    String(bundle["text/plain"]),
+    /FAILS {2}b: expected 2, actual 1/,
+  );
+  assert.match(html(bundle), /data-holds="false"[^>]*data-claim-id="b"/);
+});
+
+Deno.test("showResult() shows an analysis's claims, every chart and every table", async () => {
+  const result = calibration({ decisions: 2_000 });
+  const h = html(mimeBundle(await showResult(result)));
+  assert.equal(
+    (h.match(/<tr class="claim /g) ?? []).length,
+    result.claims.length,
+  );
+  assert.equal(
+    (h.match(/<svg[\s>]/g) ?? []).length,
+    Object.keys(result.charts).length,
+  );
+  for (const name of Object.keys(result.tables)) {
+    assert.ok(h.includes(`<caption>${name} (`), name);
+  }
+  // empty reliability bins are n/a, with the reason
+  assert.match(h, /title="empty bin: [^"]+">n\/a<\/td>/);
+  assert.doesNotMatch(h, /<\?xml/);
+});
+
+Deno.test("display() picks the display for a result, a table, a chart and claims, and passes displayables through", async () => {
+  const result = divergence();
+  const forResult = mimeBundle(await display(result));
+  assert.match(
+    String(forResult["text/plain"]),
+    /claims hold, 2 charts, 2 tables$/,
+  );
+  assert.match(
+    html(mimeBundle(await display(result.tables.divergence))),
+    /<table/,
+  );
+  const chart = mimeBundle(await display(result.charts.errors_by_severity));
+  assert.ok("image/svg+xml" in chart);
+  assert.match(
+    String(mimeBundle(await display(result.claims))["text/plain"]),
+    /of \d+ claims hold/,
+  );
+  const shown = showClaims([]);
+  assert.equal(await display(shown), shown);
+});
+
+Deno.test("display() refuses what it cannot show, naming what it got", async () => {
+  await assert.rejects(
+    () => display({ a: 1 } as never),
+    TypeError,
+  );
+  await assert.rejects(
+    () => display(null as never),
+    /Cannot display null: expected an analysis result/,
+  );
+});
+
+Deno.test("display.ts never touches Deno.jupyter, so it runs outside the kernel", async () => {
+  const source = await Deno.readTextFile(
+    new URL("../display.ts", import.meta.url),
+  );
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+  assert.doesNotMatch(code, /Deno\s*\.\s*jupyter/);
+});
