@@ -54,15 +54,28 @@ export async function readVerifiedLedger(
   path: string,
 ): Promise<VerifiedLedger> {
   const bytes = await Deno.readFile(path);
+  // Large ledgers take seconds to verify and load: say so on stderr.
+  const large = bytes.length >= 50 * 1024 * 1024;
+  const started = performance.now();
+  const step = (what: string) => {
+    if (large) {
+      console.error(
+        `${path} (${(bytes.length / 1e6).toFixed(0)} MB): ${what} (${
+          ((performance.now() - started) / 1000).toFixed(1)
+        } s)`,
+      );
+    }
+  };
+  step("verifying the hash chain");
   const verification = verifyLedger(bytes, {
     path,
     anchor: await readHeadFile(path),
   });
   if (!verification.valid) return { verification, columns: null };
-  return {
-    verification,
-    columns: ledgerColumns(ledgerEntries(bytes, { path }), { path }),
-  };
+  step(`verified ${verification.records} records; loading decisions`);
+  const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
+  step("loaded");
+  return { verification, columns };
 }
 
 /** The five keys of `ledger verify --json`. */
