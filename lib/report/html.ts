@@ -238,7 +238,7 @@ export const REPORT_CSS = `
 .lb-scroll.tall{max-height:34em}
 .lb-table{border-collapse:collapse;font:13px/1.4 system-ui,sans-serif;margin:0}
 .lb-table caption{text-align:left;font-weight:600;padding:4px 0}
-.lb-table th,.lb-table td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top}
+.lb-table th,.lb-table td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top;text-align:left}
 .lb-table th{background:#f6f8fa;text-align:left;position:sticky;top:0;white-space:nowrap}
 .lb-table td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .lb-table td.null{color:#6e7781;font-style:italic;text-align:center;cursor:help;text-decoration:underline dotted}
