@@ -105,8 +105,14 @@ interface Cell {
   outputs?: Output[];
 }
 
-/** What a code cell's last line promises to show, if anything. */
-function expectation(source: string): "chart" | "html" | "value" | null {
+/**
+ * What a code cell's last line promises to show: a chart (SVG and Vega-Lite),
+ * HTML (a table, claims, a result), a bare value, or nothing.
+ *
+ * @param source The cell's source.
+ * @returns The kind of output the cell must have, or `null`.
+ */
+export function expectation(source: string): "chart" | "html" | "value" | null {
   const lines = source.split("\n").map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("//"));
   const last = lines.at(-1) ?? "";
@@ -118,8 +124,14 @@ function expectation(source: string): "chart" | "html" | "value" | null {
   return null;
 }
 
-/** Problems with an executed notebook; empty when every display cell has its output. */
-function check(nb: { cells: Cell[] }): string[] {
+/**
+ * Problems with an executed notebook: an error output, or a display cell
+ * without the output its last line promises.
+ *
+ * @param nb The executed notebook.
+ * @returns One line per problem; empty when every display cell has its output.
+ */
+export function check(nb: { cells: Cell[] }): string[] {
   const problems: string[] = [];
   let charts = 0;
   nb.cells.forEach((cell, i) => {
@@ -163,92 +175,102 @@ function stderrTail(bytes: Uint8Array): string {
     .slice(-25).join("\n");
 }
 
-const write = !Deno.args.includes("--no-write");
-const args = Deno.args.filter((a) => a !== "--no-write");
-const names = args.length > 0
-  ? args.map((a) => a.replace(/^notebooks\//, ""))
-  : [...Deno.readDirSync(`${root}notebooks`)]
-    .map((e) => e.name)
-    .filter((n) => n.endsWith(".ipynb") && !n.startsWith("_"))
-    .sort();
+/**
+ * Run, check and write back the notebooks named in `argv` (all by default).
+ *
+ * @param argv Command-line arguments.
+ * @returns The exit code: 0 when every notebook passed.
+ */
+async function main(argv: readonly string[]): Promise<number> {
+  const write = !argv.includes("--no-write");
+  const args = argv.filter((a) => a !== "--no-write");
+  const names = args.length > 0
+    ? args.map((a) => a.replace(/^notebooks\//, ""))
+    : [...Deno.readDirSync(`${root}notebooks`)]
+      .map((e) => e.name)
+      .filter((n) => n.endsWith(".ipynb") && !n.startsWith("_"))
+      .sort();
 
-const work = await Deno.makeTempDir({ prefix: "lossbook-notebooks-" });
-await Deno.writeTextFile(`${work}/lossbook_nbexec.py`, PREPROCESSOR);
-const pythonPath = [work, Deno.env.get("PYTHONPATH")].filter(Boolean).join(
-  ":",
-);
+  const work = await Deno.makeTempDir({ prefix: "lossbook-notebooks-" });
+  await Deno.writeTextFile(`${work}/lossbook_nbexec.py`, PREPROCESSOR);
+  const pythonPath = [work, Deno.env.get("PYTHONPATH")].filter(Boolean).join(
+    ":",
+  );
 
-let passed = 0;
-let failed = 0;
-for (const name of names) {
-  let problems: string[] = [];
-  let seconds = "";
-  let late = 0;
-  let attempt = 0;
-  for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const started = performance.now();
-    const out = await new Deno.Command("jupyter", {
-      args: [
-        "nbconvert",
-        "--to",
-        "notebook",
-        "--NotebookExporter.preprocessors=lossbook_nbexec.RoutedExecutePreprocessor",
-        "--RoutedExecutePreprocessor.enabled=True",
-        "--RoutedExecutePreprocessor.kernel_name=deno",
-        "--RoutedExecutePreprocessor.timeout=300",
-        "--RoutedExecutePreprocessor.record_timing=False",
-        "--output-dir",
-        work,
-        `${root}notebooks/${name}`,
-      ],
-      // NO_COLOR reaches the kernel: plain text outputs without ANSI colours
-      env: { PYTHONPATH: pythonPath, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const stderr = new TextDecoder().decode(out.stderr);
-    late = (stderr.match(/lossbook-late-output/g) ?? []).length;
-    if (!out.success) {
-      problems = [`nbconvert failed:\n${stderrTail(out.stderr)}`];
-      break; // a failing cell fails again: no retry
-    }
-    const executed = JSON.parse(await Deno.readTextFile(`${work}/${name}`));
-    problems = check(executed);
-    if (problems.length === 0) {
-      if (write) {
-        await Deno.writeTextFile(
+  let passed = 0;
+  let failed = 0;
+  for (const name of names) {
+    let problems: string[] = [];
+    let seconds = "";
+    let late = 0;
+    let attempt = 0;
+    for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const started = performance.now();
+      const out = await new Deno.Command("jupyter", {
+        args: [
+          "nbconvert",
+          "--to",
+          "notebook",
+          "--NotebookExporter.preprocessors=lossbook_nbexec.RoutedExecutePreprocessor",
+          "--RoutedExecutePreprocessor.enabled=True",
+          "--RoutedExecutePreprocessor.kernel_name=deno",
+          "--RoutedExecutePreprocessor.timeout=300",
+          "--RoutedExecutePreprocessor.record_timing=False",
+          "--output-dir",
+          work,
           `${root}notebooks/${name}`,
-          await Deno.readTextFile(`${work}/${name}`),
+        ],
+        // NO_COLOR reaches the kernel: plain text outputs without ANSI colours
+        env: { PYTHONPATH: pythonPath, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const stderr = new TextDecoder().decode(out.stderr);
+      late = (stderr.match(/lossbook-late-output/g) ?? []).length;
+      if (!out.success) {
+        problems = [`nbconvert failed:\n${stderrTail(out.stderr)}`];
+        break; // a failing cell fails again: no retry
+      }
+      const executed = JSON.parse(await Deno.readTextFile(`${work}/${name}`));
+      problems = check(executed);
+      if (problems.length === 0) {
+        if (write) {
+          await Deno.writeTextFile(
+            `${root}notebooks/${name}`,
+            await Deno.readTextFile(`${work}/${name}`),
+          );
+        }
+        break;
+      }
+      if (attempt < ATTEMPTS) {
+        console.log(
+          `retry notebooks/${name} (attempt ${attempt} of ${ATTEMPTS}, ${seconds} s): ${
+            problems.join("; ")
+          }`,
         );
       }
-      break;
     }
-    if (attempt < ATTEMPTS) {
+    const notes = [
+      `${seconds} s`,
+      ...(late > 0 ? [`${late} late outputs filed under their cells`] : []),
+      ...(attempt > 1 && problems.length === 0 ? [`attempt ${attempt}`] : []),
+    ].join(", ");
+    if (problems.length === 0) {
+      passed++;
       console.log(
-        `retry notebooks/${name} (attempt ${attempt} of ${ATTEMPTS}, ${seconds} s): ${
-          problems.join("; ")
-        }`,
+        `ok   notebooks/${name} (${notes})${write ? "" : " [not written]"}`,
+      );
+    } else {
+      failed++;
+      console.log(
+        `FAIL notebooks/${name} (${notes})\n  ${problems.join("\n  ")}`,
       );
     }
   }
-  const notes = [
-    `${seconds} s`,
-    ...(late > 0 ? [`${late} late outputs filed under their cells`] : []),
-    ...(attempt > 1 && problems.length === 0 ? [`attempt ${attempt}`] : []),
-  ].join(", ");
-  if (problems.length === 0) {
-    passed++;
-    console.log(
-      `ok   notebooks/${name} (${notes})${write ? "" : " [not written]"}`,
-    );
-  } else {
-    failed++;
-    console.log(
-      `FAIL notebooks/${name} (${notes})\n  ${problems.join("\n  ")}`,
-    );
-  }
+  await Deno.remove(work, { recursive: true });
+  console.log(`notebooks: ${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
 }
-await Deno.remove(work, { recursive: true });
-console.log(`notebooks: ${passed} passed, ${failed} failed`);
-Deno.exit(failed === 0 ? 0 : 1);
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
