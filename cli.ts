@@ -46,7 +46,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   breakeven: breakevenCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
-    usage: "lossbook reproduce [--out DIR] [--only ID]... [--no-png]",
+    usage:
+      "lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api] [--force] [--json]",
     example: "deno task lossbook reproduce --only divergence",
     run: (args) => reproduceMain(args),
   },

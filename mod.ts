@@ -677,6 +677,7 @@ export type {
 
 // notebook display
 export {
+  display,
   JUPYTER_DISPLAY,
   mimeBundle,
   showChart,
@@ -684,4 +685,9 @@ export {
   showResult,
   showTable,
 } from "./display.ts";
-export type { Displayable, MimeBundle } from "./display.ts";
+export type {
+  Displayable,
+  DisplayValue,
+  MimeBundle,
+  ShowTableOptions,
+} from "./display.ts";

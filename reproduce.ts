@@ -34,6 +34,38 @@ export interface ReproduceOptions {
    * the report's header; it does not stop the run. Default: `true`.
    */
   apiDocs?: boolean;
+  /**
+   * Write into an output folder that holds files `reproduce` did not write.
+   * Without it such a folder is refused, so nothing of the user's is
+   * overwritten; a folder of an earlier `reproduce` run (it holds the marker
+   * file `.lossbook-reproduce`) is regenerated. Default: `false`.
+   */
+  force?: boolean;
+}
+
+/** The marker file that says a folder is `reproduce`'s own output. */
+export const OUTPUT_MARKER = ".lossbook-reproduce";
+
+async function claimOutDir(outDir: string, force: boolean): Promise<void> {
+  let entries: string[] = [];
+  try {
+    for await (const e of Deno.readDir(outDir)) entries.push(e.name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    entries = [];
+  }
+  if (entries.length > 0 && !entries.includes(OUTPUT_MARKER) && !force) {
+    throw new Deno.errors.AlreadyExists(
+      `Cannot write ${outDir}/: the folder holds files that lossbook reproduce did not write (${
+        entries.slice(0, 3).join(", ")
+      }${entries.length > 3 ? ", ..." : ""}); pass --force to write into it`,
+    );
+  }
+  await Deno.mkdir(outDir, { recursive: true });
+  await Deno.writeTextFile(
+    `${outDir}/${OUTPUT_MARKER}`,
+    "This folder is written by `deno task reproduce`; its files are regenerated on every run.\n",
+  );
 }
 
 /** What {@linkcode reproduce} wrote. */
@@ -113,6 +145,8 @@ function selectAnalyses(
  * @param options Output folder, selection and logging.
  * @returns The claims and the files written.
  * @throws {RangeError} When `only` names an unknown analysis.
+ * @throws {Deno.errors.AlreadyExists} When the output folder holds files
+ * `reproduce` did not write and `force` is not set.
  */
 export async function reproduce(
   options: ReproduceOptions = {},
@@ -121,6 +155,7 @@ export async function reproduce(
   const log = options.log ?? ((line: string) => console.error(line));
   const png = options.png ?? true;
   const entries = selectAnalyses(options.analyses ?? ANALYSES, options.only);
+  await claimOutDir(outDir, options.force ?? false);
   await Deno.mkdir(`${outDir}/tables`, { recursive: true });
   await Deno.mkdir(`${outDir}/figures`, { recursive: true });
   const files: string[] = [];
@@ -257,6 +292,8 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
     help?: boolean;
     "no-png"?: boolean;
     "no-api"?: boolean;
+    force?: boolean;
+    json?: boolean;
   };
   try {
     ({ values } = parseArgs({
@@ -266,6 +303,8 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
         only: { type: "string", multiple: true },
         "no-png": { type: "boolean" },
         "no-api": { type: "boolean" },
+        force: { type: "boolean" },
+        json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -277,11 +316,12 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
   }
   if (values.help) {
     console.log(
-      `Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api]
+      `Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api] [--force] [--json]
 
 Run every analysis and write tables, figures, claims.json, report.html and
 the API reference (api/, from deno doc; --no-api skips it). Exits 1 when a
-claim does not hold.
+claim does not hold. An output folder holding files reproduce did not write
+is refused unless --force; --json prints a summary on stdout.
 
 Analyses: ${ANALYSES.map((a) => a.id).join(", ")}
 
@@ -296,10 +336,27 @@ Example:
       ...(values.only === undefined ? {} : { only: values.only }),
       png: !values["no-png"],
       apiDocs: !values["no-api"],
+      force: values.force ?? false,
     });
+    if (values.json) {
+      console.log(JSON.stringify(
+        {
+          outDir: values.out ?? "out",
+          claims: summary.claims.length,
+          holding: summary.claims.length - summary.failed,
+          failed: summary.failed,
+          failing: summary.claims.filter((c) => !c.holds).map((c) => c.id),
+          files: summary.files.length,
+        },
+        null,
+        2,
+      ));
+    }
     return summary.failed === 0 ? 0 : 1;
   } catch (error) {
-    if (error instanceof RangeError) {
+    if (
+      error instanceof RangeError || error instanceof Deno.errors.AlreadyExists
+    ) {
       console.error(`lossbook reproduce: ${error.message}`);
       return 2;
     }

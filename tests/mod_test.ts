@@ -117,6 +117,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "defineProfile",
     "deriveProfile",
     "disagreeingPair",
+    "display",
     "divergence",
     "domainClasses",
     "drawRegistryProfiles",

@@ -97,6 +97,7 @@ Deno.test("reproduce() tolerates a failing API reference, says why and still wri
     only: ["divergence"],
     png: false,
     log: (l) => log.push(l),
+    force: true, // the folder holds a file reproduce did not write
   });
   assert.equal(summary.failed, 0);
   assert.equal(typeof summary.api, "object");
@@ -166,4 +167,30 @@ Deno.test("reproduce() counts a failing claim, logs it and still writes every ar
     await Deno.readTextFile(`${outDir}/report.html`),
     /1 of 2 claims hold/,
   );
+});
+
+Deno.test("reproduce() refuses a folder of someone else's files, regenerates its own, and writes anywhere with force", async () => {
+  const { OUTPUT_MARKER } = await import("../reproduce.ts");
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
+  const quiet = {
+    log: () => {},
+    png: false,
+    apiDocs: false,
+    only: ["divergence"],
+  };
+  await assert.rejects(
+    () => reproduce({ ...quiet, outDir: dir }),
+    (e: Error) =>
+      e instanceof Deno.errors.AlreadyExists &&
+      e.message.includes(`Cannot write ${dir}/`) &&
+      e.message.includes("notes.txt"),
+  );
+  assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
+  await reproduce({ ...quiet, outDir: dir, force: true });
+  assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
+  const own = await Deno.makeTempDir();
+  await reproduce({ ...quiet, outDir: own });
+  await reproduce({ ...quiet, outDir: own });
+  assert.ok((await Deno.stat(`${own}/${OUTPUT_MARKER}`)).isFile);
 });

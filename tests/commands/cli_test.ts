@@ -435,3 +435,36 @@ Deno.test("an interval does not move when another profile is asked for in the sa
     JSON.parse(c2.stdout).differences.loss.principal_risk,
   );
 });
+
+Deno.test("reproduce --json prints its summary, and a foreign output folder exits 2 naming it", async () => {
+  const dir = await Deno.makeTempDir();
+  const ok = await runCli([
+    "reproduce",
+    "--only",
+    "divergence",
+    "--out",
+    dir,
+    "--no-png",
+    "--no-api",
+    "--json",
+  ]);
+  assert.equal(ok.code, 0, ok.stderr);
+  const doc = JSON.parse(ok.stdout);
+  assert.deepEqual([doc.claims, doc.failed, doc.failing], [15, 0, []]);
+  const foreign = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${foreign}/thesis.tex`, "x");
+  const refused = await runCli([
+    "reproduce",
+    "--only",
+    "divergence",
+    "--out",
+    foreign,
+    "--no-png",
+    "--no-api",
+  ]);
+  assert.equal(refused.code, 2);
+  assert.match(
+    refused.stderr,
+    new RegExp(`Cannot write ${foreign}/: .*thesis\\.tex.*pass --force`),
+  );
+});
