@@ -176,7 +176,21 @@ export function chowThresholds(profile: CostProfile): SeverityThresholds {
   return Object.freeze(out);
 }
 
-/** A profile's reference as records store it: `id@version`. */
+/**
+ * A profile's reference as records store it: `id@version`.
+ *
+ * @param profile Cost profile.
+ * @returns `"<id>@<version>"`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getProfile } from "../costs/load.ts";
+ * import { profileRef } from "./policy.ts";
+ *
+ * assert.equal(profileRef(getProfile("reconciliation")), "reconciliation@1.0.0");
+ * ```
+ */
 export function profileRef(profile: CostProfile): string {
   return `${profile.id}@${profile.version}`;
 }

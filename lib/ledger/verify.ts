@@ -159,7 +159,20 @@ export function verifyLedger(
   );
 }
 
-/** The head file the writer keeps next to a ledger: `<ledger>.head`. */
+/**
+ * The head file the writer keeps next to a ledger: `<ledger>.head`.
+ *
+ * @param path Path of the ledger.
+ * @returns Path of its head file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { headFilePath } from "./verify.ts";
+ *
+ * assert.equal(headFilePath("month.jsonl"), "month.jsonl.head");
+ * ```
+ */
 export function headFilePath(path: string): string {
   return `${path}.head`;
 }
