@@ -61,9 +61,19 @@ async function claimOutDir(outDir: string, force: boolean): Promise<void> {
       }${entries.length > 3 ? ", ..." : ""}); pass --force to write into it`,
     );
   }
-  await Deno.mkdir(outDir, { recursive: true });
+  await markOutputFolder(outDir);
+}
+
+/**
+ * Create `dir` if needed and mark it as `reproduce`'s own output folder, so
+ * a later `reproduce` regenerates it rather than refusing it.
+ *
+ * @param dir The folder.
+ */
+export async function markOutputFolder(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(
-    `${outDir}/${OUTPUT_MARKER}`,
+    `${dir}/${OUTPUT_MARKER}`,
     "This folder is written by `deno task reproduce`; its files are regenerated on every run.\n",
   );
 }

@@ -20,7 +20,7 @@
 
 import assert from "node:assert/strict";
 import { chromium, type Page } from "playwright-core";
-import { reproduce } from "../reproduce.ts";
+import { markOutputFolder, reproduce } from "../reproduce.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const executablePath = Deno.env.get("LOSSBOOK_CHROMIUM") ?? "/usr/bin/chromium";
@@ -222,7 +222,9 @@ Deno.test({
       });
 
       await t.step("screenshots are saved under out/", async () => {
-        await Deno.mkdir(`${root}out`, { recursive: true });
+        // out/ is reproduce's folder: mark it so, or the next reproduce would
+        // refuse a folder holding files it did not write.
+        await markOutputFolder(`${root}out`);
         await page.evaluate(() => document.documentElement.scrollTo(0, 0));
         const top = `${root}out/report.png`;
         const full = `${root}out/report-full.png`;
