@@ -72,3 +72,44 @@ export function roundNumbers(value: unknown, digits: number): unknown {
   }
   return value;
 }
+
+/**
+ * Decisions that exercise every column of a decision table: nulls,
+ * escalations, parse failures, all four cost states and the optional fields.
+ * The columnar round-trip tests (CSV, Arrow, Parquet) share it.
+ */
+export function mixedDecisions(): Decision[] {
+  return [
+    decision({ taskId: "a", tokensIn: 120, tokensOut: 7, latencyMs: 812.5 }),
+    decision({
+      taskId: "b",
+      predClass: "MATCH",
+      pCorrect: null,
+      parseOk: false,
+      cost: { completeness: "unavailable", usd: null },
+      outcome: "model_failure",
+    }),
+    decision({
+      taskId: "c",
+      action: "escalate",
+      pCorrect: 0.3,
+      cost: { completeness: "partial", usd: 0.25 },
+    }),
+    decision({
+      taskId: "d",
+      severity: "LOW",
+      trueClass: "MATCH",
+      predClass: "DUPLICATE",
+      pCorrect: 1e-7,
+      cost: { completeness: "not_applicable", usd: null },
+    }),
+    decision({
+      taskId: "e",
+      modelId: "other",
+      severity: "CRITICAL",
+      trial: 3,
+      pCorrect: 0,
+      cost: { completeness: "complete", usd: 0 },
+    }),
+  ];
+}

@@ -15,50 +15,17 @@ import {
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
-import { decision, tempFile } from "../../_helpers.ts";
+import { decision, mixedDecisions, tempFile } from "../../_helpers.ts";
 
 const HEADER = DECISION_COLUMNS.join(",");
 
-// Decisions that exercise every column: nulls, escalations, parse failures,
-// all four cost states, optional fields, and text that needs quoting.
+// The shared mixed decisions, with a task id that needs CSV quoting and a
+// sixth row (a timeout with a float latency that only round-trips exactly).
 function mixed(): Decision[] {
   return [
-    decision({
-      taskId: "a",
-      tokensIn: 120,
-      tokensOut: 7,
-      latencyMs: 812.5,
-    }),
-    decision({
-      taskId: "b",
-      predClass: "MATCH",
-      pCorrect: null,
-      parseOk: false,
-      cost: { completeness: "unavailable", usd: null },
-      outcome: "model_failure",
-    }),
-    decision({
-      taskId: "c",
-      action: "escalate",
-      pCorrect: 0.3,
-      cost: { completeness: "partial", usd: 0.25 },
-    }),
-    decision({
-      taskId: 'd,"quoted"\nsecond line',
-      severity: "LOW",
-      trueClass: "MATCH",
-      predClass: "DUPLICATE",
-      pCorrect: 1e-7,
-      cost: { completeness: "not_applicable", usd: null },
-    }),
-    decision({
-      taskId: "e",
-      modelId: "other",
-      severity: "CRITICAL",
-      trial: 3,
-      pCorrect: 0,
-      cost: { completeness: "complete", usd: 0 },
-    }),
+    ...mixedDecisions().map((d) =>
+      d.taskId === "d" ? { ...d, taskId: 'd,"quoted"\nsecond line' } : d
+    ),
     decision({
       taskId: "f",
       severity: "MEDIUM",

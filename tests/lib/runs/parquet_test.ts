@@ -4,51 +4,12 @@ import {
   writeDecisionsParquet,
 } from "../../../lib/runs/parquet.ts";
 import { sqlString, withDuckDB } from "../../../lib/runs/duckdb_session.ts";
-import type { Decision } from "../../../lib/runs/decision.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { decision, tempFile } from "../../_helpers.ts";
-
-// Decisions that exercise every column: nulls, escalations, parse failures,
-// all four cost states and the optional fields.
-function mixed(): Decision[] {
-  return [
-    decision({ taskId: "a", tokensIn: 120, tokensOut: 7, latencyMs: 812.5 }),
-    decision({
-      taskId: "b",
-      predClass: "MATCH",
-      pCorrect: null,
-      parseOk: false,
-      cost: { completeness: "unavailable", usd: null },
-      outcome: "model_failure",
-    }),
-    decision({
-      taskId: "c",
-      action: "escalate",
-      pCorrect: 0.3,
-      cost: { completeness: "partial", usd: 0.25 },
-    }),
-    decision({
-      taskId: "d",
-      severity: "LOW",
-      trueClass: "MATCH",
-      predClass: "DUPLICATE",
-      pCorrect: 1e-7,
-      cost: { completeness: "not_applicable", usd: null },
-    }),
-    decision({
-      taskId: "e",
-      modelId: "other",
-      severity: "CRITICAL",
-      trial: 3,
-      pCorrect: 0,
-      cost: { completeness: "complete", usd: 0 },
-    }),
-  ];
-}
+import { mixedDecisions as mixed, tempFile } from "../../_helpers.ts";
 
 async function goodParquet(): Promise<string> {
   const path = `${await Deno.makeTempDir()}/good.parquet`;
