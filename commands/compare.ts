@@ -16,7 +16,12 @@ import {
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
-import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
+import {
+  commonOptions,
+  matrixOf,
+  resolveProfiles,
+  SCORING_FLAGS,
+} from "./score.ts";
 
 function row(label: string, c: PairedComparison, digits = 6): string[] {
   const f = (
@@ -44,17 +49,9 @@ export const compareCommand: Command = {
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
     const { values, positionals } = parseFlags("compare", args, {
+      ...SCORING_FLAGS,
       a: { type: "string" },
       b: { type: "string" },
-      format: { type: "string" },
-      probability: { type: "string" },
-      engine: { type: "string" },
-      mode: { type: "string" },
-      profile: { type: "string", multiple: true },
-      ci: { type: "string" },
-      seed: { type: "string" },
-      resamples: { type: "string" },
-      json: { type: "boolean" },
     });
     if (positionals.length !== 1) {
       throw new UsageError(`expected one run file, got ${positionals.length}`);

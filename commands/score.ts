@@ -297,6 +297,19 @@ function humanReport(
   return lines.join("\n");
 }
 
+/** The flags `score` and `compare` share; {@linkcode commonOptions} reads them. */
+export const SCORING_FLAGS = {
+  format: { type: "string" },
+  probability: { type: "string" },
+  engine: { type: "string" },
+  mode: { type: "string" },
+  profile: { type: "string", multiple: true },
+  ci: { type: "string" },
+  seed: { type: "string" },
+  resamples: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
 /** Parse the flags shared by `score` and `compare`. */
 export function commonOptions(
   values: {
@@ -338,16 +351,8 @@ export const scoreCommand: Command = {
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
     const { values, positionals } = parseFlags("score", args, {
-      format: { type: "string" },
-      probability: { type: "string" },
-      engine: { type: "string" },
-      mode: { type: "string" },
-      profile: { type: "string", multiple: true },
-      ci: { type: "string" },
+      ...SCORING_FLAGS,
       level: { type: "string" },
-      seed: { type: "string" },
-      resamples: { type: "string" },
-      json: { type: "boolean" },
     });
     if (positionals.length !== 1) {
       throw new UsageError(`expected one run file, got ${positionals.length}`);
