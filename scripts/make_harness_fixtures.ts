@@ -548,6 +548,7 @@ async function promptfooResults(
     seed: number;
     logProbs: boolean;
     error: boolean;
+    mustMix?: boolean;
   },
 ): Promise<void> {
   const rng = seededPrng(opts.seed);
@@ -755,6 +756,23 @@ async function promptfooResults(
           metadata: {},
         });
       }
+      if (opts.mustMix) {
+        const mine = results.filter((r) => r.promptIdx === promptIdx);
+        const graded = mine.map((r) =>
+          (r.gradingResult as
+            | { componentResults: { pass: boolean }[] }
+            | undefined)
+            ?.componentResults
+        ).filter((c) => c !== undefined);
+        if (
+          !graded.some((c) => !c[0].pass) ||
+          !graded.some((c) => c[0].pass && !c.every((x) => x.pass))
+        ) {
+          throw new Error(
+            `${rel}: needs a wrong answer and a right one that failed on cost or latency; change the seed`,
+          );
+        }
+      }
       m.cost = round(m.cost, 8);
       m.score = round(m.score, 6);
       prompts[promptIdx].metrics = m;
@@ -848,9 +866,10 @@ await promptfooResults("tests/fixtures/promptfoo/results.json", {
   providers: [{ id: "openai:gpt-4o-mini", costPer1k: 0.0006 }],
   prompts: ["Classify this pair: {{pair}}"],
   tests: 6,
-  seed: SEED + 6,
+  seed: SEED + 9,
   logProbs: true,
   error: true,
+  mustMix: true,
 });
 await promptfooResults("tests/fixtures/promptfoo/two_prompts.json", {
   evalId: "eval-c2d-2026-11-30T10:30:00",
@@ -872,6 +891,7 @@ await promptfooResults("data/examples/harness/promptfoo_results.json", {
   seed: SEED + 8,
   logProbs: false,
   error: true,
+  mustMix: true,
 });
 
 console.error(`wrote ${written.length} files:\n${written.join("\n")}`);
