@@ -35,6 +35,9 @@
 
 import type { Decision } from "./decision.ts";
 import type { SeverityResolver } from "./mapping.ts";
+import { lmEvalImporter } from "./import_lm_eval.ts";
+import { helmImporter } from "./import_helm.ts";
+import { promptfooImporter } from "./import_promptfoo.ts";
 
 /** The harness log formats lossbook reads. */
 export const HARNESS_FORMATS = [
@@ -117,7 +120,11 @@ export interface HarnessImporter {
 /** The importers, one line per format; a format without a line is not yet readable. */
 export const HARNESS_IMPORTERS: {
   readonly [F in HarnessFormat]?: HarnessImporter;
-} = {};
+} = {
+  "lm-eval": lmEvalImporter,
+  helm: helmImporter,
+  promptfoo: promptfooImporter,
+};
 
 /**
  * Whether a string names a harness format.
@@ -149,7 +156,7 @@ export function isHarnessFormat(value: string): value is HarnessFormat {
  * import assert from "node:assert/strict";
  * import { harnessImporter } from "./import_harness.ts";
  *
- * assert.throws(() => harnessImporter("helm"), /no helm importer/);
+ * assert.equal(harnessImporter("helm").format, "helm");
  * ```
  */
 export function harnessImporter(format: HarnessFormat): HarnessImporter {
