@@ -28,6 +28,7 @@
  */
 
 import { isSeverity, SEVERITIES, type Severity } from "../costs/severity.ts";
+import { parseJsonStrict } from "./_json_strict.ts";
 
 /** Flags that say how decisions get their severity, as the CLI passes them. */
 export interface SeverityFlags {
@@ -141,7 +142,7 @@ function checkLevel(value: unknown, where: string): Severity {
 /**
  * Parse a severity map: CSV with a `key,severity` header, or a JSON object
  * `{"key": "HIGH"}`. A JSON document is recognised by its first non-blank
- * character `{`. Keys must be unique and severities valid; blank CSV lines
+ * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused. Keys must be unique and severities valid; blank CSV lines
  * are skipped, quoted CSV fields are not supported (a key with a comma is
  * refused rather than split).
  *
@@ -170,15 +171,8 @@ export function parseSeverityMap(
   const where = `Cannot read severity map ${file}`;
   const body = text.replace(/^\uFEFF/, "");
   const map = new Map<string, Severity>();
-  if (body.trimStart().startsWith("{")) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(body);
-    } catch (error) {
-      throw new SyntaxError(
-        `${where}: invalid JSON: ${(error as Error).message}`,
-      );
-    }
+  if (/^\s*[[{]/.test(body) || /\.json$/i.test(file)) {
+    const raw = parseJsonStrict(body, { file: `severity map ${file}` });
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       throw new TypeError(`${where}: expected a JSON object {"key": "HIGH"}`);
     }
