@@ -4,16 +4,18 @@
 import type { Severity } from "../costs/severity.ts";
 import type { CostEvidence, FailureClass } from "../evidence/cost_evidence.ts";
 import type { Decision } from "./decision.ts";
+import {
+  VERDICT_CORRECT,
+  VERDICT_INCORRECT,
+  VERDICT_NO_ANSWER,
+} from "../metrics/sufficient_stats.ts";
 import type { PCorrectSource, PickedPCorrect } from "./mapping.ts";
 
-/** The gold class of every harness decision: the harness's verdict decides. */
-export const VERDICT_TRUE = "verdict:correct";
-
-/** The predicted classes of a harness decision, by verdict. */
-export const VERDICT_PRED = {
-  correct: "verdict:correct",
-  incorrect: "verdict:incorrect",
-  no_answer: "verdict:no_answer",
+/** The predicted classes of a harness decision, by verdict (the reserved verdict classes). */
+const VERDICT_PRED = {
+  correct: VERDICT_CORRECT,
+  incorrect: VERDICT_INCORRECT,
+  no_answer: VERDICT_NO_ANSWER,
 } as const;
 
 /** How a harness judged one answer. */
@@ -53,7 +55,7 @@ export function harnessDecision(item: HarnessItem): HarnessDecision {
     taskId: item.taskId,
     trial: item.trial,
     severity: item.severity,
-    trueClass: VERDICT_TRUE,
+    trueClass: VERDICT_CORRECT,
     predClass: VERDICT_PRED[item.verdict],
     parseOk: item.verdict !== "no_answer",
     pCorrect: item.pCorrect.value,
