@@ -5,6 +5,10 @@ import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { loadReconforge } from "../lib/runs/import_reconforge.ts";
+import {
+  countPCorrectSources,
+  describePCorrectSources,
+} from "../lib/runs/mapping.ts";
 import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
 import {
   decisionTable,
@@ -26,6 +30,8 @@ export interface InputFlags {
   probability?: string;
   /** `memory` (default) or `duckdb`, for Parquet and CSV larger than memory. */
   engine?: string;
+  /** `--pcorrect-from SOURCE`: which probability a log's decisions take. */
+  "pcorrect-from"?: string;
 }
 
 /** A run read for scoring. */
@@ -89,6 +95,14 @@ export async function readRun(
   if (format !== "lossbench" && flags.probability !== undefined) {
     throw new UsageError(`--probability applies to --format lossbench only`);
   }
+  if (
+    (format === "decisions" || format === "lossbench") &&
+    flags["pcorrect-from"] !== undefined
+  ) {
+    throw new UsageError(
+      `--pcorrect-from applies to imported logs (--format reconforge and the harness formats), not to --format ${format}`,
+    );
+  }
   if (format === "lossbench") {
     if (flags.probability !== "correct" && flags.probability !== "error") {
       throw new UsageError(
@@ -112,7 +126,14 @@ export async function readRun(
     };
   }
   if (format === "reconforge") {
-    const { decisions, notes } = await loadReconforge(path);
+    const from = flags["pcorrect-from"];
+    const { decisions, notes } = await loadReconforge(
+      path,
+      from === undefined ? {} : { pCorrectFrom: from },
+    );
+    console.error(
+      `${path}: ${describePCorrectSources(countPCorrectSources(decisions))}`,
+    );
     const table = decisionTable(decisions);
     return {
       format,

@@ -302,6 +302,7 @@ export const SCORING_FLAGS = {
   format: { type: "string" },
   probability: { type: "string" },
   engine: { type: "string" },
+  "pcorrect-from": { type: "string" },
   mode: { type: "string" },
   profile: { type: "string", multiple: true },
   ci: { type: "string" },
