@@ -476,11 +476,17 @@ export function parseLmEvalSamples(
         const pred = argmax(scores);
         if (!multipleInput) {
           answer = choices[pred];
-          const gold = target === undefined
+          // The logged target is str(doc_to_target): an option index or an
+          // option's text. Digits that are also an option's text could be
+          // either, so they are not checked.
+          const asIndex = target !== undefined && /^\d+$/.test(target) &&
+            Number(target) < choices.length;
+          const asText = target === undefined ? -1 : choices.indexOf(target);
+          const gold = asIndex && asText >= 0
             ? -1
-            : /^\d+$/.test(target) && Number(target) < choices.length
+            : asIndex
             ? Number(target)
-            : choices.indexOf(target);
+            : asText;
           if (gold >= 0 && (pred === gold) !== correct) {
             throw new RangeError(
               `${at}: ${metric} is ${

@@ -347,3 +347,18 @@ Deno.test("lmEvalSamplesName() and detectLmEval() recognise lm-eval samples file
     "pCorrect source: logprob-option (8)",
   ]);
 });
+
+Deno.test("parseLmEvalSamples() does not check a digit target that is also an option's text", () => {
+  // target "1" could be the option "1" (index 0) or index 1
+  const line = mcLine({
+    arguments: {
+      gen_args_0: { arg_0: "2-1=", arg_1: " 1" },
+      gen_args_1: { arg_0: "2-1=", arg_1: " 3" },
+    },
+    filtered_resps: [["-0.5", "True"], ["-2.0", "False"]],
+    acc: 1.0,
+  });
+  const { decisions } = parseLmEvalSamples(text([line]), opts);
+  assert.equal(decisions[0].predClass, "verdict:correct");
+  assert.equal(decisions[0].answer, "1");
+});
