@@ -33,7 +33,9 @@
  * @module
  */
 
+import type { FailureClass } from "../evidence/cost_evidence.ts";
 import type { Decision } from "./decision.ts";
+import { inspectImporter } from "./import_inspect.ts";
 import type { SeverityResolver } from "./mapping.ts";
 import { lmEvalImporter } from "./import_lm_eval.ts";
 import { helmImporter } from "./import_helm.ts";
@@ -79,6 +81,22 @@ export interface HarnessImportOptions {
   readonly correct?: readonly string[];
 }
 
+/**
+ * A log item that is not a decision: the harness recorded no verdict on it
+ * (an error, a limit or a cancellation with no score), so it is neither
+ * right nor wrong. Set aside with its outcome class, counted, and named.
+ */
+export interface SetAside {
+  /** The task id it would have had. */
+  readonly taskId: string;
+  /** The trial it would have had. */
+  readonly trial: number;
+  /** Its outcome class (for example `harness_failure`, `timeout`, `cancelled`). */
+  readonly outcome: FailureClass;
+  /** Why, in words. */
+  readonly reason: string;
+}
+
 /** What an import produced. */
 export interface HarnessImportResult {
   /** The decisions, in log order. */
@@ -87,6 +105,8 @@ export interface HarnessImportResult {
   readonly notes: Readonly<Record<string, number>>;
   /** Sentences for the user: which scorer and which pCorrect source were used. */
   readonly messages: readonly string[];
+  /** Items that are not decisions (no verdict), when the format has any. */
+  readonly setAside?: readonly SetAside[];
 }
 
 /** What detection sees of an input. */
@@ -121,6 +141,7 @@ export interface HarnessImporter {
 export const HARNESS_IMPORTERS: {
   readonly [F in HarnessFormat]?: HarnessImporter;
 } = {
+  inspect: inspectImporter,
   "lm-eval": lmEvalImporter,
   helm: helmImporter,
   promptfoo: promptfooImporter,
