@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { describeIssue } from "../_zod_issue.ts";
 import { CLEAN_CLASS, type Decision } from "./decision.ts";
-import { parseJsonStrict } from "./_json_strict.ts";
+import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
 import {
   parsePCorrectFrom,
   type PCorrectCandidate,
@@ -803,7 +803,7 @@ export function parseReconforge(
  * @param path Path of the `.json` file.
  * @param options Model id and probability source.
  * @returns As {@linkcode parseReconforge}.
- * @throws As {@linkcode parseReconforge}, and `Deno.errors.NotFound`.
+ * @throws As {@linkcode parseReconforge}; {@linkcode SyntaxError} for invalid UTF-8; `Deno.errors.NotFound`.
  *
  * @example
  * ```ts
@@ -819,5 +819,6 @@ export async function loadReconforge(
   path: string,
   options: Omit<ReconforgeOptions, "path"> = {},
 ): Promise<ReconforgeImportResult> {
-  return parseReconforge(await Deno.readTextFile(path), { ...options, path });
+  const text = decodeUtf8Strict(await Deno.readFile(path), path);
+  return parseReconforge(text, { ...options, path });
 }

@@ -570,4 +570,10 @@ Deno.test("loadReconforge() puts the path in errors", async () => {
     () => loadReconforge(path),
     new RegExp(`Cannot load ReconForge file ${path}: per_task\\[0\\]`),
   );
+  const bytes = await tempFile("latin1.json", "");
+  await Deno.writeFile(bytes, new Uint8Array([0x7b, 0xff, 0x7d]));
+  await assert.rejects(() => loadReconforge(bytes), {
+    name: "SyntaxError",
+    message: `Cannot read ${bytes}: invalid UTF-8`,
+  });
 });
