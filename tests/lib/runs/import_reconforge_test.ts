@@ -577,3 +577,25 @@ Deno.test("loadReconforge() puts the path in errors", async () => {
     message: `Cannot read ${bytes}: invalid UTF-8`,
   });
 });
+
+Deno.test("parseReconforge() reads timing, token and later cost summaries without checking them", () => {
+  const { verified } = parseReconforge(doc([task()], {
+    benchmark: "reconforge-bench",
+    base_model: "base",
+    adapter_path: "adapters/x",
+    created_at: "2026-01-01T00:00:00+00:00",
+    metrics: {
+      accuracy: 1,
+      wall_seconds: 12.5,
+      mean_tokens_per_verdict_sample: 38.2,
+      precision_recall_f1: { precision: 1, recall: 1, f1: 1, tp: 1, fp: 0 },
+      severity_weighted_cost: { total_cost: 0, normalized_cost: 0 },
+    },
+  }));
+  assert.deepEqual(verified, ["metrics.accuracy"]);
+  // the model id comes from base_model and adapter_path when there is no model
+  const d = parseReconforge(
+    doc([task()], { base_model: "base", adapter_path: "adapters/x" }),
+  ).decisions[0];
+  assert.equal(d.modelId, "base+adapters/x");
+});
