@@ -9,6 +9,7 @@ import type {
   DetectInput,
   HarnessImporter,
   HarnessImportResult,
+  SetAside,
 } from "./import_harness.ts";
 import {
   countPCorrectSources,
@@ -108,13 +109,14 @@ function nonNegative(
  * is correct when every one of them passed, whatever its cost or latency
  * assertions said (`success` mixes the three). A result with none of them is
  * refused. A result that errored (`failureReason` 2) with no grading has no
- * answer: verdict no answer, outcome `harness_failure`. The task id is
+ * verdict: it is set aside as a `harness_failure` (counted and named, never a
+ * decision and never a wrong answer). The task id is
  * `testIdx`, and `<testIdx>/<k>` when the file holds several prompts, `k`
  * being the prompt's place among the file's distinct prompts (promptfoo's
  * `promptIdx` counts provider × prompt pairs, so two providers of one prompt
  * still pair on one task id). The model is `provider.id`, the run `evalId`;
- * cost is the result's `cost` in USD (`complete`; `unavailable` when absent
- * or when an errored call has no usage), tokens `response.tokenUsage`
+ * cost is the result's `cost` in USD (`complete`; `unavailable` when
+ * absent), tokens `response.tokenUsage`
  * (`prompt`, `completion`), latency `latencyMs`. `pCorrect` is the
  * probability of the output, the exponential of the sum of
  * `response.logProbs` (source `logprob-token`), or `null` without logprobs
@@ -216,6 +218,7 @@ export function parsePromptfooResults(
   const decisions: HarnessDecision[] = [];
   const notes: Record<string, number> = {};
   const seen = new Map<string, number>();
+  const setAside: SetAside[] = [];
   results.forEach((r, i) => {
     const pre = `${where}: results.results[${i}]`;
     if (!isObject(r)) throw new TypeError(`${pre}: expected an object`);
@@ -256,11 +259,18 @@ export function parsePromptfooResults(
     const grading = isObject(r.gradingResult) ? r.gradingResult : null;
     let verdict: Verdict;
     let target: string | undefined;
-    let outcome: "harness_failure" | undefined;
     if (grading === null && r.failureReason === FAILURE_ERROR) {
-      verdict = "no_answer";
-      outcome = "harness_failure";
-      notes.harnessFailures = (notes.harnessFailures ?? 0) + 1;
+      // An errored call has no verdict: not a decision, not a wrong answer.
+      const error = typeof r.error === "string" ? r.error : "error";
+      setAside.push({
+        taskId,
+        trial: 0,
+        outcome: "harness_failure",
+        reason: `${provider}: ${
+          error.length > 120 ? `${error.slice(0, 117)}...` : error
+        }`,
+      });
+      return;
     } else {
       if (grading === null) {
         throw new TypeError(
@@ -299,9 +309,6 @@ export function parsePromptfooResults(
     );
     let cost: CostEvidence;
     if (r.cost === undefined || r.cost === null) {
-      cost = { completeness: "unavailable", usd: null };
-    } else if (verdict === "no_answer" && usage === null) {
-      // An errored call without usage: what it was charged is not known.
       cost = { completeness: "unavailable", usd: null };
     } else {
       cost = {
@@ -348,7 +355,6 @@ export function parsePromptfooResults(
         options.pcorrectFrom,
       ),
       cost,
-      outcome,
       answer,
       target,
       tokensIn,
@@ -356,9 +362,14 @@ export function parsePromptfooResults(
       latencyMs,
     }));
   });
+  if (setAside.length > 0) notes.setAside = setAside.length;
+  const shown = setAside.slice(0, 5).map((a) =>
+    `test ${a.taskId} ${a.outcome} (${a.reason})`
+  );
   return {
     decisions,
     notes,
+    setAside,
     messages: [
       `promptfoo ${evalId}: correct when every ${
         [...correctTypes].join(", ")
@@ -367,6 +378,15 @@ export function parsePromptfooResults(
           ? `; ${seenPrompts.size} prompts, task id testIdx/prompt`
           : ""
       }`,
+      ...(setAside.length > 0
+        ? [
+          `set aside ${setAside.length} errored call${
+            setAside.length > 1 ? "s" : ""
+          } (not decisions, not wrong answers): ${shown.join("; ")}${
+            setAside.length > 5 ? "; ..." : ""
+          }`,
+        ]
+        : []),
       describePCorrectSources(countPCorrectSources(decisions)),
     ],
   };

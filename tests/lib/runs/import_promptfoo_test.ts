@@ -83,16 +83,16 @@ Deno.test("loadPromptfooResults() decides from the named assertion types, not fr
     correct: ["equals"],
     severityOf: HIGH,
   });
-  assert.equal(decisions.length, fx.results.results.length);
-  assert.deepEqual(notes, { harnessFailures: 1 });
+  assert.equal(decisions.length, fx.results.results.length - 1);
+  assert.deepEqual(notes, { setAside: 1 });
   let rightButFailed = 0;
   fx.results.results.forEach((r, i) => {
+    if (r.gradingResult === undefined) return;
     const d = decisions[i];
     assert.equal(d.runId, fx.evalId);
     assert.equal(d.modelId, "openai:gpt-4o-mini");
     assert.equal(d.taskId, String(r.testIdx));
     assert.ok(decisionSchema.safeParse(d).success);
-    if (r.gradingResult === undefined) return;
     const equals = r.gradingResult.componentResults.find((c) =>
       c.assertion.type === "equals"
     )!;
@@ -117,16 +117,25 @@ Deno.test("loadPromptfooResults() decides from the named assertion types, not fr
   assert.ok(decisions.some((d) => d.predClass === "verdict:incorrect"));
 });
 
-Deno.test("loadPromptfooResults() maps an errored call to no answer, a harness failure, with unknown cost", async () => {
-  const { decisions } = await loadPromptfooResults(ONE, {
-    correct: ["equals"],
-    severityOf: HIGH,
-  });
-  const failed = decisions.filter((d) => d.outcome === "harness_failure");
-  assert.equal(failed.length, 1);
-  assert.equal(failed[0].predClass, "verdict:no_answer");
-  assert.equal(failed[0].parseOk, false);
-  assert.deepEqual(failed[0].cost, { completeness: "unavailable", usd: null });
+Deno.test("loadPromptfooResults() sets an errored call aside as a harness failure, not a wrong answer", async () => {
+  const { decisions, setAside, notes, messages } = await loadPromptfooResults(
+    ONE,
+    { correct: ["equals"], severityOf: HIGH },
+  );
+  assert.equal(decisions.length, 5);
+  assert.ok(!decisions.some((d) => d.taskId === "5"));
+  assert.equal(notes.setAside, 1);
+  assert.deepEqual(setAside, [{
+    taskId: "5",
+    trial: 0,
+    outcome: "harness_failure",
+    reason:
+      "openai:gpt-4o-mini: API call error: Error: Request timed out after 30000 ms",
+  }]);
+  assert.match(
+    messages[1],
+    /^set aside 1 errored call \(not decisions, not wrong answers\): test 5 harness_failure/,
+  );
 });
 
 Deno.test("loadPromptfooResults() puts the prompt in the task id only when the file has several prompts, so providers pair", async () => {
@@ -310,8 +319,9 @@ Deno.test("detectPromptfoo() recognises a results file, and the importer is regi
     severityOf: HIGH,
     correct: ["equals"],
   });
-  assert.deepEqual(r.messages, [
+  assert.equal(
+    r.messages[0],
     "promptfoo eval-a1b-2026-11-30T10:00:00: correct when every equals assertion passed",
-    "pCorrect source: logprob-token (5), none (1)",
-  ]);
+  );
+  assert.equal(r.messages[2], "pCorrect source: logprob-token (5)");
 });
