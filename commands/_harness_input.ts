@@ -208,8 +208,14 @@ export async function importHarness(
       notes[k] = (notes[k] ?? 0) + v;
     }
     for (const a of r.setAside ?? []) setAside.push({ ...a, file: path });
-    const sources = describePCorrectSources(countPCorrectSources(r.decisions));
-    for (const m of [...r.messages, sources]) messages.push(`${path}: ${m}`);
+    // every import says where its probabilities came from, once
+    const said = r.messages.some((m) => m.startsWith("pCorrect source:"));
+    const sources = said
+      ? []
+      : [describePCorrectSources(countPCorrectSources(r.decisions))];
+    for (const m of [...r.messages, ...sources]) {
+      messages.push(`${path}: ${m}`);
+    }
   }
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
   return {
