@@ -74,6 +74,15 @@ const SEVERITY_FLAGS = [
 /**
  * Refuse the harness-only mapping flags for a format that is not a harness
  * log (`--pcorrect-from` is the caller's to check).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseMappingFlags } from "./_harness_input.ts";
+ *
+ * assert.throws(() => refuseMappingFlags({ severity: "HIGH" }, "decisions"), /--severity applies to the harness formats/);
+ * refuseMappingFlags({}, "decisions");
+ * ```
  */
 export function refuseMappingFlags(flags: MappingFlags, format: string): void {
   for (const name of [...SEVERITY_FLAGS, ...OPTION_FLAGS.map(([, f]) => f)]) {
@@ -92,6 +101,17 @@ export function refuseMappingFlags(flags: MappingFlags, format: string): void {
  * severity (exactly one source, required), `--pcorrect-from`, and the
  * options this format reads; a flag the format does not read is refused,
  * naming the formats that do.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { harnessOptions } from "./_harness_input.ts";
+ *
+ * const o = await harnessOptions({ severity: "LOW", scorer: "match" }, "inspect");
+ * assert.equal(o.scorer, "match");
+ * assert.equal(o.severityOf({ taskId: "1", record: {} }, "x"), "LOW");
+ * await assert.rejects(() => harnessOptions({}, "inspect"), /give exactly one of --severity/);
+ * ```
  */
 export async function harnessOptions(
   flags: MappingFlags,
@@ -172,6 +192,16 @@ export interface HarnessRun {
  * Import harness logs of one format and concatenate their decisions. Every
  * message (scorer, set-aside items, pCorrect sources) goes to stderr,
  * prefixed with its file; a decision key repeated across files is refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importHarness } from "./_harness_input.ts";
+ *
+ * const r = await importHarness(["data/examples/harness/inspect_qwen.eval"], "inspect", { severity: "HIGH" }, { quiet: true });
+ * assert.equal(r.decisions.length, 9);
+ * assert.equal(r.setAside[0].outcome, "harness_failure");
+ * ```
  */
 export async function importHarness(
   paths: readonly string[],
@@ -239,6 +269,16 @@ function looksLikeReconforge(head: Uint8Array): boolean {
  * file; otherwise a Decision run export (by extension, as before). A `.json`
  * that is neither ReconForge nor a harness log, and a folder no importer
  * claims, are refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectFormat } from "./_harness_input.ts";
+ *
+ * assert.equal(await detectFormat("data/examples/harness/inspect_sonnet.json"), "inspect");
+ * assert.equal(await detectFormat("data/examples/reconforge_run.json"), "reconforge");
+ * assert.equal(await detectFormat("data/examples/model_ab.jsonl"), "decisions");
+ * ```
  */
 export async function detectFormat(path: string): Promise<string> {
   const input = await detectInput(path);
@@ -263,7 +303,18 @@ export async function detectFormat(path: string): Promise<string> {
   return "decisions";
 }
 
-/** Whether a format name is a harness format (re-exported for the commands). */
+/**
+ * Whether a format name is a harness format.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isHarness } from "./_harness_input.ts";
+ *
+ * assert.equal(isHarness("inspect"), true);
+ * assert.equal(isHarness("reconforge"), false);
+ * ```
+ */
 export function isHarness(format: string): format is HarnessFormat {
   return isHarnessFormat(format);
 }

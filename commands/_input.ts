@@ -68,6 +68,15 @@ export interface RunInput {
 /**
  * The JSON keys that name a run's input: `file` for one, `files` (a list)
  * for several.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileKeys } from "./_input.ts";
+ *
+ * assert.deepEqual(fileKeys(["a.json"]), { file: "a.json" });
+ * assert.deepEqual(fileKeys(["a.json", "b.json"]), { files: ["a.json", "b.json"] });
+ * ```
  */
 export function fileKeys(
   files: readonly string[],
@@ -75,7 +84,17 @@ export function fileKeys(
   return files.length === 1 ? { file: files[0] } : { files: [...files] };
 }
 
-/** The inputs, for human output: the path, or the paths joined. */
+/**
+ * The inputs, for human output: the path, or the paths joined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileLabel } from "./_input.ts";
+ *
+ * assert.equal(fileLabel(["a.eval", "b.json"]), "a.eval + b.json");
+ * ```
+ */
 export function fileLabel(files: readonly string[]): string {
   return files.join(" + ");
 }
@@ -83,6 +102,14 @@ export function fileLabel(files: readonly string[]): string {
 /**
  * What imported logs add to a command's JSON: where each probability came
  * from, and the items set aside; nothing for other formats.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importKeys, readRun } from "./_input.ts";
+ *
+ * assert.deepEqual(importKeys(await readRun("data/examples/model_ab.jsonl", {})), {});
+ * ```
  */
 export function importKeys(run: RunInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -99,6 +126,15 @@ const LARGE = 50 * 1024 * 1024;
  * The one format that every input is read as: the flag, or detected from
  * each file's content (see `detectFormat`); files of different formats are
  * refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveFormats } from "./_input.ts";
+ *
+ * assert.equal(await resolveFormats(["data/examples/harness/inspect_qwen.eval", "data/examples/harness/inspect_sonnet.json"], undefined), "inspect");
+ * await assert.rejects(() => resolveFormats(["data/examples/harness/inspect_sonnet.json", "data/examples/reconforge_run.json"], undefined), /share one format/);
+ * ```
  */
 export async function resolveFormats(
   paths: readonly string[],

@@ -15,6 +15,18 @@ async function realOrResolved(path: string): Promise<string> {
  * Check an output path before anything is written: never one of the inputs
  * (even with `--force`, and through a symlink), and an existing file only
  * with `--force`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkOutPath } from "./_out_file.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/in.json`, "{}");
+ * await checkOutPath(`${dir}/out.jsonl`, [`${dir}/in.json`], false);
+ * await assert.rejects(() => checkOutPath(`${dir}/in.json`, [`${dir}/in.json`], true), /one of the inputs/);
+ * await assert.rejects(() => checkOutPath(`${dir}/in.json`, [], false), /pass --force/);
+ * ```
  */
 export async function checkOutPath(
   out: string,
