@@ -86,7 +86,9 @@ export const HARNESS_EXAMPLE_LOGS: readonly HarnessLogSpec[] = [
 ];
 
 /** The shipped severity map (CSV, `key,severity`, keyed by task id). */
-export const HARNESS_SEVERITY_MAP = example("harness_logs_severity.csv");
+export const HARNESS_SEVERITY_MAP: string = example(
+  "harness_logs_severity.csv",
+);
 
 /** Options for {@linkcode harnessLogs}. */
 export interface HarnessLogsOptions {
