@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   detectLmEval,
   lmEvalImporter,
@@ -361,4 +362,35 @@ Deno.test("parseLmEvalSamples() does not check a digit target that is also an op
   const { decisions } = parseLmEvalSamples(text([line]), opts);
   assert.equal(decisions[0].predClass, "verdict:correct");
   assert.equal(decisions[0].answer, "1");
+});
+
+Deno.test("parseLmEvalSamples() gives the chosen option a probability between 1/k and 1, and the largest one of the k options", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.double({ min: -60, max: 0, noNaN: true }), {
+        minLength: 2,
+        maxLength: 6,
+      }),
+      (lls) => {
+        const k = lls.length;
+        const top = lls.indexOf(Math.max(...lls));
+        const args: Record<string, { arg_0: string; arg_1: string }> = {};
+        lls.forEach((_, i) => {
+          args[`gen_args_${i}`] = { arg_0: "Q:", arg_1: ` option${i}` };
+        });
+        const line = mcLine({
+          target: String(top),
+          arguments: args,
+          filtered_resps: lls.map((l) => [String(l), "False"]),
+          acc: 1,
+        });
+        const p = parseLmEvalSamples(text([line]), opts).decisions[0].pCorrect!;
+        // the softmax at the argmax is the largest of k shares summing to 1
+        assert.ok(p >= 1 / k - 1e-12 && p <= 1);
+        const all = lls.map((_, j) => softmaxAt(lls, j));
+        assert.ok(all.every((q) => q <= p + 1e-12));
+      },
+    ),
+    { seed: 20261130, numRuns: 100, verbose: 1 },
+  );
 });
