@@ -512,3 +512,30 @@ Deno.test("export-tasks writes an inspect dataset; a log of it in inspect's form
   assert.equal(wrongFormat.code, 2);
   assert.match(wrongFormat.stderr, /--format must be inspect/);
 });
+
+Deno.test("score gives the same result on the deflate, zstd, chunked and .json forms of one inspect run", async () => {
+  const forms = [
+    "qwen_deflate.eval",
+    "qwen_zstd.eval",
+    "qwen_chunked.eval",
+    "qwen.json",
+  ];
+  const docs = [];
+  for (const f of forms) {
+    docs.push(
+      await json([
+        "score",
+        `${root}tests/fixtures/inspect/${f}`,
+        "--severity-field",
+        "metadata.severity",
+        "--resamples",
+        "20",
+      ]),
+    );
+  }
+  for (const d of docs.slice(1)) {
+    assert.deepEqual(d.models, docs[0].models);
+    assert.deepEqual(d.pCorrectSources, docs[0].pCorrectSources);
+    assert.equal(d.decisions, 9);
+  }
+});
