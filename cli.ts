@@ -17,6 +17,8 @@ import { escalateCommand } from "./commands/escalate.ts";
 import { contaminationCommand } from "./commands/contamination.ts";
 import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
+import { exportTasksCommand } from "./commands/export_tasks.ts";
+import { importCommand } from "./commands/import.ts";
 import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { profilesCommand } from "./commands/profiles.ts";
@@ -44,6 +46,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   calibrate: calibrateCommand,
   escalate: escalateCommand,
   breakeven: breakevenCommand,
+  import: importCommand,
+  "export-tasks": exportTasksCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage:

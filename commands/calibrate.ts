@@ -24,7 +24,15 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import {
+  fileKeys,
+  fileLabel,
+  importKeys,
+  type InputFlags,
+  readRun,
+  type RunInput,
+} from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** A run read as labelled outcomes, pooled and per model. */
@@ -33,12 +41,19 @@ export interface RunOutcomes {
   readonly decisions: number;
   readonly pooled: OutcomeColumns;
   readonly models: readonly { modelId: string; columns: OutcomeColumns }[];
+  /** The decisions of each pCorrect source (`null`: none stated), in first-seen order. */
+  readonly sources: readonly {
+    pCorrectSource: string | null;
+    columns: OutcomeColumns;
+  }[];
+  /** The run as read. */
+  readonly run: RunInput;
 }
 
 /** Read a run and turn it into calibration columns (pCorrect, correct, K exposure). */
 export async function readOutcomes(
-  path: string,
-  flags: { format?: string; probability?: string },
+  path: string | readonly string[],
+  flags: InputFlags,
   profile: CostProfile,
 ): Promise<RunOutcomes> {
   const run = await readRun(path, flags, true);
@@ -52,7 +67,9 @@ export async function readOutcomes(
   const pooled = outcomeColumns(columns, { profile });
   if (pooled.p.length === 0) {
     throw new UsageError(
-      `${path}: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
+      `${
+        fileLabel(run.files)
+      }: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
     );
   }
   const modelCol = table.array("modelId") as ArrayLike<string>;
@@ -70,7 +87,32 @@ export async function readOutcomes(
     };
     return { modelId, columns: outcomeColumns(sub, { profile }) };
   });
-  return { format: run.format, decisions: run.decisions, pooled, models };
+  const sourceCol = table.array("pCorrectSource") as ArrayLike<string | null>;
+  const sourceIds = [...new Set(Array.from(sourceCol, (s) => s ?? null))];
+  const sources = sourceIds.map((source) => {
+    const idx: number[] = [];
+    for (let i = 0; i < sourceCol.length; i++) {
+      if ((sourceCol[i] ?? null) === source) idx.push(i);
+    }
+    const sub = {
+      pCorrect: idx.map((i) => columns.pCorrect[i]),
+      trueClass: idx.map((i) => columns.trueClass[i]),
+      predClass: idx.map((i) => columns.predClass[i]),
+      severity: idx.map((i) => columns.severity[i]),
+    };
+    return {
+      pCorrectSource: source,
+      columns: outcomeColumns(sub, { profile }),
+    };
+  });
+  return {
+    format: run.format,
+    decisions: run.decisions,
+    pooled,
+    models,
+    sources,
+    run,
+  };
 }
 
 /** Options of one calibration report. */
@@ -281,11 +323,13 @@ export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
   usage:
-    "lossbook calibrate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
+    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
     const { values, positionals } = parseFlags("calibrate", args, {
+      ...MAPPING_FLAGS,
+      "by-source": { type: "boolean" },
       format: { type: "string" },
       probability: { type: "string" },
       bins: { type: "string" },
@@ -295,16 +339,23 @@ export const calibrateCommand: Command = {
       resamples: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const options = calibrateOptions(values);
     const [profile] = await resolveProfiles([
       values.profile ?? "reconciliation",
     ]);
-    const path = positionals[0];
-    const outcomes = await readOutcomes(path, values, profile);
+    const outcomes = await readOutcomes(positionals, values, profile);
+    const path = fileLabel(outcomes.run.files);
     const pooled = calibrationReport(outcomes.pooled, options);
+    // by source: every group of decisions whose probability has one provenance
+    const bySource = values["by-source"] === true
+      ? outcomes.sources.filter((s) => s.columns.p.length > 0).map((s) => ({
+        pCorrectSource: s.pCorrectSource,
+        ...calibrationReport(s.columns, options),
+      }))
+      : null;
     const models = outcomes.models.map((m) => ({
       modelId: m.modelId,
       ...calibrationReport(m.columns, options),
@@ -313,12 +364,14 @@ export const calibrateCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(outcomes.run.files),
           format: outcomes.format,
           decisions: outcomes.decisions,
           profile: { id: profile.id, version: profile.version, unit },
           ...pooled,
           models,
+          ...importKeys(outcomes.run),
+          ...(bySource === null ? {} : { sources: bySource }),
         },
         null,
         2,
@@ -335,6 +388,11 @@ export const calibrateCommand: Command = {
       ];
       if (models.length > 1) {
         for (const m of models) parts.push(human(m.modelId, m, unit));
+      }
+      for (const s of bySource ?? []) {
+        parts.push(
+          human(`pCorrect source ${s.pCorrectSource ?? "none"}`, s, unit),
+        );
       }
       console.log(parts.join("\n\n"));
     }

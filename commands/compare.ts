@@ -15,7 +15,7 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
 import {
   commonOptions,
   matrixOf,
@@ -44,7 +44,7 @@ export const compareCommand: Command = {
   summary:
     "Compare two models on the same tasks: paired bootstrap differences in accuracy and loss",
   usage:
-    "lossbook compare <file> --a MODEL --b MODEL [--format ...] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook compare <file>... --a MODEL --b MODEL [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
@@ -53,16 +53,15 @@ export const compareCommand: Command = {
       a: { type: "string" },
       b: { type: "string" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     if (values.a === undefined || values.b === undefined) {
       throw new UsageError("name the two models with --a MODEL --b MODEL");
     }
     const { level, seed, resamples, mode } = commonOptions(values);
     const profiles: CostProfile[] = await resolveProfiles(values.profile);
-    const path = positionals[0];
-    const run = await readRun(path, values, true);
+    const run = await readRun(positionals, values, true);
     const paired = pairedStats(run.table!, values.a, values.b);
     const matrix = matrixOf(mode);
     // Each difference draws from its own stream (seedFor), so adding a
@@ -90,7 +89,9 @@ export const compareCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
+          format: run.format,
+          matrix: matrix.id,
           a: values.a,
           b: values.b,
           mode,
@@ -101,6 +102,7 @@ export const compareCommand: Command = {
           onlyA: paired.onlyA,
           onlyB: paired.onlyB,
           differences: { accuracy: accuracyDiff, loss },
+          ...importKeys(run),
         },
         null,
         2,
@@ -114,11 +116,13 @@ export const compareCommand: Command = {
     ];
     for (const p of profiles) rows.push(row(`loss, ${p.id}`, loss[p.id]));
     console.log(
-      `${path}: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared tasks${
+      `${
+        fileLabel(run.files)
+      }: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared tasks${
         paired.onlyA + paired.onlyB > 0
           ? ` (unpaired: ${paired.onlyA} only A, ${paired.onlyB} only B)`
           : ""
-      }; ${mode} mode; paired bootstrap, seed ${seed}, ${resamples} resamples\n${
+      }; ${mode} mode, cost matrix ${matrix.id}; paired bootstrap, seed ${seed}, ${resamples} resamples\n${
         alignRows(rows)
       }`,
     );

@@ -8,6 +8,8 @@ import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
 import { policyColumns } from "../lib/policy/policy_columns.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
 import { readOutcomes } from "./calibrate.ts";
+import { fileKeys, fileLabel, importKeys } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
   alignRows,
   type Command,
@@ -220,19 +222,20 @@ export const escalateCommand: Command = {
   summary:
     "Escalation thresholds that minimise a run's cost: global and per severity, the Bayes rule, loss saved, risk-coverage in money",
   usage:
-    "lossbook escalate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--profile ID|FILE] [--points 21] [--json]",
+    "lossbook escalate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--profile ID|FILE] [--points 21] [--json]",
   example:
     "deno task lossbook escalate data/examples/reconforge_run.json --profile reconciliation",
   async run(args) {
     const { values, positionals } = parseFlags("escalate", args, {
+      ...MAPPING_FLAGS,
       format: { type: "string" },
       probability: { type: "string" },
       profile: { type: "string" },
       points: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const points = values.points === undefined ? 21 : Number(values.points);
     if (!Number.isInteger(points) || points < 2) {
@@ -243,8 +246,8 @@ export const escalateCommand: Command = {
     const [profile] = await resolveProfiles([
       values.profile ?? "reconciliation",
     ]);
-    const path = positionals[0];
-    const outcomes = await readOutcomes(path, values, profile);
+    const outcomes = await readOutcomes(positionals, values, profile);
+    const path = fileLabel(outcomes.run.files);
     const models = outcomes.models
       .filter((m) => m.columns.p.length > 0)
       .map((m) => escalationReport(m.modelId, m.columns, profile, points));
@@ -252,8 +255,9 @@ export const escalateCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(outcomes.run.files),
           format: outcomes.format,
+          ...importKeys(outcomes.run),
           decisions: outcomes.decisions,
           profile: {
             id: profile.id,

@@ -27,6 +27,15 @@ import { openLedger } from "../lib/ledger/writer.ts";
 import type { Decision } from "../lib/runs/decision.ts";
 import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
+import { decisionKey } from "../lib/runs/arrow.ts";
+import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
+import {
+  importHarness,
+  isHarness,
+  MAPPING_FLAGS,
+  refuseMappingFlags,
+} from "./_harness_input.ts";
+import { resolveFormats } from "./_input.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
 
@@ -142,7 +151,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -150,6 +159,7 @@ const USAGE = [
 
 async function append(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("ledger append", args, {
+    ...MAPPING_FLAGS,
     at: { type: "string" },
     profile: { type: "string" },
     served: { type: "string" },
@@ -162,12 +172,13 @@ async function append(args: string[]): Promise<number> {
     probability: { type: "string" },
     json: { type: "boolean" },
   });
-  if (positionals.length !== 2) {
+  if (positionals.length < 2) {
     throw new UsageError(
-      `ledger append takes <ledger.jsonl> <decisions.jsonl>, got ${positionals.length} arguments`,
+      `ledger append takes <ledger.jsonl> <decisions.jsonl>..., got ${positionals.length} arguments`,
     );
   }
-  const [ledger, source] = positionals;
+  const [ledger, source, ...more] = positionals;
+  const sources = [source, ...more];
   const at = values.at ?? new Date().toISOString();
   if (!isTimestamp(at)) {
     throw new UsageError(
@@ -190,10 +201,25 @@ async function append(args: string[]): Promise<number> {
       `--sla-hours must be a number >= 0, got ${values["sla-hours"]}`,
     );
   }
-  const format = values.format ?? "decisions";
-  if (format !== "decisions" && format !== "lossbench") {
+  const format = values.format ?? await resolveFormats(sources, undefined);
+  if (
+    format !== "decisions" && format !== "lossbench" && !isHarness(format)
+  ) {
     throw new UsageError(
-      `--format must be decisions or lossbench, got ${JSON.stringify(format)}`,
+      `--format must be decisions, lossbench or a harness format (${
+        HARNESS_FORMATS.join(", ")
+      }), got ${JSON.stringify(format)}`,
+    );
+  }
+  if (!isHarness(format)) refuseMappingFlags(values, format);
+  if (!isHarness(format) && values["pcorrect-from"] !== undefined) {
+    throw new UsageError(
+      `--pcorrect-from applies to imported logs, not to --format ${format}`,
+    );
+  }
+  if (format === "lossbench" && sources.length > 1) {
+    throw new UsageError(
+      "ledger append reads one LossBench ledger at a time (its chain is verified as a whole)",
     );
   }
   if (format !== "lossbench" && values.probability !== undefined) {
@@ -223,10 +249,29 @@ async function append(args: string[]): Promise<number> {
     decisions = parseLossbenchLedger(text, { probability: p, path: source })
       .decisions;
     meta = lossbenchMeta(text, source);
+  } else if (isHarness(format)) {
+    decisions = (await importHarness(sources, format, values)).decisions;
+    meta = decisions.map(() => null);
   } else {
-    decisions = parseDecisionsJsonl(await Deno.readTextFile(source), {
-      path: source,
-    });
+    decisions = [];
+    const first = new Map<string, string>();
+    for (const path of sources) {
+      for (
+        const d of parseDecisionsJsonl(await Deno.readTextFile(path), { path })
+      ) {
+        const key = decisionKey(d);
+        const seen = first.get(key);
+        if (seen !== undefined) {
+          throw new RangeError(
+            `Cannot combine ${path}: its decision ${
+              JSON.stringify(key.replaceAll("\u0000", "/"))
+            } repeats one in ${seen}`,
+          );
+        }
+        first.set(key, path);
+        decisions.push(d);
+      }
+    }
     meta = decisions.map(() => null);
   }
   // several models on one task: one answer is served, the others are shadows
@@ -241,12 +286,14 @@ async function append(args: string[]): Promise<number> {
   const served = values.served;
   if (shared && served === undefined) {
     throw new UsageError(
-      `${source} has answers of several models for the same task; say which model's answers were acted on with --served MODEL (the others are recorded as shadow answers)`,
+      `${
+        sources.join(", ")
+      } has answers of several models for the same task; say which model's answers were acted on with --served MODEL (the others are recorded as shadow answers)`,
     );
   }
   if (served !== undefined && !decisions.some((d) => d.modelId === served)) {
     throw new UsageError(
-      `--served ${served}: no decision of that model in ${source}`,
+      `--served ${served}: no decision of that model in ${sources.join(", ")}`,
     );
   }
   let existing: LedgerEntry[] = [];

@@ -45,7 +45,8 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 
 /** Scoring modes. */
 export const MODES = ["consequence", "strict", "reconforge"] as const;
@@ -302,6 +303,8 @@ export const SCORING_FLAGS = {
   format: { type: "string" },
   probability: { type: "string" },
   engine: { type: "string" },
+  // --pcorrect-from and the other mapping flags
+  ...MAPPING_FLAGS,
   mode: { type: "string" },
   profile: { type: "string", multiple: true },
   ci: { type: "string" },
@@ -346,7 +349,7 @@ export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
@@ -354,13 +357,12 @@ export const scoreCommand: Command = {
       ...SCORING_FLAGS,
       level: { type: "string" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const common = commonOptions(values);
     const profiles = await resolveProfiles(values.profile);
-    const path = positionals[0];
-    const run = await readRun(path, values);
+    const run = await readRun(positionals, values);
     const options: ScoreOptions = {
       ...common,
       confusion: common.mode === "reconforge" || run.format === "reconforge",
@@ -369,7 +371,7 @@ export const scoreCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
           format: run.format,
           mode: common.mode,
           matrix: matrixOf(common.mode).id,
@@ -378,6 +380,7 @@ export const scoreCommand: Command = {
           resamples: common.resamples,
           decisions: run.decisions,
           notes: run.notes,
+          ...importKeys(run),
           profiles: profiles.map((p) => ({
             id: p.id,
             version: p.version,
@@ -392,12 +395,15 @@ export const scoreCommand: Command = {
       const notes = Object.entries(run.notes).filter(([, v]) => v > 0).map((
         [k, v],
       ) => `${k} ${v}`);
-      const header =
-        `${path} (${run.format}, ${common.mode} mode): ${models.length} model${
-          models.length === 1 ? "" : "s"
-        }, ${run.decisions} decisions${
-          notes.length ? `; ${notes.join(", ")}` : ""
-        }; bootstrap seed ${common.seed}, ${common.resamples} resamples`;
+      const header = `${
+        fileLabel(run.files)
+      } (${run.format}, ${common.mode} mode, cost matrix ${
+        matrixOf(common.mode).id
+      }): ${models.length} model${
+        models.length === 1 ? "" : "s"
+      }, ${run.decisions} decisions${
+        notes.length ? `; ${notes.join(", ")}` : ""
+      }; bootstrap seed ${common.seed}, ${common.resamples} resamples`;
       console.log(humanReport(header, models, profiles, options));
     }
     return 0;

@@ -28,7 +28,8 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
   commonOptions,
   matrixOf,
@@ -279,11 +280,12 @@ export const sweepCommand: Command = {
   summary:
     "K-sensitivity of a run: exact crossovers, flips, Kendall tau and win shares as costs vary",
   usage:
-    "lossbook sweep <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
+    "lossbook sweep <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
   example:
     "deno task lossbook sweep data/examples/model_ab.jsonl --registry-draws 10000 --seed 1 --json",
   async run(args) {
     const { values, positionals } = parseFlags("sweep", args, {
+      ...MAPPING_FLAGS,
       format: { type: "string" },
       probability: { type: "string" },
       mode: { type: "string" },
@@ -298,8 +300,8 @@ export const sweepCommand: Command = {
       distribution: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const { mode, seed } = commonOptions(values);
     const [base] = await resolveProfiles([values.base ?? "reconciliation"]);
@@ -358,8 +360,7 @@ export const sweepCommand: Command = {
         }`,
       );
     }
-    const path = positionals[0];
-    const run = await readRun(path, values);
+    const run = await readRun(positionals, values);
     const doc = sweepDocument(run.stats, {
       mode,
       base,
@@ -375,16 +376,17 @@ export const sweepCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
           format: run.format,
           decisions: run.decisions,
+          ...importKeys(run),
           ...doc,
         },
         null,
         2,
       ));
     } else {
-      console.log(human(path, run.format, run.decisions, doc));
+      console.log(human(fileLabel(run.files), run.format, run.decisions, doc));
     }
     return 0;
   },

@@ -41,6 +41,7 @@ import {
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
 import type { DecisionColumn } from "./arrow.ts";
+import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "./mapping.ts";
 
 /** One row check: the field it is about and a predicate true for bad rows. */
 export interface DecisionCheck {
@@ -134,7 +135,32 @@ export const DECISION_CHECKS: readonly DecisionCheck[] = [
     sql:
       `latencyMs IS NOT NULL AND NOT (latencyMs BETWEEN 0 AND ${MAX_DOUBLE})`,
   },
+  {
+    field: "pCorrectSource",
+    rule: PCORRECT_SOURCE_ERROR.replace(/^must be /, ""),
+    sql: `pCorrectSource IS NOT NULL AND NOT (${pCorrectSourceSql()})`,
+  },
+  // the answer and target texts are kept for review: any text, or null, is
+  // valid, so no row fails these (the column types are checked before)
+  { field: "answer", rule: "text or null", sql: "1 = 0" },
+  { field: "target", rule: "text or null", sql: "1 = 0" },
 ];
+
+// ANSI SQL for "pCorrectSource is in the vocabulary": the fixed names,
+// agreement@K (K digits without a leading zero: the digits removed leave
+// nothing), or score-metadata: with a key. SUBSTR, LENGTH and REPLACE work
+// the same on DuckDB, PostgreSQL and SQLite.
+function pCorrectSourceSql(): string {
+  const tail = "SUBSTR(pCorrectSource, 11)";
+  let digitsRemoved = tail;
+  for (let d = 0; d <= 9; d++) {
+    digitsRemoved = `REPLACE(${digitsRemoved}, '${d}', '')`;
+  }
+  return `pCorrectSource IN (${list(PCORRECT_SOURCES)}) OR ` +
+    `(SUBSTR(pCorrectSource, 1, 10) = 'agreement@' AND LENGTH(pCorrectSource) > 10 ` +
+    `AND SUBSTR(pCorrectSource, 11, 1) <> '0' AND ${digitsRemoved} = '') OR ` +
+    `(SUBSTR(pCorrectSource, 1, 15) = 'score-metadata:' AND LENGTH(pCorrectSource) > 15)`;
+}
 
 /**
  * One ANSI SQL predicate that is TRUE for a row failing any of

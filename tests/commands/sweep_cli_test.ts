@@ -173,7 +173,7 @@ Deno.test("sweep exits 2 with one line on bad input", async () => {
       [["sweep", EXAMPLE, "--mode", "lenient"], /--mode must be one of/],
       [["sweep", EXAMPLE, "--seed", "x"], /--seed must be an integer/],
       [["sweep", EXAMPLE, "--bogus"], /Unknown option '--bogus'/],
-      [["sweep"], /expected one run file, got 0/],
+      [["sweep"], /expected one or more run files, got none/],
       [["sweep", "nope.jsonl"], /Cannot read nope\.jsonl: no such file/],
     ] as const
   ) {
