@@ -109,8 +109,12 @@ export function duckdbCsvRelation(
   const columns = header.map((c) => `'${c}': 'VARCHAR'`).join(", ");
   const have = new Set(header);
   const select = DECISION_COLUMNS.map((c) => {
-    if (!have.has(c)) return `CAST(NULL AS VARCHAR) AS ${c}`;
     const kind = decisionColumnKind(c);
+    if (!have.has(c)) {
+      return `CAST(NULL AS ${
+        kind === "number" ? "DOUBLE" : "VARCHAR"
+      }) AS ${c}`;
+    }
     if (kind === "number") {
       return `CASE WHEN "${c}" IS NULL THEN NULL WHEN regexp_matches("${c}", ${NUMBER_RE}) ` +
         `THEN CAST("${c}" AS DOUBLE) ELSE CAST('NaN' AS DOUBLE) END AS ${c}`;

@@ -73,8 +73,9 @@ function id(field: DecisionColumn): DecisionCheck {
 }
 
 function count(field: DecisionColumn, optional: boolean): DecisionCheck {
+  // ROUND, not FLOOR: SQLite builds without math functions lack FLOOR
   const bad =
-    `NOT (${field} BETWEEN 0 AND ${MAX_SAFE}) OR ${field} <> FLOOR(${field})`;
+    `NOT (${field} BETWEEN 0 AND ${MAX_SAFE}) OR ${field} <> ROUND(${field})`;
   return {
     field,
     rule: `a whole number >= 0${optional ? " or null" : ""}`,
@@ -210,7 +211,7 @@ export function decisionStatsSql(relation = "decisions"): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  COALESCE(SUM(1 - CAST(pCorrect AS DOUBLE)), 0) AS pErrorSum,
+  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}

@@ -50,6 +50,9 @@ export const DECISION_COLUMNS = [
  * written before they existed); a missing one reads as all `null`.
  */
 export const OPTIONAL_DECISION_COLUMNS = [
+  "tokensIn",
+  "tokensOut",
+  "latencyMs",
   "pCorrectSource",
   "answer",
   "target",

@@ -204,7 +204,8 @@ export async function openDecisionsParquet(
  * import { parquetSource } from "./parquet.ts";
  *
  * assert.match(parquetSource("a.parquet", ["runId"]), /CAST\(NULL AS VARCHAR\) AS "answer"/);
- * assert.equal(parquetSource("a.parquet", ["pCorrectSource", "answer", "target"]), "read_parquet('a.parquet')");
+ * assert.match(parquetSource("a.parquet", ["runId"]), /CAST\(NULL AS DOUBLE\) AS "tokensIn"/);
+ * assert.equal(parquetSource("a.parquet", ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource", "answer", "target"]), "read_parquet('a.parquet')");
  * ```
  */
 export function parquetSource(
@@ -219,7 +220,11 @@ export function parquetSource(
   const extra = OPTIONAL_DECISION_COLUMNS.filter((c) => !have.has(c));
   if (extra.length === 0) return base;
   return `(SELECT *, ${
-    extra.map((c) => `CAST(NULL AS VARCHAR) AS "${c}"`).join(", ")
+    extra.map((c) =>
+      `CAST(NULL AS ${
+        decisionColumnKind(c) === "number" ? "DOUBLE" : "VARCHAR"
+      }) AS "${c}"`
+    ).join(", ")
   } FROM ${base}) AS decisions_source`;
 }
 

@@ -139,10 +139,10 @@ Deno.test("loadDecisionsParquet() refuses extra and missing columns", async () =
       `^Cannot load run export .*: unknown column "confidence"`,
     ),
   });
-  const missing = await rewrite("SELECT * EXCLUDE (latencyMs) FROM src");
+  const missing = await rewrite("SELECT * EXCLUDE (outcome) FROM src");
   await assert.rejects(() => loadDecisionsParquet(missing), {
     name: "TypeError",
-    message: /: missing column latencyMs$/,
+    message: /: missing column outcome$/,
   });
 });
 

@@ -1,0 +1,505 @@
+/**
+ * Sufficient statistics of a decisions table inside PostgreSQL: the rows
+ * never leave the server. The aggregate, the row checks and the duplicate
+ * check are the portable SQL of `duckdb_stats_sql.ts`, the same text DuckDB
+ * runs; this file adds how a table becomes a relation, the column check, and
+ * errors that name the table and a row's key values.
+ *
+ * The table has the flat Decision columns of `DECISION_COLUMNS` (cost as
+ * `costCompleteness`, `costUsd`), text columns as a text type, numeric ones
+ * as any integer, real, double precision or numeric type, `parseOk` as
+ * boolean; the columns of `OPTIONAL_DECISION_COLUMNS` may be left out.
+ * Identifiers are unquoted: PostgreSQL folds them to lower case, so a table
+ * created with unquoted names (`CREATE TABLE decisions (runId text, …)`)
+ * matches. A table whose columns were created with quoted mixed-case names
+ * (`"runId"`) is reached through a view with unquoted names.
+ *
+ * The client is `npm:postgres` (pure JavaScript, runs on Deno). A DSN is a
+ * URL (`postgresql://user:pass@host:5432/db`, `postgresql:///db?host=/run/dir`)
+ * or libpq keywords (`host=/run/dir dbname=db user=me`); a host that starts
+ * with `/` is a unix-socket directory.
+ *
+ * @module
+ */
+
+import type { Severity } from "../costs/severity.ts";
+import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
+import {
+  type DecisionColumn,
+  flatDecision,
+  type FlatDecisionRow,
+} from "./arrow.ts";
+import type { Action } from "./decision.ts";
+import {
+  firstInvalidDecisionsSql,
+  repeatedDecisionKeysSql,
+} from "./decision_sql_rows.ts";
+import {
+  DECISION_CHECKS,
+  decisionStatsSql,
+  duplicateDecisionsSql,
+} from "./duckdb_stats_sql.ts";
+import {
+  DECISION_COLUMNS,
+  OPTIONAL_DECISION_COLUMNS,
+} from "./load_decisions.ts";
+import { decisionColumnKind } from "./parquet.ts";
+
+/** How to reach a PostgreSQL server, as parsed from a DSN. */
+export interface PostgresConnection {
+  /** Host name, or a unix-socket directory (starts with `/`). */
+  readonly host: string;
+  /** Port (also names the socket file `.s.PGSQL.<port>`). */
+  readonly port: number;
+  /** Database name. */
+  readonly database: string;
+  /** User name. */
+  readonly username: string;
+  /** Password, or `null` for none. */
+  readonly password: string | null;
+}
+
+const KEYWORDS = new Set(["host", "port", "dbname", "user", "password"]);
+
+function keywordPairs(dsn: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let i = 0;
+  const s = dsn.trim();
+  while (i < s.length) {
+    const m = /^\s*([A-Za-z_]+)\s*=\s*/.exec(s.slice(i));
+    if (m === null) {
+      throw new SyntaxError(
+        `Cannot read DSN: expected key=value at ${JSON.stringify(s.slice(i))}`,
+      );
+    }
+    i += m[0].length;
+    let value = "";
+    if (s[i] === "'") {
+      i++;
+      while (i < s.length && s[i] !== "'") {
+        if (s[i] === "\\" && i + 1 < s.length) i++;
+        value += s[i++];
+      }
+      if (s[i] !== "'") {
+        throw new SyntaxError("Cannot read DSN: unterminated quoted value");
+      }
+      i++;
+    } else {
+      while (i < s.length && !/\s/.test(s[i])) {
+        if (s[i] === "\\" && i + 1 < s.length) i++;
+        value += s[i++];
+      }
+    }
+    out.set(m[1], value);
+  }
+  return out;
+}
+
+function urlPairs(dsn: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const rest = dsn.replace(/^postgres(ql)?:\/\//, "");
+  const q = rest.indexOf("?");
+  const main = q < 0 ? rest : rest.slice(0, q);
+  const query = q < 0 ? "" : rest.slice(q + 1);
+  const slash = main.indexOf("/");
+  const authority = slash < 0 ? main : main.slice(0, slash);
+  const path = slash < 0 ? "" : main.slice(slash + 1);
+  const at = authority.lastIndexOf("@");
+  const userinfo = at < 0 ? "" : authority.slice(0, at);
+  const hostport = at < 0 ? authority : authority.slice(at + 1);
+  const dec = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      throw new SyntaxError(`Cannot read DSN: bad percent-encoding in ${s}`);
+    }
+  };
+  if (userinfo !== "") {
+    const colon = userinfo.indexOf(":");
+    out.set("user", dec(colon < 0 ? userinfo : userinfo.slice(0, colon)));
+    if (colon >= 0) out.set("password", dec(userinfo.slice(colon + 1)));
+  }
+  if (hostport !== "") {
+    const m = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(hostport);
+    if (m === null) {
+      throw new SyntaxError(`Cannot read DSN: bad host ${hostport}`);
+    }
+    if (m[1] !== "") out.set("host", dec(m[1].replace(/^\[|\]$/g, "")));
+    if (m[2]) out.set("port", m[2]);
+  }
+  if (path !== "") out.set("dbname", dec(path));
+  for (const part of query.split("&").filter((p) => p !== "")) {
+    const eq = part.indexOf("=");
+    const key = dec(eq < 0 ? part : part.slice(0, eq));
+    out.set(key, dec(eq < 0 ? "" : part.slice(eq + 1)));
+  }
+  return out;
+}
+
+/**
+ * Parse a PostgreSQL DSN, as a URL or as libpq `key=value` words.
+ *
+ * Known keys: `host`, `port`, `dbname`, `user`, `password`; anything else is
+ * refused rather than ignored. Unset values follow libpq's environment
+ * (`PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`), then its
+ * defaults (`localhost`, 5432, the user name, `postgres`).
+ *
+ * @param dsn The DSN.
+ * @param env Environment to read defaults from. Default: none.
+ * @returns Where to connect.
+ * @throws {SyntaxError} When the DSN cannot be read or has an unknown key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePostgresDsn } from "./postgres_stats.ts";
+ *
+ * const a = parsePostgresDsn("postgresql://me@/runs?host=/tmp/pg");
+ * assert.deepEqual([a.host, a.port, a.database, a.username], ["/tmp/pg", 5432, "runs", "me"]);
+ * const b = parsePostgresDsn("host=/tmp/pg port=5433 dbname=runs user=me");
+ * assert.deepEqual([b.host, b.port, b.database], ["/tmp/pg", 5433, "runs"]);
+ * assert.throws(() => parsePostgresDsn("host=x sslmod=on"), /unknown key sslmod/);
+ * ```
+ */
+export function parsePostgresDsn(
+  dsn: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): PostgresConnection {
+  const pairs = /^postgres(ql)?:\/\//.test(dsn)
+    ? urlPairs(dsn)
+    : keywordPairs(dsn);
+  for (const key of pairs.keys()) {
+    if (!KEYWORDS.has(key)) {
+      throw new SyntaxError(
+        `Cannot read DSN: unknown key ${key} (known: ${
+          [...KEYWORDS].join(", ")
+        })`,
+      );
+    }
+  }
+  const portText = pairs.get("port") ?? env.PGPORT ?? "5432";
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new SyntaxError(
+      `Cannot read DSN: port must be an integer in [1, 65535], got ${portText}`,
+    );
+  }
+  const username = pairs.get("user") ?? env.PGUSER ?? env.USER ?? "postgres";
+  return {
+    host: pairs.get("host") || env.PGHOST || "localhost",
+    port,
+    database: pairs.get("dbname") ?? env.PGDATABASE ?? username,
+    username,
+    password: pairs.get("password") ?? env.PGPASSWORD ?? null,
+  };
+}
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/**
+ * Check a table name for use as an unquoted identifier: a name or
+ * `schema.name`, letters, digits and `_`, not starting with a digit.
+ *
+ * @param name The name given.
+ * @returns The name.
+ * @throws {SyntaxError} For anything else (quotes, spaces, SQL).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkTableName } from "./postgres_stats.ts";
+ *
+ * assert.equal(checkTableName("runs.decisions"), "runs.decisions");
+ * assert.throws(() => checkTableName("x; drop table y"), SyntaxError);
+ * ```
+ */
+export function checkTableName(name: string): string {
+  if (!TABLE_NAME.test(name)) {
+    throw new SyntaxError(
+      `table name must be an unquoted identifier (name or schema.name: letters, digits, _), got ${
+        JSON.stringify(name)
+      }`,
+    );
+  }
+  return name;
+}
+
+// PostgreSQL type OIDs, by the kind of Decision column they may hold.
+const TEXT_TYPES = new Map([[25, "text"], [1043, "varchar"], [
+  1042,
+  "char",
+], [19, "name"]]);
+const NUMBER_TYPES = new Map([
+  [20, "bigint"],
+  [21, "smallint"],
+  [23, "integer"],
+  [700, "real"],
+  [701, "double precision"],
+  [1700, "numeric"],
+]);
+const BOOLEAN_TYPES = new Map([[16, "boolean"]]);
+const KINDS = {
+  text: { types: TEXT_TYPES, words: "a text type (text, varchar)" },
+  number: {
+    types: NUMBER_TYPES,
+    words: "a numeric type (integer, bigint, real, double precision, numeric)",
+  },
+  boolean: { types: BOOLEAN_TYPES, words: "boolean" },
+} as const;
+
+function typeName(oid: number): string {
+  return TEXT_TYPES.get(oid) ?? NUMBER_TYPES.get(oid) ??
+    BOOLEAN_TYPES.get(oid) ?? `type oid ${oid}`;
+}
+
+/**
+ * Check the columns of a PostgreSQL relation against the flat Decision
+ * layout, and give the relation the statistics query scans: the table
+ * itself when every column is there, else a subquery that adds each missing
+ * optional column as NULL.
+ *
+ * @param table The table or view name (unquoted).
+ * @param columns Name and type OID of each column, as the server reports them.
+ * @returns The relation text.
+ * @throws {TypeError} On a missing, unknown, repeated or mistyped column, or a quoted mixed-case name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { postgresRelation } from "./postgres_stats.ts";
+ * import { DECISION_COLUMNS } from "./load_decisions.ts";
+ * import { decisionColumnKind } from "./parquet.ts";
+ *
+ * const oid = { text: 25, number: 701, boolean: 16 };
+ * const all = DECISION_COLUMNS.map((c) => ({ name: c.toLowerCase(), type: oid[decisionColumnKind(c)] }));
+ * assert.equal(postgresRelation("decisions", all), "decisions");
+ * assert.match(postgresRelation("decisions", all.filter((c) => c.name !== "target")), /CAST\(NULL AS text\) AS target/);
+ * assert.throws(() => postgresRelation("d", all.map((c) => c.name === "runid" ? { ...c, name: "runId" } : c)), /quoted mixed-case name "runId"/);
+ * ```
+ */
+export function postgresRelation(
+  table: string,
+  columns: ReadonlyArray<{ readonly name: string; readonly type: number }>,
+): string {
+  const where = `Cannot load table ${table}`;
+  const byLower = new Map(DECISION_COLUMNS.map((c) => [c.toLowerCase(), c]));
+  const seen = new Map<DecisionColumn, number>();
+  for (const { name, type } of columns) {
+    const column = byLower.get(name);
+    if (column === undefined) {
+      if (byLower.has(name.toLowerCase())) {
+        throw new TypeError(
+          `${where}: column has the quoted mixed-case name ${
+            JSON.stringify(name)
+          }, which unquoted SQL cannot reach; create a view with unquoted names (CREATE VIEW v AS SELECT "${name}" AS ${
+            byLower.get(name.toLowerCase())
+          }, …)`,
+        );
+      }
+      throw new TypeError(
+        `${where}: unknown column ${JSON.stringify(name)} (expected ${
+          DECISION_COLUMNS.join(", ")
+        })`,
+      );
+    }
+    if (seen.has(column)) {
+      throw new TypeError(`${where}: column ${column} repeats`);
+    }
+    const kind = KINDS[decisionColumnKind(column)];
+    if (!kind.types.has(type)) {
+      throw new TypeError(
+        `${where}: column ${column} must have ${kind.words}, got ${
+          typeName(type)
+        }`,
+      );
+    }
+    seen.set(column, type);
+  }
+  const optional = new Set<string>(OPTIONAL_DECISION_COLUMNS);
+  const missing = DECISION_COLUMNS.filter((c) => !seen.has(c));
+  const required = missing.filter((c) => !optional.has(c));
+  if (required.length > 0) {
+    throw new TypeError(
+      `${where}: missing column${required.length > 1 ? "s" : ""} ${
+        required.join(", ")
+      }`,
+    );
+  }
+  if (missing.length === 0) return table;
+  const select = DECISION_COLUMNS.map((c) =>
+    seen.has(c)
+      ? c
+      : `CAST(NULL AS ${
+        decisionColumnKind(c) === "text" ? "text" : "double precision"
+      }) AS ${c}`
+  ).join(", ");
+  return `(SELECT ${select} FROM ${table}) AS decisions`;
+}
+
+/** Options for {@linkcode postgresDecisionStats}. */
+export interface PostgresStatsOptions {
+  /**
+   * Refuse a table in which a (runId, modelId, taskId, trial) repeats, as
+   * the loaders do (a second scan). Default: `true`.
+   */
+  checkDuplicates?: boolean;
+  /** Environment for DSN defaults (`PGHOST`, …). Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+type Sql = import("postgres").Sql;
+
+async function connect(connection: PostgresConnection): Promise<Sql> {
+  const { default: postgres } = await import("postgres");
+  return postgres({
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    username: connection.username,
+    ...(connection.password === null ? {} : { password: connection.password }),
+    max: 1,
+    connect_timeout: 30,
+    onnotice: () => {},
+  });
+}
+
+function num(v: unknown): number {
+  return v === null || v === undefined ? NaN : Number(v);
+}
+
+function keyText(r: Record<string, unknown>): string {
+  return `row with runId ${JSON.stringify(r.runid ?? null)}, modelId ${
+    JSON.stringify(r.modelid ?? null)
+  }, taskId ${JSON.stringify(r.taskid ?? null)}, trial ${
+    r.trial === null || r.trial === undefined ? "null" : String(r.trial)
+  }`;
+}
+
+function flatRow(found: Record<string, unknown>): FlatDecisionRow {
+  const row = {} as Record<string, unknown>;
+  for (const c of DECISION_COLUMNS) {
+    const v = found[c.toLowerCase()];
+    row[c] = v === null || v === undefined
+      ? null
+      : decisionColumnKind(c) === "number"
+      ? Number(v)
+      : v;
+  }
+  return row as FlatDecisionRow;
+}
+
+/**
+ * Build sufficient statistics from a decisions table in PostgreSQL, without
+ * reading its rows into JavaScript.
+ *
+ * The result equals `decisionStats` of the same rows loaded from a file
+ * (counts exactly, `pErrorSum` up to the order of floating-point addition).
+ * The columns are checked first (names and types, see
+ * {@linkcode postgresRelation}); one scan runs `decisionStatsSql`, which
+ * also counts rows failing `DECISION_CHECKS`; when any fails, the first bad
+ * row in key order is fetched and reported with the loaders' message, its
+ * key values in place of a line number. With `checkDuplicates` (the default)
+ * a second scan refuses repeated (runId, modelId, taskId, trial).
+ *
+ * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
+ * @param table The table or view (unquoted name or `schema.name`).
+ * @param options Duplicate check, DSN environment.
+ * @returns Statistics rows in canonical order (`sortStats`).
+ * @throws {SyntaxError} On a bad DSN or table name.
+ * @throws {TypeError} On a missing table, or a wrong column set or type.
+ * @throws {RangeError} On a bad value or a repeated decision, naming the row's key and the field.
+ * @throws {Error} When the server cannot be reached.
+ *
+ * @example
+ * ```ts ignore
+ * // needs a running server; see scripts/pg_throwaway.sh
+ * import { postgresDecisionStats } from "./postgres_stats.ts";
+ *
+ * const stats = await postgresDecisionStats("postgresql:///runs?host=/tmp/pg", "decisions");
+ * console.log(stats.length);
+ * ```
+ */
+export async function postgresDecisionStats(
+  dsn: string,
+  table: string,
+  options: PostgresStatsOptions = {},
+): Promise<StatsRow[]> {
+  checkTableName(table);
+  const connection = parsePostgresDsn(dsn, options.env ?? {});
+  const where = `Cannot load table ${table}`;
+  const sql = await connect(connection);
+  try {
+    let columns: ReadonlyArray<{ name: string; type: number }>;
+    try {
+      const probe = await sql.unsafe(`SELECT * FROM ${table} LIMIT 0`);
+      columns = probe.columns.map((c) => ({ name: c.name, type: c.type }));
+    } catch (error) {
+      throw rethrow(error, where, connection);
+    }
+    const relation = postgresRelation(table, columns);
+    const rows = await sql.unsafe(decisionStatsSql(relation)).values();
+    const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
+    if (invalid > 0) {
+      const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
+      const at = `${where}: ${keyText(found)}`;
+      flatDecision(flatRow(found), at); // throws the loaders' message
+      const check = DECISION_CHECKS.find((_, i) =>
+        num(found[`check${i}`]) === 1
+      )!;
+      throw new RangeError(
+        `${at}: ${check.field} must be ${check.rule}, got ${
+          String(found[check.field.toLowerCase()])
+        }`,
+      );
+    }
+    if (options.checkDuplicates !== false) {
+      const [repeated] = await sql.unsafe(duplicateDecisionsSql(relation))
+        .values();
+      if (num(repeated[0]) > 0) {
+        const [r] = await sql.unsafe(repeatedDecisionKeysSql(relation, 1));
+        throw new RangeError(
+          `${where}: duplicate decision for runId ${
+            JSON.stringify(r.runid)
+          }, modelId ${JSON.stringify(r.modelid)}, taskId ${
+            JSON.stringify(r.taskid)
+          }, trial ${num(r.trial)} (${num(r.copies)} rows; ${
+            num(repeated[0])
+          } keys repeat)`,
+        );
+      }
+    }
+    return sortStats(rows.map((r) => ({
+      modelId: String(r[0]),
+      severity: String(r[1]) as Severity,
+      trueClass: String(r[2]),
+      predClass: String(r[3]),
+      action: String(r[4]) as Action,
+      n: num(r[5]),
+      pErrorSum: num(r[6]),
+      pMissing: num(r[7]),
+      parseFailures: num(r[8]),
+    })));
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+function rethrow(
+  error: unknown,
+  where: string,
+  c: PostgresConnection,
+): Error {
+  const e = error as { code?: string; message?: string };
+  if (e.code === "42P01") {
+    return new TypeError(`${where}: no such table or view`, { cause: error });
+  }
+  if (e.code === "42501") {
+    return new TypeError(`${where}: permission denied`, { cause: error });
+  }
+  return new Error(
+    `Cannot reach PostgreSQL at host ${c.host} port ${c.port} database ${c.database} as ${c.username}: ${
+      e.message ?? String(error)
+    }`,
+    { cause: error },
+  );
+}

@@ -1,0 +1,453 @@
+// The decision SQL run on three engines (DuckDB, a real PostgreSQL server,
+// SQLite through node:sqlite): the same text, the same statistics as the
+// in-memory path. The PostgreSQL tests read LOSSBOOK_TEST_PG_DSN (set by
+// scripts/pg_throwaway.sh start); without it they are skipped with a notice,
+// and fail when CI=true.
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import fc from "fast-check";
+import postgres from "postgres";
+import { SEVERITIES } from "../../../lib/costs/severity.ts";
+import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
+import { sortStats } from "../../../lib/metrics/sufficient_stats.ts";
+import type { Decision } from "../../../lib/runs/decision.ts";
+import { decisionStats } from "../../../lib/runs/decision_stats.ts";
+import { decisionsTableSql } from "../../../lib/runs/decision_sql_export.ts";
+import {
+  firstInvalidDecisionsSql,
+  repeatedDecisionKeysSql,
+} from "../../../lib/runs/decision_sql_rows.ts";
+import { withDuckDB } from "../../../lib/runs/duckdb_session.ts";
+import {
+  decisionStatsSql,
+  duplicateDecisionsSql,
+} from "../../../lib/runs/duckdb_stats_sql.ts";
+import {
+  DECISION_COLUMNS,
+  decisionTable,
+} from "../../../lib/runs/load_decisions.ts";
+import { postgresDecisionStats } from "../../../lib/runs/postgres_stats.ts";
+import { decision } from "../../_helpers.ts";
+
+const PG_DSN = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
+const IN_CI = Deno.env.get("CI") === "true";
+if (PG_DSN === undefined && !IN_CI) {
+  console.warn(
+    'sql_engines_test: LOSSBOOK_TEST_PG_DSN is not set, PostgreSQL tests are skipped (eval "$(scripts/pg_throwaway.sh start)" to run them)',
+  );
+}
+
+/** A PostgreSQL test: runs with a DSN, fails without one in CI, else is ignored. */
+function pgTest(name: string, fn: (dsn: string) => Promise<void>): void {
+  Deno.test({
+    name: `PostgreSQL: ${name}`,
+    ignore: PG_DSN === undefined && !IN_CI,
+    fn: async () => {
+      if (PG_DSN === undefined) {
+        throw new Error(
+          "CI=true but LOSSBOOK_TEST_PG_DSN is not set: .ci/run must start the throwaway server",
+        );
+      }
+      await fn(PG_DSN);
+    },
+  });
+}
+
+function run(): Decision[] {
+  return [
+    decision({ taskId: "1", pCorrect: 0.9 }),
+    decision({ taskId: "2", predClass: "MATCH", pCorrect: 0.6 }),
+    decision({ taskId: "3", pCorrect: 0.5, action: "escalate" }),
+    decision({ taskId: "4", pCorrect: null, parseOk: false }),
+    decision({ taskId: "4", trial: 1, pCorrect: 0.3 }),
+    decision({
+      taskId: "5",
+      severity: "LOW",
+      trueClass: "MATCH",
+      predClass: "DUPLICATE",
+      pCorrect: 0.75,
+      cost: { completeness: "unavailable", usd: null },
+      pCorrectSource: "agreement@5",
+    }),
+    decision({
+      taskId: "6",
+      modelId: "a",
+      severity: "CRITICAL",
+      trueClass: "BENEFICIARY_MISMATCH",
+      predClass: "MATCH",
+      pCorrect: null,
+      tokensIn: 10,
+      tokensOut: 3,
+      latencyMs: 3.5,
+    }),
+  ];
+}
+
+/** The flat row of a decision, with lower-case keys (as PostgreSQL folds them). */
+function flat(d: Decision): Record<string, unknown> {
+  const t = decisionTable([d]).objects()[0] as Record<string, unknown>;
+  return Object.fromEntries(
+    DECISION_COLUMNS.map((c) => [c.toLowerCase(), t[c] ?? null]),
+  );
+}
+
+function toStats(rows: unknown[][]): StatsRow[] {
+  return sortStats(rows.map((r) => ({
+    modelId: String(r[0]),
+    severity: String(r[1]) as StatsRow["severity"],
+    trueClass: String(r[2]),
+    predClass: String(r[3]),
+    action: String(r[4]) as StatsRow["action"],
+    n: Number(r[5]),
+    pErrorSum: Number(r[6]),
+    pMissing: Number(r[7]),
+    parseFailures: Number(r[8]),
+  })));
+}
+
+/** Counts exactly, pErrorSum within 1e-12 relative; invalid rows 0. */
+function assertSameStats(got: StatsRow[], want: StatsRow[], engine: string) {
+  const key = (r: StatsRow) =>
+    [r.modelId, r.severity, r.trueClass, r.predClass, r.action].join("|");
+  assert.deepEqual(got.map(key), want.map(key), engine);
+  for (let i = 0; i < want.length; i++) {
+    const [g, w] = [got[i], want[i]];
+    assert.deepEqual(
+      [g.n, g.pMissing, g.parseFailures],
+      [w.n, w.pMissing, w.parseFailures],
+      `${engine} ${key(w)}`,
+    );
+    const scale = Math.max(1, Math.abs(w.pErrorSum));
+    assert.ok(
+      Math.abs(g.pErrorSum - w.pErrorSum) <= 1e-12 * scale,
+      `${engine} ${key(w)}: pErrorSum ${g.pErrorSum} vs ${w.pErrorSum}`,
+    );
+  }
+}
+
+/** What one engine says about a set of rows: stats, invalid and repeated counts, first bad and repeated keys. */
+interface EngineAnswer {
+  stats: StatsRow[];
+  invalidRows: number;
+  repeatedKeys: number;
+  surplusRows: number;
+  firstBadTask: string | null;
+  firstRepeatedTask: string | null;
+}
+
+function answer(
+  agg: unknown[][],
+  dup: unknown[],
+  bad: unknown[] | undefined,
+  rep: unknown[] | undefined,
+): EngineAnswer {
+  const invalidRows = agg.reduce((s, r) => s + Number(r[9]), 0);
+  return {
+    // a bad severity cannot be ranked: statistics only of valid rows
+    stats: invalidRows === 0 ? toStats(agg) : [],
+    invalidRows,
+    repeatedKeys: Number(dup[0]),
+    surplusRows: Number(dup[1]),
+    firstBadTask: bad === undefined ? null : String(bad[2]),
+    firstRepeatedTask: rep === undefined ? null : String(rep[2]),
+  };
+}
+
+const QUERIES = (t: string) => [
+  decisionStatsSql(t),
+  duplicateDecisionsSql(t),
+  firstInvalidDecisionsSql(t, 1),
+  repeatedDecisionKeysSql(t, 1),
+];
+
+async function onDuckDB(rows: Record<string, unknown>[]) {
+  return await withDuckDB(async (c) => {
+    await c.run(decisionsTableSql("duckdb", "decisions"));
+    const app = await c.createAppender("decisions");
+    for (const r of rows) {
+      for (const col of DECISION_COLUMNS) {
+        const v = r[col.toLowerCase()];
+        if (v === null) app.appendNull();
+        else if (typeof v === "boolean") app.appendBoolean(v);
+        else if (typeof v === "string") app.appendVarchar(v);
+        else if (["trial", "tokensIn", "tokensOut"].includes(col)) {
+          app.appendBigInt(BigInt(v as number));
+        } else app.appendDouble(v as number);
+      }
+      app.endRow();
+    }
+    app.closeSync();
+    const [agg, dup, bad, rep] = await Promise.all(
+      QUERIES("decisions").map(async (q) =>
+        (await c.runAndReadAll(q)).getRows() as unknown[][]
+      ),
+    );
+    return answer(agg, dup[0], bad[0], rep[0]);
+  }, { threads: 1, memoryLimit: "256MB" });
+}
+
+function onSqlite(rows: Record<string, unknown>[]): EngineAnswer {
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.exec(decisionsTableSql("sqlite", "decisions"));
+    const insert = db.prepare(
+      `INSERT INTO decisions (${DECISION_COLUMNS.join(", ")}) VALUES (${
+        DECISION_COLUMNS.map(() => "?").join(", ")
+      })`,
+    );
+    for (const r of rows) {
+      insert.run(
+        ...DECISION_COLUMNS.map((c) => {
+          const v = r[c.toLowerCase()];
+          return typeof v === "boolean" ? (v ? 1 : 0) : v as string | number;
+        }),
+      );
+    }
+    const all = (q: string) =>
+      db.prepare(q).all().map((o) => Object.values(o as object));
+    const [agg, dup, bad, rep] = QUERIES("decisions").map(all);
+    return answer(agg, dup[0], bad[0], rep[0]);
+  } finally {
+    db.close();
+  }
+}
+
+async function withPgTable<T>(
+  dsn: string,
+  rows: Record<string, unknown>[],
+  fn: (sql: postgres.Sql, table: string) => Promise<T>,
+): Promise<T> {
+  const m = /host=([^&]*)/.exec(dsn);
+  const sql = postgres({
+    host: m ? decodeURIComponent(m[1]) : undefined,
+    database: "postgres",
+    username: "postgres",
+    max: 1,
+    onnotice: () => {},
+  });
+  const table = `lbtest_${crypto.randomUUID().replaceAll("-", "")}`;
+  try {
+    await sql.unsafe(decisionsTableSql("postgres", table));
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      if (chunk.length > 0) await sql`INSERT INTO ${sql(table)} ${sql(chunk)}`;
+    }
+    return await fn(sql, table);
+  } finally {
+    await sql.unsafe(`DROP TABLE IF EXISTS ${table}`);
+    await sql.end({ timeout: 5 });
+  }
+}
+
+async function onPostgres(
+  dsn: string,
+  rows: Record<string, unknown>[],
+): Promise<EngineAnswer> {
+  return await withPgTable(dsn, rows, async (sql, table) => {
+    const out: unknown[][][] = [];
+    for (const q of QUERIES(table)) out.push(await sql.unsafe(q).values());
+    return answer(out[0], out[1][0], out[2][0], out[3][0]);
+  });
+}
+
+Deno.test("the decision SQL gives the in-memory statistics on DuckDB and SQLite, and agrees on bad rows and repeated keys", async () => {
+  const good = run();
+  const want = decisionStats(decisionTable(good));
+  const rows = good.map(flat);
+  for (
+    const [engine, got] of [
+      ["duckdb", await onDuckDB(rows)],
+      ["sqlite", onSqlite(rows)],
+    ] as const
+  ) {
+    assertSameStats(got.stats, want, engine);
+    assert.deepEqual(
+      [got.invalidRows, got.repeatedKeys, got.firstBadTask],
+      [0, 0, null],
+      engine,
+    );
+  }
+  // one out-of-range pCorrect, one NaN latency (SQLite stores it as NULL),
+  // one repeated key: every engine counts and finds the same
+  const bad = [
+    ...rows,
+    { ...rows[0], taskid: "9", pcorrect: 1.5 },
+    { ...rows[1], taskid: "8", severity: "SEVERE" },
+    { ...rows[2] },
+  ];
+  const answers = [await onDuckDB(bad), onSqlite(bad)];
+  for (const a of answers) {
+    assert.deepEqual(
+      [a.invalidRows, a.repeatedKeys, a.surplusRows, a.firstBadTask],
+      [2, 1, 1, "8"],
+    );
+    assert.equal(a.firstRepeatedTask, "3");
+  }
+});
+
+pgTest(
+  "the decision SQL gives the in-memory statistics on a real server, and agrees on bad rows and repeated keys",
+  async (dsn) => {
+    const good = run();
+    const want = decisionStats(decisionTable(good));
+    const rows = good.map(flat);
+    const got = await onPostgres(dsn, rows);
+    assertSameStats(got.stats, want, "postgres");
+    assert.deepEqual([got.invalidRows, got.repeatedKeys], [0, 0]);
+    const bad = [
+      ...rows,
+      { ...rows[0], taskid: "9", pcorrect: 1.5 },
+      { ...rows[1], taskid: "8", severity: "SEVERE" },
+      { ...rows[2] },
+    ];
+    const b = await onPostgres(dsn, bad);
+    assert.deepEqual(
+      [b.invalidRows, b.repeatedKeys, b.surplusRows, b.firstBadTask],
+      [2, 1, 1, "8"],
+    );
+    assert.equal(b.firstRepeatedTask, "3");
+  },
+);
+
+const ARB = fc.array(
+  fc.record({
+    modelId: fc.constantFrom("a", "b"),
+    taskId: fc.constantFrom("t1", "t2", "t3", "t4", "t5", "t6", "t7"),
+    trial: fc.integer({ min: 0, max: 3 }),
+    severity: fc.constantFrom(...SEVERITIES),
+    trueClass: fc.constantFrom("MATCH", "AMOUNT_MISMATCH", "DUPLICATE"),
+    predClass: fc.constantFrom("MATCH", "AMOUNT_MISMATCH", "DUPLICATE"),
+    action: fc.constantFrom("auto" as const, "escalate" as const),
+    pCorrect: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), {
+      nil: null,
+    }),
+    parseOk: fc.boolean(),
+  }),
+  { maxLength: 40 },
+).map((rs) => {
+  // one decision per key, as every loader requires
+  const seen = new Set<string>();
+  return rs.filter((r) => {
+    const k = `${r.modelId}/${r.taskId}/${r.trial}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  }).map((r) => decision(r));
+});
+
+async function property(
+  seed: number,
+  check: (ds: Decision[], want: StatsRow[]) => Promise<void>,
+): Promise<void> {
+  try {
+    await fc.assert(
+      fc.asyncProperty(ARB, async (ds) => {
+        await check(ds, decisionStats(decisionTable(ds)));
+      }),
+      { seed, numRuns: 25 },
+    );
+  } catch (error) {
+    console.error(`property failed with fast-check seed ${seed}`);
+    throw error;
+  }
+}
+
+Deno.test("the decision SQL equals decisionStats() on random runs on DuckDB and SQLite (property, seed 20261202)", async () => {
+  await property(20261202, async (ds, want) => {
+    const rows = ds.map(flat);
+    assertSameStats((await onDuckDB(rows)).stats, want, "duckdb");
+    assertSameStats(onSqlite(rows).stats, want, "sqlite");
+  });
+});
+
+pgTest(
+  "the decision SQL and postgresDecisionStats() equal decisionStats() on random runs (property, seed 20261202)",
+  async (dsn) => {
+    await property(20261202, async (ds, want) => {
+      await withPgTable(dsn, ds.map(flat), async (_sql, table) => {
+        assertSameStats(
+          await postgresDecisionStats(dsn, table),
+          want,
+          "postgres",
+        );
+      });
+    });
+  },
+);
+
+pgTest(
+  "postgresDecisionStats() refuses a bad row with the loader's message, naming the table, the row's key and the field",
+  async (dsn) => {
+    const rows = run().map(flat);
+    await withPgTable(
+      dsn,
+      [...rows, { ...rows[0], taskid: "9", pcorrect: 1.5 }],
+      async (_sql, table) => {
+        await assert.rejects(() => postgresDecisionStats(dsn, table), {
+          name: "RangeError",
+          message:
+            `Cannot load table ${table}: row with runId "r1", modelId "m", taskId "9", trial 0: pCorrect must be in [0, 1], got 1.5`,
+        });
+      },
+    );
+    await withPgTable(dsn, [...rows, rows[1]], async (_sql, table) => {
+      await assert.rejects(() => postgresDecisionStats(dsn, table), {
+        name: "RangeError",
+        message:
+          `Cannot load table ${table}: duplicate decision for runId "r1", modelId "m", taskId "2", trial 0 (2 rows; 1 keys repeat)`,
+      });
+    });
+  },
+);
+
+pgTest(
+  "postgresDecisionStats() reads a table without the optional columns, refuses wrong types and quoted mixed-case names, and connects by a libpq keyword DSN",
+  async (dsn) => {
+    const want = decisionStats(decisionTable(run()));
+    await withPgTable(dsn, run().map(flat), async (sql, table) => {
+      await sql.unsafe(
+        `ALTER TABLE ${table} DROP COLUMN tokensin, DROP COLUMN tokensout, DROP COLUMN latencyms, DROP COLUMN pcorrectsource, DROP COLUMN answer, DROP COLUMN target`,
+      );
+      const host = /host=([^&]*)/.exec(dsn)![1];
+      const keywords = `host=${
+        decodeURIComponent(host)
+      } dbname=postgres user=postgres`;
+      assertSameStats(
+        await postgresDecisionStats(keywords, table),
+        want,
+        "postgres",
+      );
+      await sql.unsafe(`ALTER TABLE ${table} RENAME COLUMN runid TO "runId"`);
+      await assert.rejects(
+        () => postgresDecisionStats(dsn, table),
+        /quoted mixed-case name "runId".*create a view/,
+      );
+      await sql.unsafe(
+        `CREATE VIEW ${table}_v AS SELECT "runId" AS runId, modelId, taskId, trial, severity, trueClass, predClass, parseOk, pCorrect, action, costCompleteness, costUsd, outcome FROM ${table}`,
+      );
+      try {
+        assertSameStats(
+          await postgresDecisionStats(dsn, `${table}_v`),
+          want,
+          "postgres view",
+        );
+      } finally {
+        await sql.unsafe(`DROP VIEW ${table}_v`);
+      }
+      await sql.unsafe(`ALTER TABLE ${table} RENAME COLUMN "runId" TO runid`);
+      await sql.unsafe(
+        `ALTER TABLE ${table} ALTER COLUMN pcorrect TYPE text USING pcorrect::text`,
+      );
+      await assert.rejects(() => postgresDecisionStats(dsn, table), {
+        name: "TypeError",
+        message:
+          `Cannot load table ${table}: column pCorrect must have a numeric type (integer, bigint, real, double precision, numeric), got text`,
+      });
+    });
+    await assert.rejects(
+      () => postgresDecisionStats(dsn, "no_such_table_here"),
+      {
+        name: "TypeError",
+        message: "Cannot load table no_such_table_here: no such table or view",
+      },
+    );
+  },
+);
