@@ -233,6 +233,7 @@ export {
   caughtRecallBySeverity,
   confusionMatrix,
   CONSEQUENCE_MATRIX,
+  costIfWrong,
   defineCostMatrix,
   errorsBySeverity,
   expectedLoss,
@@ -258,6 +259,7 @@ export {
   STAT_KEYS,
   STRICT_MATRIX,
   summarise,
+  VERDICT_CLASS_PREFIX,
   wilsonInterval,
 } from "./lib/metrics/mod.ts";
 export type {
@@ -265,6 +267,7 @@ export type {
   BootstrapOptions,
   CaughtOptions,
   ConfusionCell,
+  CostIfWrongOptions,
   CostMatrix,
   CostRule,
   LossOptions,

@@ -25,6 +25,8 @@ import {
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
+import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** A run read as labelled outcomes, pooled and per model. */
@@ -35,11 +37,12 @@ export interface RunOutcomes {
   readonly models: readonly { modelId: string; columns: OutcomeColumns }[];
 }
 
-/** Read a run and turn it into calibration columns (pCorrect, correct, K exposure). */
+/** Read a run and turn it into calibration columns (pCorrect, correct, exposure: cost if wrong under the matrix). */
 export async function readOutcomes(
   path: string,
   flags: { format?: string; probability?: string },
   profile: CostProfile,
+  matrix: CostMatrix = CONSEQUENCE_MATRIX,
 ): Promise<RunOutcomes> {
   const run = await readRun(path, flags, true);
   const table = run.table!;
@@ -49,7 +52,7 @@ export async function readOutcomes(
     predClass: table.array("predClass") as ArrayLike<string>,
     severity: table.array("severity") as ArrayLike<string>,
   };
-  const pooled = outcomeColumns(columns, { profile });
+  const pooled = outcomeColumns(columns, { profile, matrix });
   if (pooled.p.length === 0) {
     throw new UsageError(
       `${path}: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
@@ -68,7 +71,7 @@ export async function readOutcomes(
       predClass: idx.map((i) => columns.predClass[i]),
       severity: idx.map((i) => columns.severity[i]),
     };
-    return { modelId, columns: outcomeColumns(sub, { profile }) };
+    return { modelId, columns: outcomeColumns(sub, { profile, matrix }) };
   });
   return { format: run.format, decisions: run.decisions, pooled, models };
 }
@@ -281,7 +284,7 @@ export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
   usage:
-    "lossbook calibrate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
+    "lossbook calibrate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
@@ -291,6 +294,7 @@ export const calibrateCommand: Command = {
       bins: { type: "string" },
       strategy: { type: "string" },
       profile: { type: "string" },
+      mode: { type: "string" },
       seed: { type: "string" },
       resamples: { type: "string" },
       json: { type: "boolean" },
@@ -303,7 +307,8 @@ export const calibrateCommand: Command = {
       values.profile ?? "reconciliation",
     ]);
     const path = positionals[0];
-    const outcomes = await readOutcomes(path, values, profile);
+    const matrix = matrixFlag(values.mode);
+    const outcomes = await readOutcomes(path, values, profile, matrix);
     const pooled = calibrationReport(outcomes.pooled, options);
     const models = outcomes.models.map((m) => ({
       modelId: m.modelId,
@@ -317,6 +322,7 @@ export const calibrateCommand: Command = {
           format: outcomes.format,
           decisions: outcomes.decisions,
           profile: { id: profile.id, version: profile.version, unit },
+          matrix: matrix.id,
           ...pooled,
           models,
         },
@@ -328,7 +334,7 @@ export const calibrateCommand: Command = {
         human(
           `${path} (${outcomes.format}), all ${models.length} model${
             models.length === 1 ? "" : "s"
-          } pooled; cost-weighted under ${profile.id}`,
+          } pooled; cost-weighted under ${profile.id}, ${matrixLine(matrix)}`,
           pooled,
           unit,
         ),

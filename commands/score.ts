@@ -71,7 +71,7 @@ export interface ModelScore {
   recallBySeverity: Record<Severity, number | null>;
   /** Realised loss per profile id, under the mode's cost matrix. */
   loss: Record<string, number | null>;
-  /** Expected loss from pCorrect per profile id; null when some automatic decision states none. */
+  /** Expected loss from pCorrect per profile id, under the same cost matrix as `loss`; null when some automatic decision states none. */
   expectedLoss: Record<string, number | null>;
   /** ReconForge's severity-weighted recall R_w; null where it is not defined. */
   severityWeightedRecall: number | null;
@@ -183,7 +183,7 @@ export function scoreModels(
         profiles.map((p) => [p.id, realisedLoss(rows, p, { matrix })]),
       ),
       expectedLoss: Object.fromEntries(
-        profiles.map((p) => [p.id, expectedLoss(rows, p)]),
+        profiles.map((p) => [p.id, expectedLoss(rows, p, { matrix })]),
       ),
       severityWeightedRecall: rw,
       intervals: {
