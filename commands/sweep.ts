@@ -185,7 +185,7 @@ function human(
   doc: ReturnType<typeof sweepDocument>,
 ): string {
   const lines = [
-    `${path} (${format}, ${doc.mode} mode, loss per ${doc.per}): ${doc.models.length} model${
+    `${path} (${format}, ${doc.mode} mode, ${doc.matrix} matrix, loss per ${doc.per}): ${doc.models.length} model${
       doc.models.length === 1 ? "" : "s"
     }, ${decisions} decisions`,
     `family: ${doc.family.base} with K(${
