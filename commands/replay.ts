@@ -275,6 +275,13 @@ export const replayCommand: Command = {
           ? "recorded actions"
           : `escalate when P(error) > ${
             SEVERITIES.map((s) => `${s} ${t[s]}`).join(", ")
+          }${
+            r.policy.thresholdIfFlagged
+              ? ` (answers that predicted clean; those that predicted an exception: ${
+                SEVERITIES.map((s) => `${s} ${r.policy.thresholdIfFlagged![s]}`)
+                  .join(", ")
+              })`
+              : ""
           }`
       }; route ${
         typeof r.policy.route === "string"
