@@ -155,8 +155,21 @@ export function rateInterval(
   const wilson = wilsonInterval(successes, n, options);
   if (wilson === null) return null;
   if (Math.min(successes, n - successes) > BOUNDARY_COUNT) return wilson;
-  return clopperPearsonInterval(successes, n, { level: wilson.level });
+  // Clopper–Pearson bounds are found by bisection; a bootstrap of recall asks
+  // for the same few (k, n) thousands of times, so they are remembered.
+  const key = `${successes}/${n}/${wilson.level}`;
+  let exact = EXACT_CACHE.get(key);
+  if (exact === undefined) {
+    exact = Object.freeze(
+      clopperPearsonInterval(successes, n, { level: wilson.level })!,
+    );
+    if (EXACT_CACHE.size >= 4096) EXACT_CACHE.clear();
+    EXACT_CACHE.set(key, exact);
+  }
+  return exact;
 }
+
+const EXACT_CACHE = new Map<string, RateInterval>();
 
 /**
  * A rate with its denominator and interval ({@linkcode rateInterval}).
