@@ -33,3 +33,6 @@ export * from "./bootstrap.ts";
 export * from "./loss_posterior.ts";
 export * from "./fay_feuer.ts";
 export * from "./loss_interval.ts";
+export * from "./sign_flip.ts";
+export * from "./paired_loss_test.ts";
+export * from "./rank_probability.ts";

@@ -22,6 +22,7 @@ export * from "./decision_stats.ts";
 export * from "./import_reconforge.ts";
 export * from "./import_lossbench.ts";
 export * from "./paired_stats.ts";
+export * from "./paired_tasks.ts";
 export * from "./jsonl_stats.ts";
 export * from "./simulate.ts";
 export * from "./arrow.ts";
