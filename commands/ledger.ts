@@ -28,6 +28,7 @@ import type { Decision } from "../lib/runs/decision.ts";
 import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import { matrixFlag } from "./_matrix.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
@@ -75,6 +76,13 @@ export async function readVerifiedLedger(
   step(`verified ${verification.records} records; loading decisions`);
   const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
   step("loaded");
+  if (columns.expectedLossAssumedStrict > 0) {
+    console.error(
+      `${path}: ${columns.expectedLossAssumedStrict} decision record${
+        columns.expectedLossAssumedStrict === 1 ? " carries" : "s carry"
+      } an expected loss without a matrix id; read as strict (risk × K(severity))`,
+    );
+  }
   return { verification, columns };
 }
 
@@ -142,7 +150,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -150,6 +158,7 @@ const USAGE = [
 
 async function append(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("ledger append", args, {
+    mode: { type: "string" },
     at: { type: "string" },
     profile: { type: "string" },
     served: { type: "string" },
@@ -200,6 +209,7 @@ async function append(args: string[]): Promise<number> {
     throw new UsageError("--probability applies to --format lossbench only");
   }
   const profile = await oneProfile(values.profile);
+  const matrix = matrixFlag(values.mode);
   let decisions: Decision[];
   // per decision: its own time, id and revisions, when the source has them
   let meta: (EventMeta | null)[];
@@ -276,6 +286,7 @@ async function append(args: string[]): Promise<number> {
       at: m?.at ?? at,
       ...(m?.id ? { id: m.id } : {}),
       profile,
+      matrix,
       served: served === undefined || d.modelId === served,
       goldKnown: gold === "known",
       policyRevision: values["policy-revision"] ?? m?.policyRevision ?? null,
@@ -312,11 +323,12 @@ async function append(args: string[]): Promise<number> {
     first: result.first,
     last: result.last,
     head: result.head.hash,
+    matrix: matrix.id,
   };
   if (values.json) console.log(JSON.stringify(summary, null, 2));
   else {
     console.log(
-      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened): seq ${result.first}..${result.last}, head ${result.head.hash}`,
+      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened; expected loss under ${profile.id}, ${matrix.id} matrix): seq ${result.first}..${result.last}, head ${result.head.hash}`,
     );
   }
   return 0;
