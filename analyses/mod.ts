@@ -15,6 +15,7 @@ import { drift } from "./drift.ts";
 import { calibration } from "./calibration.ts";
 import { vetoFrontier } from "./veto_frontier.ts";
 import { routing } from "./routing.ts";
+import { intervalCoverage } from "./interval_coverage.ts";
 
 export {
   divergence,
@@ -69,6 +70,20 @@ export { vetoFrontier } from "./veto_frontier.ts";
 export type { VetoFrontierOptions } from "./veto_frontier.ts";
 export { routing, ROUTING_USD_PROFILE } from "./routing.ts";
 export type { RoutingOptions } from "./routing.ts";
+export {
+  COVERAGE_MIX,
+  COVERAGE_MODEL_A,
+  COVERAGE_MODEL_B,
+  coverageCellCounts,
+  coverageTrueLoss,
+  intervalCoverage,
+  simulateCoverageSuite,
+} from "./interval_coverage.ts";
+export type {
+  CoverageCell,
+  CoverageModel,
+  IntervalCoverageOptions,
+} from "./interval_coverage.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -130,5 +145,10 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     title:
       "Routing in money: Switchyard with the error-cost term, loss-optimal routing, judge kappa",
     run: () => routing(),
+  },
+  {
+    id: "interval_coverage",
+    title: "Intervals that hold where the money is: a coverage study",
+    run: () => intervalCoverage(),
   },
 ];

@@ -30,6 +30,7 @@ export * from "./loss.ts";
 export * from "./reconforge.ts";
 export * from "./sampling.ts";
 export * from "./bootstrap.ts";
+export * from "./clt_interval.ts";
 export * from "./loss_posterior.ts";
 export * from "./fay_feuer.ts";
 export * from "./loss_interval.ts";
