@@ -12,6 +12,8 @@ import {
 } from "../../../lib/metrics/loss.ts";
 import { multinomial, type Prng } from "../../../lib/metrics/sampling.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
+import type { PairedRow } from "../../../lib/metrics/bootstrap.ts";
+import type { PairedTaskGroup } from "../../../lib/metrics/paired_loss_test.ts";
 
 /** Error rates per severity of the reference study: 0.10/0.05/0.02/0.01. */
 export const HEAVY_RATES: Readonly<Record<Severity, number>> = {
@@ -19,6 +21,18 @@ export const HEAVY_RATES: Readonly<Record<Severity, number>> = {
   MEDIUM: 0.05,
   HIGH: 0.02,
   CRITICAL: 0.01,
+};
+
+/**
+ * Error rates for the size tests of compare: three times the reference
+ * study's (0.30/0.15/0.06/0.03), so that under principal_risk a few
+ * 100,000-unit misses dominate the per-task differences of most pairs.
+ */
+export const COMPARE_RATES: Readonly<Record<Severity, number>> = {
+  LOW: 0.30,
+  MEDIUM: 0.15,
+  HIGH: 0.06,
+  CRITICAL: 0.03,
 };
 
 /** Shares of decisions per severity: CRITICAL is rare (5%). */
@@ -154,4 +168,57 @@ export function clusteredCells(
   trials: number,
 ): SuiteCell[] {
   return cells.map((c) => ({ ...c, n: Math.round(c.n / trials) * trials }));
+}
+
+/**
+ * Two exchangeable models on the same tasks: each task's kind is drawn
+ * independently for A and B from the same probabilities. Returns the task
+ * groups (for the sign-flip test) and the paired cells (for the bootstrap).
+ */
+export function simulatePair(
+  rng: Prng,
+  cells: readonly SuiteCell[],
+  rates: Readonly<Record<Severity, number>>,
+): { groups: PairedTaskGroup[]; rows: PairedRow[] } {
+  const groups: PairedTaskGroup[] = [];
+  const rows: PairedRow[] = [];
+  for (const c of cells) {
+    const probs = kindProbs(c, rates[c.severity]);
+    const preds = c.trueClass === "MATCH"
+      ? ["MATCH", `${c.severity}_EXC`]
+      : [c.trueClass, "MATCH", `${c.severity}_OTHER`];
+    const joint = new Map<string, number>();
+    for (let t = 0; t < c.n; t++) {
+      const pick = () => {
+        let u = rng.next();
+        for (let k = 0; k < probs.length; k++) {
+          if (u < probs[k]) return k;
+          u -= probs[k];
+        }
+        return probs.length - 1;
+      };
+      const key = `${pick()}/${pick()}`;
+      joint.set(key, (joint.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of joint) {
+      const [i, j] = key.split("/").map(Number);
+      groups.push({
+        severity: c.severity,
+        trueClass: c.trueClass,
+        a: [{ predClass: preds[i], action: "auto", n: 1 }],
+        b: [{ predClass: preds[j], action: "auto", n: 1 }],
+        tasks: n,
+      });
+      rows.push({
+        severity: c.severity,
+        trueClass: c.trueClass,
+        predA: preds[i],
+        actionA: "auto",
+        predB: preds[j],
+        actionB: "auto",
+        n,
+      });
+    }
+  }
+  return { groups, rows };
 }
