@@ -19,6 +19,7 @@ import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
+import { planCommand } from "./commands/plan.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { replayCommand } from "./commands/replay.ts";
 import { scoreCommand } from "./commands/score.ts";
@@ -33,6 +34,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
   compare: compareCommand,
+  plan: planCommand,
   sweep: sweepCommand,
   simulate: simulateCommand,
   generate: generateCommand,

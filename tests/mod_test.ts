@@ -245,6 +245,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "parseReconforge",
     "parseRegistry",
     "parseTasksJsonl",
+    "planSampleSize",
     "policyAction",
     "policyColumns",
     "policyCost",

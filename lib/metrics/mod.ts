@@ -31,6 +31,7 @@ export * from "./reconforge.ts";
 export * from "./sampling.ts";
 export * from "./bootstrap.ts";
 export * from "./clt_interval.ts";
+export * from "./sample_size.ts";
 export * from "./loss_posterior.ts";
 export * from "./fay_feuer.ts";
 export * from "./loss_interval.ts";
