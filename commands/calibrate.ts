@@ -26,6 +26,7 @@ import {
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { formatLevel, formatRule } from "./_format.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
 
@@ -221,8 +222,8 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     `  ECE ${fmt(r.ece)} [${fmt(r.eceInterval.lo)}, ${
       fmt(r.eceInterval.hi)
     }] (${
-      Math.round(r.eceInterval.level * 100)
-    }% bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
+      formatLevel(r.eceInterval.level)
+    } bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
       fmt(r.noiseFloor.mean)
     } (95th percentile ${fmt(r.noiseFloor.quantile)})`,
     `  debiased ECE ${fmt(r.debiasedEce)}, debiased RMS ${
@@ -245,7 +246,7 @@ function human(title: string, r: CalibrationReport, unit: string): string {
   const rows = [["bin", "n", "mean confidence", "accuracy"]];
   for (const b of r.bins) {
     rows.push([
-      `(${b.lo.toFixed(4)}, ${b.hi.toFixed(4)}]`,
+      `(${formatRule(b.lo)}, ${formatRule(b.hi)}]`,
       String(b.n),
       fmt(b.meanConfidence),
       fmt(b.accuracy),

@@ -28,6 +28,7 @@ import {
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
+import { formatLevel } from "./_format.ts";
 import {
   commonOptions,
   matrixOf,
@@ -204,7 +205,7 @@ export const compareCommand: Command = {
       ));
       return 0;
     }
-    const lv = `${Math.round(level * 100)}%`;
+    const lv = formatLevel(level);
     const rows = [
       ["difference (A - B)", "estimate", `${lv} CI`, "p-value", "test"],
       row("accuracy", accuracyDiff),

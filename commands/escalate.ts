@@ -17,6 +17,7 @@ import {
 } from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { formatRule } from "./_format.ts";
 import {
   CONSEQUENCE_MATRIX,
   costIfWrong,
@@ -198,7 +199,7 @@ export function escalationReport(
 
 function human(r: EscalationReport, unit: string): string {
   const t = (x: number | null) =>
-    x === null ? "escalate all" : `P(error) ≤ ${formatNumber(x, 4)}`;
+    x === null ? "escalate all" : `P(error) ≤ ${formatRule(x)}`;
   const lines = [
     `${r.modelId}: ${r.n} decisions with pCorrect${
       r.missingPCorrect ? ` (${r.missingPCorrect} without, left out)` : ""
@@ -250,7 +251,7 @@ function human(r: EscalationReport, unit: string): string {
   for (const p of r.riskCoverage) {
     curve.push([
       p.coverage.toFixed(3),
-      p.threshold === null ? "-" : formatNumber(p.threshold, 4),
+      p.threshold === null ? "-" : formatRule(p.threshold),
       formatNumber(p.cost),
       p.selectiveRisk === null ? "n/a" : p.selectiveRisk.toFixed(4),
     ]);

@@ -61,6 +61,7 @@ import {
   UsageError,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
+import { formatLevel } from "./_format.ts";
 
 /** Scoring modes. */
 export const MODES = ["consequence", "strict", "reconforge"] as const;
@@ -308,7 +309,7 @@ function humanReport(
   profiles: readonly CostProfile[],
   options: ScoreOptions,
 ): string {
-  const lv = `${Math.round(options.level * 100)}%`;
+  const lv = formatLevel(options.level);
   const lines = [header];
   for (const m of models) {
     lines.push("");
