@@ -238,7 +238,9 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     } + within-bin ${fmt(r.brierDecomposition?.withinBin ?? null)}`,
     `  cost-weighted calibration error ${
       formatNumber(r.costWeightedEce)
-    } ${unit} per decision (${formatNumber(r.costWeightedTotal)} in total)`,
+    } ${unit} per decision (${
+      formatNumber(r.costWeightedTotal)
+    } of expected loss misstated in total)`,
     `  ${r.strategy} bins, ${r.nonEmptyBins} of ${
       r.edges.length - 1
     } non-empty:`,
