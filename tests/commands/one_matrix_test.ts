@@ -146,3 +146,66 @@ Deno.test("escalationReport() always-auto expected cost equals expectedLoss() of
     { seed: 15, numRuns: 200 },
   );
 });
+
+Deno.test("on the README's simulated run, escalate's always-auto cost is score's 33.2 for frontier_even, not the strict 32.4", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const path = `${dir}/run.jsonl`;
+  const sim = await runCli([
+    "simulate",
+    "--tasks",
+    "data/tasks/reconciliation_777_300.jsonl",
+    "--model",
+    "frontier_even",
+    "--model",
+    "small_severity_shaped",
+    "--seed",
+    "1",
+    "--out",
+    path,
+  ]);
+  assert.equal(sim.code, 0, sim.stderr);
+  const doc = async (args: string[]) => {
+    const r = await runCli([...args, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  for (const mode of ["consequence", "strict"]) {
+    const s = await doc([
+      "score",
+      path,
+      "--profile",
+      "reconciliation",
+      "--mode",
+      mode,
+      "--resamples",
+      "20",
+    ]);
+    const e = await doc([
+      "escalate",
+      path,
+      "--profile",
+      "reconciliation",
+      "--mode",
+      mode,
+    ]);
+    for (const m of s.models) {
+      const em = e.models.find((x: { modelId: string }) =>
+        x.modelId === m.modelId
+      );
+      assert.ok(Math.abs(em.costAllAuto - m.loss.reconciliation) < 1e-9);
+      assert.ok(
+        Math.abs(em.expectedCostAllAuto - m.expectedLoss.reconciliation) <
+          1e-9,
+      );
+    }
+    const f = s.models.find((x: { modelId: string }) =>
+      x.modelId === "frontier_even"
+    );
+    // score's realised loss under each matrix: 33.2 (consequence) and 32.4 (strict);
+    // escalate used to print 32.4 beside score's 33.2
+    assert.ok(
+      Math.abs(f.loss.reconciliation - (mode === "strict" ? 32.4 : 33.2)) <
+        1e-9,
+    );
+  }
+});
