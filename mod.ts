@@ -343,8 +343,10 @@ export type {
 // sensitivity
 export {
   bayesEscalationRate,
+  coefficientDraws,
   coefficientLoss,
   costFamily,
+  crossoverInterval,
   crossoverRatio,
   crossovers,
   disagreeingPair,
@@ -365,10 +367,14 @@ export {
 } from "./lib/sensitivity/mod.ts";
 export type {
   AnchorMap,
+  CoefficientDrawOptions,
+  CoefficientDraws,
   CoefficientLossOptions,
   CostFamily,
   CostFamilyOptions,
   Crossover,
+  CrossoverInterval,
+  CrossoverIntervalOptions,
   CrossoverOptions,
   DisagreeingPair,
   DisagreeingPairOptions,

@@ -30,7 +30,12 @@ import { lineChart } from "../lib/charts/line_chart.ts";
 import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { type Claim, claimClose } from "../lib/claims/claim.ts";
 import { eceInterval } from "../lib/calibration/ece_interval.ts";
-import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { getProfile, SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { costFamily } from "../lib/sensitivity/cost_family.ts";
+import {
+  coefficientDraws,
+  crossoverInterval,
+} from "../lib/sensitivity/crossover_interval.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
 import { accuracy, recallBySeverity } from "../lib/metrics/accuracy.ts";
@@ -521,6 +526,39 @@ function replayColumns(paired: readonly PairedRow[]): LedgerColumns {
   return ledgerColumns(entries, { path: "<coverage study>" });
 }
 
+/** The family of the crossover part: reconciliation with K(CRITICAL) × r. */
+const CROSSOVER_FAMILY = costFamily(getProfile("reconciliation"), {
+  scaled: ["CRITICAL"],
+});
+
+/**
+ * Where the true expected loss lines of A and B cross along
+ * {@linkcode CROSSOVER_FAMILY}, per decision: A has more CRITICAL misses and
+ * fewer elsewhere, so B overtakes A above the crossing.
+ */
+function trueCrossover(counts: readonly number[]): number {
+  const lineOf = (m: CoverageModel): [number, number] => {
+    let intercept = 0;
+    let slope = 0;
+    COVERAGE_MIX.forEach((cell, i) => {
+      const p = probsOf(m, cell);
+      kindsOf(cell).forEach((kind, j) => {
+        const rule = CONSEQUENCE_MATRIX.auto[kind.outcome];
+        const c = ruleCost(rule, CROSSOVER_FAMILY.base, cell.severity);
+        if (
+          rule.of === "K" && CROSSOVER_FAMILY.scaled.includes(cell.severity)
+        ) {
+          slope += counts[i] * p[j] * c;
+        } else intercept += counts[i] * p[j] * c;
+      });
+    });
+    return [intercept, slope];
+  };
+  const [ia, sa] = lineOf(COVERAGE_MODEL_A);
+  const [ib, sb] = lineOf(COVERAGE_MODEL_B);
+  return (ib - ia) / (sa - sb);
+}
+
 /** The coarse stated confidences of the ECE part, and the true rate behind each. */
 const ECE_LEVELS = [0.6, 0.7, 0.8, 0.9, 0.95, 0.99] as const;
 /** The model states 0.05 more confidence than it has. */
@@ -617,6 +655,7 @@ export function intervalCoverage(
       rwDen += w * counts[i];
     }
     const rwTruth = rwNum / rwDen;
+    const crossoverTruth = trueCrossover(counts);
     const t = {
       acc: { default: newTally(), boot: newTally(), clt: newTally() },
       recall: Object.fromEntries(SEVERITIES.map((s) => [s, {
@@ -645,6 +684,7 @@ export function intervalCoverage(
       }])) as Record<string, Record<string, number>>,
       replay: Object.fromEntries(profiles.map((p) => [p.id, newTally()])),
       ece: newTally(),
+      crossover: newTally(),
     };
     let labelMethod = "";
     let diffMethod = "";
@@ -763,6 +803,22 @@ export function intervalCoverage(
       const paired = simulatePaired(rng, A, B, counts);
       const [sa, sb] = unpair(paired);
       const same = simulatePaired(rng, A, A, counts);
+      {
+        // the crossover of A's and B's loss lines as K(CRITICAL) scales
+        const pairedStats = [...sa, ...sb];
+        const x = crossoverInterval(
+          coefficientDraws(pairedStats, "A", {
+            draws,
+            seed: seedFor(seed, `crossover/${n}/${r}`),
+          }),
+          coefficientDraws(pairedStats, "B", {
+            draws,
+            seed: seedFor(seed, `crossover/${n}/${r}`),
+          }),
+          CROSSOVER_FAMILY,
+        );
+        record(t.crossover, crossoverTruth, x.lo, x.hi);
+      }
       for (const p of profiles) {
         const truth = coverageTrueLoss(A, counts, p) -
           coverageTrueLoss(B, counts, p);
@@ -992,6 +1048,14 @@ export function intervalCoverage(
         role: "lossbook",
       }));
     }
+    rows.push(summary(t.crossover, {
+      ...base,
+      statistic: "crossover ratio",
+      profile: `${CROSSOVER_FAMILY.base.id}, K(CRITICAL) x r`,
+      method:
+        "percentile over posterior draws of both models' loss coefficients (sweep)",
+      role: "lossbook",
+    }));
     rows.push(summary(t.ece, {
       ...base,
       statistic: "ECE",
