@@ -321,7 +321,11 @@ function humanReport(
           m.intervals.accuracy?.lo ?? null,
           m.intervals.accuracy?.hi ?? null,
         )
-      } (${lv} Wilson), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
+      } (${lv} ${
+        m.intervals.accuracy?.method === "clopper-pearson"
+          ? "Clopper-Pearson"
+          : "Wilson"
+      }), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
     if (m.severityWeightedRecall !== null) {
       const ci = m.intervals.severityWeightedRecall!;
