@@ -150,6 +150,7 @@ export const compareCommand: Command = {
           ...opts(`loss/${p.id}`),
           draws: resamples,
           matrix,
+          unit: "task",
         });
         const t = pairedLossTest(byTask.groups, p, {
           matrix,
@@ -169,7 +170,7 @@ export const compareCommand: Command = {
           pairs: accuracyDiff.pairs,
           interval: "jeffreys",
           test: `sign-flip permutation, ${t.mode}`,
-          estimand: LOSS_DIFFERENCE_ESTIMAND,
+          estimand: ci.estimand,
           tasks: byTask.tasks,
           testResamples: t.resamples,
         }];
@@ -216,7 +217,7 @@ export const compareCommand: Command = {
         paired.onlyA + paired.onlyB > 0
           ? ` (unpaired: ${paired.onlyA} only A, ${paired.onlyB} only B)`
           : ""
-      }; ${mode} mode; loss intervals: ${
+      }; ${mode} mode, ${matrix.id} matrix; loss intervals: ${
         METHOD_LABELS[method]
       } (--interval ${interval}); accuracy: paired bootstrap; seed ${seed}, ${resamples} resamples\n${
         alignRows(rows)

@@ -330,6 +330,12 @@ export interface LossDifferenceOptions extends LossCellOptions {
   matrix?: CostMatrix;
   /** Dirichlet prior weight per kind. Default: 0.5 (Jeffreys). */
   prior?: number;
+  /**
+   * `"decision"`: losses summed over every decision; `"task"`: a task's
+   * trials averaged (each row weighs `taskShare`), the unit of `compare`.
+   * Equal with one trial per task. Default: `"decision"`.
+   */
+  unit?: "decision" | "task";
 }
 
 /**
@@ -382,14 +388,13 @@ export function lossDifferenceInterval(
     ),
   ];
   const cellOptions = { ...options, classes, draws, prng };
-  const a = realisedLoss(statsA, profile, {
-    matrix: options.matrix,
-    cleanClass: clean,
-  });
-  const b = realisedLoss(statsB, profile, {
-    matrix: options.matrix,
-    cleanClass: clean,
-  });
+  const perTask = (s: readonly StatsRow[]) =>
+    options.unit === "task"
+      ? s.map((r) => ({ ...r, n: r.taskShare ?? r.n }))
+      : s;
+  const lossOptions = { matrix: options.matrix, cleanClass: clean };
+  const a = realisedLoss(perTask(statsA), profile, lossOptions);
+  const b = realisedLoss(perTask(statsB), profile, lossOptions);
   const da = posteriorLossDraws(
     lossPosterior(statsA, cellOptions),
     profile,
@@ -405,6 +410,12 @@ export function lossDifferenceInterval(
   return jeffreysFromDraws(
     a === null || b === null ? null : a - b,
     diff,
-    { level, seed: prng.seed, estimand: LOSS_DIFFERENCE_ESTIMAND },
+    {
+      level,
+      seed: prng.seed,
+      estimand: options.unit === "task"
+        ? `${LOSS_DIFFERENCE_ESTIMAND}, each task's trials averaged`
+        : LOSS_DIFFERENCE_ESTIMAND,
+    },
   );
 }

@@ -272,6 +272,13 @@ export function lossPosterior(
 export interface PosteriorLossOptions {
   /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
   matrix?: CostMatrix;
+  /**
+   * What a cell's loss is summed over: `"decision"` (every trial, n per
+   * cell) or `"task"` (a task's trials averaged, effectiveN per cell, the
+   * scale of per-task paired differences). The two agree with one trial per
+   * task. Default: `"decision"`.
+   */
+  unit?: "decision" | "task";
 }
 
 /**
@@ -346,14 +353,16 @@ export function posteriorLossDraws(
   options: PosteriorLossOptions = {},
 ): Float64Array {
   const out = new Float64Array(posterior.draws);
+  const perTask = options.unit === "task";
   posterior.cells.forEach((cell, c) => {
     const cost = kindCosts(cell, profile, options);
+    const weight = perTask ? cell.effectiveN : cell.n;
     const m = cost.length;
     const s = posterior.shares[c];
     for (let d = 0; d < posterior.draws; d++) {
       let v = 0;
       for (let k = 0; k < m; k++) v += s[d * m + k] * cost[k];
-      out[d] += cell.n * v;
+      out[d] += weight * v;
     }
   });
   return out;
