@@ -496,14 +496,15 @@ export const scoreCommand: Command = {
       const notes = Object.entries(run.notes).filter(([, v]) => v > 0).map((
         [k, v],
       ) => `${k} ${v}`);
-      const header =
-        `${path} (${run.format}, ${common.mode} mode): ${models.length} model${
-          models.length === 1 ? "" : "s"
-        }, ${run.decisions} decisions${
-          notes.length ? `; ${notes.join(", ")}` : ""
-        }; loss intervals: ${
-          METHOD_LABELS[resolveIntervalMethod(common.interval)]
-        } (--interval ${common.interval}); seed ${common.seed}, ${common.resamples} resamples`;
+      const header = `${path} (${run.format}, ${common.mode} mode, ${
+        matrixOf(common.mode).id
+      } matrix): ${models.length} model${
+        models.length === 1 ? "" : "s"
+      }, ${run.decisions} decisions${
+        notes.length ? `; ${notes.join(", ")}` : ""
+      }; loss intervals: ${
+        METHOD_LABELS[resolveIntervalMethod(common.interval)]
+      } (--interval ${common.interval}); seed ${common.seed}, ${common.resamples} resamples`;
       console.log(humanReport(header, models, profiles, options));
     }
     return 0;
