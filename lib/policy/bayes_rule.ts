@@ -16,7 +16,7 @@ import type { EscalationOptions } from "./optimal_threshold.ts";
  * served automatically costs P(error) × exposure in expectation; a review
  * costs reviewCost. Escalating exactly when the first exceeds the second
  * minimises expected cost decision by decision (Chow's reject rule in
- * money; DESIGN §4.1). Its threshold on P(error) is reviewCost / exposure,
+ * money). Its threshold on P(error) is reviewCost / exposure,
  * so it needs no fitting, only calibrated probabilities. Ties are served
  * automatically. Cost: O(n).
  *
