@@ -17,7 +17,7 @@ import { sha256Hex } from "./_sha256.ts";
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
-import { type CostMatrix, costIfWrong } from "../metrics/loss.ts";
+import { costIfWrong, type CostMatrix } from "../metrics/loss.ts";
 import type { PolicyRecord, RefitBasis } from "./record.ts";
 
 /** Thresholds on P(error), one per severity. */

@@ -21,8 +21,8 @@ import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type PairedComparison, quantileSorted } from "../metrics/bootstrap.ts";
 import {
   CONSEQUENCE_MATRIX,
-  type CostMatrix,
   costIfWrong,
+  type CostMatrix,
 } from "../metrics/loss.ts";
 import { multinomial, seededPrng } from "../metrics/sampling.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
@@ -642,11 +642,16 @@ export function costCurve(
       );
     }
   }
-  const p = resolvePolicy(cols, {
-    route: options.route ?? "recorded",
-    missingRisk: options.missingRisk ?? "escalate",
-    threshold: 0,
-  }, profile, matrix);
+  const p = resolvePolicy(
+    cols,
+    {
+      route: options.route ?? "recorded",
+      missingRisk: options.missingRisk ?? "escalate",
+      threshold: 0,
+    },
+    profile,
+    matrix,
+  );
   const costs = answerCosts(cols, profile, matrix);
   const common = (options.support ?? "each") === "common";
   // constant part: cases with no answer, and answers with no risk
