@@ -166,7 +166,7 @@ export const compareCommand: Command = {
           undefinedResamples: 0,
           seed: ci.seed,
           method: METHOD_LABELS.jeffreys,
-          pValue: t.pValue,
+          pValue: byTask.tasks === 0 ? null : t.pValue,
           pairs: accuracyDiff.pairs,
           interval: "jeffreys",
           test: `sign-flip permutation, ${t.mode}`,
