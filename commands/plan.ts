@@ -87,6 +87,18 @@ export const planCommand: Command = {
     const [profile] = await resolveProfiles([values.profile]);
     const path = positionals[0];
     const run = await readRun(path, values, true);
+    // The simulated suites have one trial per task, as the test's unit is
+    // the task; a pilot with repeated trials would pass trials off as tasks.
+    const trials = run.table!.array("trial") as ArrayLike<number>;
+    for (let i = 0; i < trials.length; i++) {
+      if (trials[i] !== 0) {
+        throw new UsageError(
+          `${path}: plan reads one trial per task, but the run has trial ${
+            trials[i]
+          }; pass a pilot with one trial per task`,
+        );
+      }
+    }
     const paired = pairedStats(run.table!, values.a, values.b);
     const pairs = paired.rows.reduce((s, r) => s + r.n, 0);
     if (pairs === 0) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli } from "../_helpers.ts";
+import { decision, runCli, tempFile } from "../_helpers.ts";
 
 const RUN = "data/examples/model_ab.jsonl";
 
@@ -102,4 +102,27 @@ Deno.test("plan exits 2 with one line on a missing profile, a bad power and an u
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     assert.match(r.stderr, /^lossbook plan: /);
   }
+});
+
+Deno.test("plan refuses a pilot with several trials per task instead of counting trials as tasks", async () => {
+  const rows = ["A", "B"].flatMap((modelId) =>
+    [0, 1].map((trial) => JSON.stringify(decision({ modelId, trial })))
+  );
+  const file = await tempFile("trials.jsonl", rows.join("\n") + "\n");
+  const r = await runCli([
+    "plan",
+    file,
+    "--a",
+    "A",
+    "--b",
+    "B",
+    "--profile",
+    "flat",
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /^lossbook plan: .*one trial per task, but the run has trial 1/,
+  );
+  assert.equal(r.stderr.trim().split("\n").length, 1);
 });
