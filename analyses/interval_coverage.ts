@@ -643,6 +643,10 @@ export function intervalCoverage(
       (a, cell, i) => a + counts[i] * probsOf(A, cell)[0],
       0,
     ) / n;
+    const accTruthB = COVERAGE_MIX.reduce(
+      (a, cell, i) => a + counts[i] * probsOf(B, cell)[0],
+      0,
+    ) / n;
     const recallTruth = (s: Severity) => 1 - A.errorRate[s];
     let rwNum = 0;
     let rwDen = 0;
@@ -685,6 +689,7 @@ export function intervalCoverage(
       replay: Object.fromEntries(profiles.map((p) => [p.id, newTally()])),
       ece: newTally(),
       crossover: newTally(),
+      accDiff: { default: newTally(), clt: newTally() },
     };
     let labelMethod = "";
     let diffMethod = "";
@@ -803,6 +808,24 @@ export function intervalCoverage(
       const paired = simulatePaired(rng, A, B, counts);
       const [sa, sb] = unpair(paired);
       const same = simulatePaired(rng, A, A, counts);
+      {
+        // compare's accuracy difference: a paired bootstrap over tasks
+        const truth = accTruth - accTruthB;
+        const ad = pairedBootstrap(paired, (x) => accuracy(x).value, {
+          level,
+          resamples: draws,
+          prng: sub("accuracy-difference"),
+        });
+        record(t.accDiff.default, truth, ad.lo, ad.hi);
+        const vals = paired.map((x) =>
+          (x.predA === x.trueClass ? 1 : 0) - (x.predB === x.trueClass ? 1 : 0)
+        );
+        const c = cltInterval(vals, {
+          weights: paired.map((x) => x.n),
+          level,
+        });
+        record(t.accDiff.clt, truth, c.lo, c.hi);
+      }
       {
         // the crossover of A's and B's loss lines as K(CRITICAL) scales
         const pairedStats = [...sa, ...sb];
@@ -1048,6 +1071,22 @@ export function intervalCoverage(
         role: "lossbook",
       }));
     }
+    rows.push(
+      summary(t.accDiff.default, {
+        ...base,
+        statistic: "accuracy difference",
+        profile: null,
+        method: "paired percentile bootstrap over tasks (compare)",
+        role: "lossbook",
+      }),
+      summary(t.accDiff.clt, {
+        ...base,
+        statistic: "accuracy difference",
+        profile: null,
+        method: "paired clt (miller-2024)",
+        role: "baseline",
+      }),
+    );
     rows.push(summary(t.crossover, {
       ...base,
       statistic: "crossover ratio",
