@@ -21,6 +21,7 @@ import { exportTasksCommand } from "./commands/export_tasks.ts";
 import { importCommand } from "./commands/import.ts";
 import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
+import { planCommand } from "./commands/plan.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { replayCommand } from "./commands/replay.ts";
 import { scoreCommand } from "./commands/score.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
   compare: compareCommand,
+  plan: planCommand,
   sweep: sweepCommand,
   simulate: simulateCommand,
   generate: generateCommand,

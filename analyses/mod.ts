@@ -16,6 +16,7 @@ import { calibration } from "./calibration.ts";
 import { vetoFrontier } from "./veto_frontier.ts";
 import { routing } from "./routing.ts";
 import { harnessLogs } from "./harness_logs.ts";
+import { intervalCoverage } from "./interval_coverage.ts";
 
 export {
   divergence,
@@ -76,6 +77,20 @@ export {
   harnessLogs,
 } from "./harness_logs.ts";
 export type { HarnessLogsOptions, HarnessLogSpec } from "./harness_logs.ts";
+export {
+  COVERAGE_MIX,
+  COVERAGE_MODEL_A,
+  COVERAGE_MODEL_B,
+  coverageCellCounts,
+  coverageTrueLoss,
+  intervalCoverage,
+  simulateCoverageSuite,
+} from "./interval_coverage.ts";
+export type {
+  CoverageCell,
+  CoverageModel,
+  IntervalCoverageOptions,
+} from "./interval_coverage.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -143,5 +158,10 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     title:
       "Harness logs in money: inspect_ai and lm-eval runs under the four profiles",
     run: () => harnessLogs(),
+  },
+  {
+    id: "interval_coverage",
+    title: "Intervals that hold where the money is: a coverage study",
+    run: () => intervalCoverage(),
   },
 ];

@@ -33,6 +33,9 @@ import {
   type RunInput,
 } from "./_input.ts";
 import { MAPPING_FLAGS } from "./_harness_input.ts";
+import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { formatLevel, formatRule } from "./_format.ts";
+import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** A run read as labelled outcomes, pooled and per model. */
@@ -50,11 +53,12 @@ export interface RunOutcomes {
   readonly run: RunInput;
 }
 
-/** Read a run and turn it into calibration columns (pCorrect, correct, K exposure). */
+/** Read a run and turn it into calibration columns (pCorrect, correct, exposure: cost if wrong under the matrix). */
 export async function readOutcomes(
   path: string | readonly string[],
   flags: InputFlags,
   profile: CostProfile,
+  matrix: CostMatrix = CONSEQUENCE_MATRIX,
 ): Promise<RunOutcomes> {
   const run = await readRun(path, flags, true);
   const table = run.table!;
@@ -64,7 +68,7 @@ export async function readOutcomes(
     predClass: table.array("predClass") as ArrayLike<string>,
     severity: table.array("severity") as ArrayLike<string>,
   };
-  const pooled = outcomeColumns(columns, { profile });
+  const pooled = outcomeColumns(columns, { profile, matrix });
   if (pooled.p.length === 0) {
     throw new UsageError(
       `${
@@ -85,7 +89,7 @@ export async function readOutcomes(
       predClass: idx.map((i) => columns.predClass[i]),
       severity: idx.map((i) => columns.severity[i]),
     };
-    return { modelId, columns: outcomeColumns(sub, { profile }) };
+    return { modelId, columns: outcomeColumns(sub, { profile, matrix }) };
   });
   const sourceCol = table.array("pCorrectSource") as ArrayLike<string | null>;
   const sourceIds = [...new Set(Array.from(sourceCol, (s) => s ?? null))];
@@ -260,8 +264,8 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     `  ECE ${fmt(r.ece)} [${fmt(r.eceInterval.lo)}, ${
       fmt(r.eceInterval.hi)
     }] (${
-      Math.round(r.eceInterval.level * 100)
-    }% bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
+      formatLevel(r.eceInterval.level)
+    } bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
       fmt(r.noiseFloor.mean)
     } (95th percentile ${fmt(r.noiseFloor.quantile)})`,
     `  debiased ECE ${fmt(r.debiasedEce)}, debiased RMS ${
@@ -276,7 +280,9 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     } + within-bin ${fmt(r.brierDecomposition?.withinBin ?? null)}`,
     `  cost-weighted calibration error ${
       formatNumber(r.costWeightedEce)
-    } ${unit} per decision (${formatNumber(r.costWeightedTotal)} in total)`,
+    } ${unit} per decision (${
+      formatNumber(r.costWeightedTotal)
+    } of expected loss misstated in total)`,
     `  ${r.strategy} bins, ${r.nonEmptyBins} of ${
       r.edges.length - 1
     } non-empty:`,
@@ -284,7 +290,7 @@ function human(title: string, r: CalibrationReport, unit: string): string {
   const rows = [["bin", "n", "mean confidence", "accuracy"]];
   for (const b of r.bins) {
     rows.push([
-      `(${b.lo.toFixed(4)}, ${b.hi.toFixed(4)}]`,
+      `(${formatRule(b.lo)}, ${formatRule(b.hi)}]`,
       String(b.n),
       fmt(b.meanConfidence),
       fmt(b.accuracy),
@@ -323,7 +329,7 @@ export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
   usage:
-    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
+    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
@@ -335,6 +341,7 @@ export const calibrateCommand: Command = {
       bins: { type: "string" },
       strategy: { type: "string" },
       profile: { type: "string" },
+      mode: { type: "string" },
       seed: { type: "string" },
       resamples: { type: "string" },
       json: { type: "boolean" },
@@ -346,7 +353,8 @@ export const calibrateCommand: Command = {
     const [profile] = await resolveProfiles([
       values.profile ?? "reconciliation",
     ]);
-    const outcomes = await readOutcomes(positionals, values, profile);
+    const matrix = matrixFlag(values.mode);
+    const outcomes = await readOutcomes(positionals, values, profile, matrix);
     const path = fileLabel(outcomes.run.files);
     const pooled = calibrationReport(outcomes.pooled, options);
     // by source: every group of decisions whose probability has one provenance
@@ -368,6 +376,7 @@ export const calibrateCommand: Command = {
           format: outcomes.format,
           decisions: outcomes.decisions,
           profile: { id: profile.id, version: profile.version, unit },
+          matrix: matrix.id,
           ...pooled,
           models,
           ...importKeys(outcomes.run),
@@ -381,7 +390,7 @@ export const calibrateCommand: Command = {
         human(
           `${path} (${outcomes.format}), all ${models.length} model${
             models.length === 1 ? "" : "s"
-          } pooled; cost-weighted under ${profile.id}`,
+          } pooled; cost-weighted under ${profile.id}, ${matrixLine(matrix)}`,
           pooled,
           unit,
         ),

@@ -37,6 +37,7 @@ import {
 } from "./_harness_input.ts";
 import { resolveFormats } from "./_input.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import { matrixFlag } from "./_matrix.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
@@ -84,6 +85,13 @@ export async function readVerifiedLedger(
   step(`verified ${verification.records} records; loading decisions`);
   const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
   step("loaded");
+  if (columns.expectedLossAssumedStrict > 0) {
+    console.error(
+      `${path}: ${columns.expectedLossAssumedStrict} decision record${
+        columns.expectedLossAssumedStrict === 1 ? " carries" : "s carry"
+      } an expected loss without a matrix id; read as strict (risk × K(severity))`,
+    );
+  }
   return { verification, columns };
 }
 
@@ -151,7 +159,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -160,6 +168,7 @@ const USAGE = [
 async function append(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("ledger append", args, {
     ...MAPPING_FLAGS,
+    mode: { type: "string" },
     at: { type: "string" },
     profile: { type: "string" },
     served: { type: "string" },
@@ -226,6 +235,7 @@ async function append(args: string[]): Promise<number> {
     throw new UsageError("--probability applies to --format lossbench only");
   }
   const profile = await oneProfile(values.profile);
+  const matrix = matrixFlag(values.mode);
   let decisions: Decision[];
   // per decision: its own time, id and revisions, when the source has them
   let meta: (EventMeta | null)[];
@@ -323,6 +333,7 @@ async function append(args: string[]): Promise<number> {
       at: m?.at ?? at,
       ...(m?.id ? { id: m.id } : {}),
       profile,
+      matrix,
       served: served === undefined || d.modelId === served,
       goldKnown: gold === "known",
       policyRevision: values["policy-revision"] ?? m?.policyRevision ?? null,
@@ -359,11 +370,12 @@ async function append(args: string[]): Promise<number> {
     first: result.first,
     last: result.last,
     head: result.head.hash,
+    matrix: matrix.id,
   };
   if (values.json) console.log(JSON.stringify(summary, null, 2));
   else {
     console.log(
-      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened): seq ${result.first}..${result.last}, head ${result.head.hash}`,
+      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened; expected loss under ${profile.id}, ${matrix.id} matrix): seq ${result.first}..${result.last}, head ${result.head.hash}`,
     );
   }
   return 0;

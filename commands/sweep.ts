@@ -8,6 +8,11 @@ import { type CostProfile, profileSpan } from "../lib/costs/profile.ts";
 import { isSeverity, type Severity } from "../lib/costs/severity.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { costFamily, familyProfile } from "../lib/sensitivity/cost_family.ts";
+import {
+  type CoefficientDraws,
+  coefficientDraws,
+  crossoverInterval,
+} from "../lib/sensitivity/crossover_interval.ts";
 import { sweepFamily } from "../lib/sensitivity/family_sweep.ts";
 import {
   lossCoefficients,
@@ -59,9 +64,15 @@ export interface SweepCommandOptions {
   distribution: DrawDistribution;
 }
 
+/** Posterior draws behind each crossover interval. */
+const CROSSOVER_DRAWS = 1000;
+
 /**
  * The `sweep --json` document. Keys are a contract: extend, never rename.
- * `crossovers` lists every pairwise crossing at r > 0 with its exact ratio;
+ * `crossovers` lists every pairwise crossing at r > 0 with its exact ratio,
+ * a 95% `interval` of the ratio over posterior draws of both models' loss
+ * coefficients (null when no draw crosses) and `noCrossShare`, the share of
+ * draws in which the lines do not cross at r > 0;
  * `flips` is the exact number of winner changes over [from, to];
  * `kendallTau`, `winners` and `regret` have one entry per grid point;
  * `winShare` is each model's share of the grid points (ties split).
@@ -79,6 +90,21 @@ export function sweepDocument(
     points: options.points,
     per: options.per,
   });
+  // Posterior draws of each model's loss coefficients, drawn once per model
+  // (seeded by --seed and the model id) and shared by its crossovers.
+  const drawn = new Map<string, CoefficientDraws>();
+  const posteriorOf = (m: string): CoefficientDraws => {
+    let d = drawn.get(m);
+    if (d === undefined) {
+      d = coefficientDraws(stats, m, {
+        matrix,
+        draws: CROSSOVER_DRAWS,
+        seed: options.seed,
+      });
+      drawn.set(m, d);
+    }
+    return d;
+  };
   const shipped = sweepProfiles(coefficients, SHIPPED_PROFILES, {
     per: options.per,
   });
@@ -130,10 +156,23 @@ export function sweepDocument(
       accuracy: sweep.accuracy[i],
     })),
     accuracyWinners: sweep.accuracyWinners,
-    crossovers: sweep.crossovers.map((x) => ({
-      ...x,
-      span: profileSpan(familyProfile(family, x.ratio)),
-    })),
+    crossovers: sweep.crossovers.map((x) => {
+      const ci = crossoverInterval(posteriorOf(x.a), posteriorOf(x.b), family, {
+        per: options.per,
+      });
+      return {
+        ...x,
+        span: profileSpan(familyProfile(family, x.ratio)),
+        interval: ci.lo === null ? null : {
+          lo: ci.lo,
+          hi: ci.hi,
+          level: ci.level,
+          draws: ci.draws,
+          method: ci.method,
+        },
+        noCrossShare: ci.noCrossShare,
+      };
+    }),
     winnerChanges: sweep.winnerChanges,
     flips: sweep.flips,
     gridFlips: sweep.gridFlips,
@@ -186,7 +225,7 @@ function human(
   doc: ReturnType<typeof sweepDocument>,
 ): string {
   const lines = [
-    `${path} (${format}, ${doc.mode} mode, loss per ${doc.per}): ${doc.models.length} model${
+    `${path} (${format}, ${doc.mode} mode, ${doc.matrix} matrix, loss per ${doc.per}): ${doc.models.length} model${
       doc.models.length === 1 ? "" : "s"
     }, ${decisions} decisions`,
     `family: ${doc.family.base} with K(${
@@ -211,12 +250,18 @@ function human(
   } else {
     lines.push(
       alignRows([
-        ["crossover", "r (exact)", "r", "span"],
+        ["crossover", "r (exact)", "r", "span", "r 95% interval", "no cross"],
         ...doc.crossovers.map((x) => [
           `${x.b} overtakes ${x.a}`,
           x.exact,
           formatNumber(x.ratio, 8),
           x.span === null ? "n/a" : `${formatNumber(x.span)}x`,
+          x.interval === null
+            ? "n/a"
+            : `[${formatNumber(x.interval.lo)}, ${
+              formatNumber(x.interval.hi)
+            }]`,
+          `${(x.noCrossShare * 100).toFixed(1)}% of draws`,
         ]),
       ]),
     );

@@ -40,6 +40,16 @@ export interface StatsRow {
   readonly pMissing: number;
   /** Decisions in the cell whose raw output did not parse. */
   readonly parseFailures: number;
+  /**
+   * The cell's decisions counted in tasks: the sum over its decisions of
+   * 1 / (decisions of the same model on the same task). A task answered in
+   * T trials (epochs, repeated runs, samples) adds 1/T per trial, so the
+   * cell's `taskShare` is its count of independent units when trials of a
+   * task are treated as one cluster. Equals `n` when every task has one
+   * trial; absent (read as `n`) in statistics built before clustering was
+   * tracked.
+   */
+  readonly taskShare?: number;
 }
 
 /** The numeric fields of a {@linkcode StatsRow}, which add across cells. */

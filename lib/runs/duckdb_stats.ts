@@ -382,6 +382,7 @@ export async function duckdbDecisionStats(
       pErrorSum: toNumber(r[6]),
       pMissing: toNumber(r[7]),
       parseFailures: toNumber(r[8]),
+      taskShare: toNumber(r[10]),
     })));
   }, options);
 }

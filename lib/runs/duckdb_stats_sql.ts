@@ -188,10 +188,14 @@ export function invalidDecisionSql(): string {
  * predClass, action); per group: `n` = count(*), `pErrorSum` = sum of
  * 1 - pCorrect over rows that state it (0 when none do), `pMissing` = rows
  * with null pCorrect, `parseFailures` = rows whose output did not parse,
- * and `invalidRows` = rows failing {@linkcode DECISION_CHECKS}. A caller
- * must refuse the result when any `invalidRows` is not 0. This is the same
- * table `decisionStats` builds with Arquero (columns in this order; read
- * them by position, see the module notes on Trino).
+ * `invalidRows` = rows failing {@linkcode DECISION_CHECKS}, and
+ * `taskShare` = the sum of 1 / (rows of the same modelId and taskId), from a
+ * window count, so a task's trials count as one task. A caller must refuse
+ * the result when any `invalidRows` is not 0. This is the same table
+ * `decisionStats` builds with Arquero (columns in this order; read them by
+ * position, see the module notes on Trino). Numbers are made floating point
+ * by arithmetic with a float literal (`1.0E0 - pCorrect`), not by a cast:
+ * type names differ between engines.
  *
  * @param relation The relation to scan: a table or view name, or a table
  * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
@@ -215,8 +219,12 @@ export function decisionStatsSql(relation = "decisions"): string {
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}
-    THEN 1 ELSE 0 END) AS invalidRows
-FROM ${relation}
+    THEN 1 ELSE 0 END) AS invalidRows,
+  SUM(1.0E0 / taskTrials) AS taskShare
+FROM (
+  SELECT *, COUNT(*) OVER (PARTITION BY modelId, taskId) AS taskTrials
+  FROM ${relation}
+) withTrials
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
 

@@ -28,6 +28,7 @@ export * from "./import_inspect.ts";
 export * from "./import_harness.ts";
 export * from "./mapping.ts";
 export * from "./paired_stats.ts";
+export * from "./paired_tasks.ts";
 export * from "./jsonl_stats.ts";
 export * from "./simulate.ts";
 export * from "./arrow.ts";

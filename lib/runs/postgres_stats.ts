@@ -478,6 +478,7 @@ export async function postgresDecisionStats(
       pErrorSum: num(r[6]),
       pMissing: num(r[7]),
       parseFailures: num(r[8]),
+      taskShare: num(r[10]),
     })));
   } finally {
     await sql.end({ timeout: 5 });

@@ -113,7 +113,7 @@ Deno.test("score says which cost matrix it used, in JSON and in the human report
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /\(inspect, consequence mode, cost matrix consequence\)/,
+    /\(inspect, consequence mode, consequence matrix\)/,
   );
   // the probability's provenance is printed on stderr
   assert.match(

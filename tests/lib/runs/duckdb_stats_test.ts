@@ -403,8 +403,6 @@ Deno.test("decisionStatsSql() and duplicateDecisionsSql() use only portable SQL 
     "COUNT",
     "SUM",
     "COALESCE",
-    "CAST",
-    "DOUBLE",
     "CASE",
     "WHEN",
     "THEN",
@@ -424,6 +422,11 @@ Deno.test("decisionStatsSql() and duplicateDecisionsSql() use only portable SQL 
     "REPLACE",
     "E308",
     "E0",
+    "OVER",
+    "PARTITION",
+    "taskTrials".toUpperCase(),
+    "withTrials".toUpperCase(),
+    "taskShare".toUpperCase(),
     ...DECISION_COLUMNS.map((c) => c.toUpperCase()),
     ...["n", "pErrorSum", "pMissing", "parseFailures", "invalidRows"].map((c) =>
       c.toUpperCase()

@@ -102,10 +102,11 @@ function toStats(rows: unknown[][]): StatsRow[] {
     pErrorSum: Number(r[6]),
     pMissing: Number(r[7]),
     parseFailures: Number(r[8]),
+    taskShare: Number(r[10]),
   })));
 }
 
-/** Counts exactly, pErrorSum within 1e-12 relative; invalid rows 0. */
+/** Counts exactly, pErrorSum and taskShare within 1e-12 relative. */
 function assertSameStats(got: StatsRow[], want: StatsRow[], engine: string) {
   const key = (r: StatsRow) =>
     [r.modelId, r.severity, r.trueClass, r.predClass, r.action].join("|");
@@ -117,11 +118,13 @@ function assertSameStats(got: StatsRow[], want: StatsRow[], engine: string) {
       [w.n, w.pMissing, w.parseFailures],
       `${engine} ${key(w)}`,
     );
-    const scale = Math.max(1, Math.abs(w.pErrorSum));
-    assert.ok(
-      Math.abs(g.pErrorSum - w.pErrorSum) <= 1e-12 * scale,
-      `${engine} ${key(w)}: pErrorSum ${g.pErrorSum} vs ${w.pErrorSum}`,
-    );
+    for (const f of ["pErrorSum", "taskShare"] as const) {
+      const [gv, wv] = [g[f] ?? NaN, w[f] ?? NaN];
+      assert.ok(
+        Math.abs(gv - wv) <= 1e-12 * Math.max(1, Math.abs(wv)),
+        `${engine} ${key(w)}: ${f} ${gv} vs ${wv}`,
+      );
+    }
   }
 }
 
