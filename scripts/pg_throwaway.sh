@@ -38,6 +38,9 @@ as_owner() { # run a command as the cluster owner
   fi
 }
 
+# the server's user may not be able to read the caller's folder
+cd /tmp
+
 case "${1:-}" in
   start)
     bin=$(pg_bin)
