@@ -18,6 +18,7 @@ import { contaminationCommand } from "./commands/contamination.ts";
 import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { exportTasksCommand } from "./commands/export_tasks.ts";
+import { exportSqlCommand } from "./commands/export_sql.ts";
 import { importCommand } from "./commands/import.ts";
 import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
@@ -50,6 +51,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   breakeven: breakevenCommand,
   import: importCommand,
   "export-tasks": exportTasksCommand,
+  "export-sql": exportSqlCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage:

@@ -16,6 +16,7 @@ import {
 } from "../lib/runs/load_decisions.ts";
 import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
 import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
+import { postgresDecisionStats } from "../lib/runs/postgres_stats.ts";
 import { UsageError } from "./_command.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import type { SetAside } from "../lib/runs/import_harness.ts";
@@ -47,6 +48,10 @@ export interface InputFlags extends MappingFlags {
   engine?: string;
   /** `--pcorrect-from SOURCE`: which probability a log's decisions take. */
   "pcorrect-from"?: string;
+  /** `--dsn URL`: the PostgreSQL server of `--engine postgres`. */
+  dsn?: string;
+  /** `--table NAME`: the decisions table of `--engine postgres`. */
+  table?: string;
 }
 
 /** A run read for scoring. */
@@ -63,6 +68,108 @@ export interface RunInput {
   readonly pCorrectSources?: Readonly<Record<string, number>>;
   /** Harness log items that are not decisions (no verdict), with their files. */
   readonly setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+  /** The database table read instead of files (`--engine postgres`). */
+  readonly sqlTable?: string;
+}
+
+/**
+ * The JSON keys that name a run's input: `table` for a database table,
+ * else those of {@linkcode fileKeys}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inputKeys, readRun } from "./_input.ts";
+ *
+ * assert.deepEqual(inputKeys(await readRun("data/examples/model_ab.jsonl", {})), { file: "data/examples/model_ab.jsonl" });
+ * ```
+ */
+export function inputKeys(
+  run: RunInput,
+): { table: string } | { file: string } | { files: string[] } {
+  return run.sqlTable !== undefined
+    ? { table: run.sqlTable }
+    : fileKeys(run.files);
+}
+
+/**
+ * The input, for human output: `table NAME`, or the files as in
+ * {@linkcode fileLabel}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inputLabel, readRun } from "./_input.ts";
+ *
+ * assert.equal(inputLabel(await readRun("data/examples/model_ab.jsonl", {})), "data/examples/model_ab.jsonl");
+ * ```
+ */
+export function inputLabel(run: RunInput): string {
+  return run.sqlTable !== undefined
+    ? `table ${run.sqlTable}`
+    : fileLabel(run.files);
+}
+
+/**
+ * Read a run for statistics from files or, with `--engine postgres`, from
+ * a decisions table in PostgreSQL (`--dsn`, `--table`): for commands that
+ * need aggregates only (score, sweep).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readRunFrom } from "./_input.ts";
+ *
+ * await assert.rejects(() => readRunFrom(["a.jsonl"], { engine: "postgres", dsn: "host=/tmp", table: "t" }), /reads --table, not files/);
+ * await assert.rejects(() => readRunFrom([], { engine: "postgres", table: "t" }), /needs --dsn/);
+ * ```
+ */
+export async function readRunFrom(
+  paths: readonly string[],
+  flags: InputFlags,
+): Promise<RunInput> {
+  if (flags.engine !== "postgres") return await readRun(paths, flags);
+  if (paths.length > 0) {
+    throw new UsageError(
+      `--engine postgres reads --table, not files (got ${paths.join(", ")})`,
+    );
+  }
+  if (flags.dsn === undefined) {
+    throw new UsageError("--engine postgres needs --dsn URL");
+  }
+  if (flags.table === undefined) {
+    throw new UsageError("--engine postgres needs --table NAME");
+  }
+  if (flags.format !== undefined && flags.format !== "decisions") {
+    throw new UsageError(
+      `--engine postgres reads a decisions table, not --format ${flags.format}`,
+    );
+  }
+  refuseMappingFlags(flags, "decisions");
+  if (flags.probability !== undefined) {
+    throw new UsageError(`--probability applies to --format lossbench only`);
+  }
+  let stats: StatsRow[];
+  try {
+    stats = await postgresDecisionStats(flags.dsn, flags.table, {
+      env: Deno.env.toObject(),
+    });
+  } catch (error) {
+    if (
+      error instanceof TypeError || error instanceof RangeError ||
+      error instanceof SyntaxError
+    ) throw error;
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  return {
+    format: "decisions",
+    stats,
+    decisions: stats.reduce((a, r) => a + r.n, 0),
+    notes: {},
+    table: null,
+    files: [],
+    sqlTable: flags.table,
+  };
 }
 
 /**
@@ -201,6 +308,14 @@ export async function readRun(
   needTable = false,
 ): Promise<RunInput> {
   const paths = typeof input === "string" ? [input] : input;
+  if (flags.engine === "postgres") {
+    throw new UsageError(
+      "--engine postgres computes statistics for score and sweep only (with --dsn and --table)",
+    );
+  }
+  if (flags.dsn !== undefined || flags.table !== undefined) {
+    throw new UsageError("--dsn and --table go with --engine postgres");
+  }
   if (paths.length === 0) throw new UsageError("expected a run file");
   const format = await resolveFormats(paths, flags.format);
   if (isHarness(format)) {
@@ -362,7 +477,9 @@ async function readOne(
   const engine = flags.engine ?? "memory";
   if (engine !== "memory" && engine !== "duckdb") {
     throw new UsageError(
-      `--engine must be memory or duckdb, got ${JSON.stringify(engine)}`,
+      `--engine must be memory, duckdb or postgres, got ${
+        JSON.stringify(engine)
+      }`,
     );
   }
   if (engine === "duckdb") {

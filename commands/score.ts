@@ -60,7 +60,7 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
-import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { importKeys, inputKeys, inputLabel, readRunFrom } from "./_input.ts";
 import { MAPPING_FLAGS } from "./_harness_input.ts";
 import { formatLevel } from "./_format.ts";
 
@@ -386,6 +386,8 @@ export const SCORING_FLAGS = {
   format: { type: "string" },
   probability: { type: "string" },
   engine: { type: "string" },
+  dsn: { type: "string" },
+  table: { type: "string" },
   // --pcorrect-from and the other mapping flags
   ...MAPPING_FLAGS,
   mode: { type: "string" },
@@ -448,7 +450,7 @@ export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n\n" +
+    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n       lossbook score --engine postgres --dsn URL --table NAME [same scoring flags]\n\n" +
     INTERVAL_HELP,
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
@@ -457,12 +459,12 @@ export const scoreCommand: Command = {
       ...SCORING_FLAGS,
       level: { type: "string" },
     });
-    if (positionals.length === 0) {
+    if (positionals.length === 0 && values.engine !== "postgres") {
       throw new UsageError("expected one or more run files, got none");
     }
     const common = commonOptions(values);
     const profiles = await resolveProfiles(values.profile);
-    const run = await readRun(positionals, values);
+    const run = await readRunFrom(positionals, values);
     const options: ScoreOptions = {
       ...common,
       confusion: common.mode === "reconforge" || run.format === "reconforge",
@@ -471,7 +473,7 @@ export const scoreCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          ...fileKeys(run.files),
+          ...inputKeys(run),
           format: run.format,
           mode: common.mode,
           matrix: matrixOf(common.mode).id,
@@ -499,9 +501,7 @@ export const scoreCommand: Command = {
       const notes = Object.entries(run.notes).filter(([, v]) => v > 0).map((
         [k, v],
       ) => `${k} ${v}`);
-      const header = `${
-        fileLabel(run.files)
-      } (${run.format}, ${common.mode} mode, ${
+      const header = `${inputLabel(run)} (${run.format}, ${common.mode} mode, ${
         matrixOf(common.mode).id
       } matrix): ${models.length} model${
         models.length === 1 ? "" : "s"

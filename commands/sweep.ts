@@ -33,7 +33,7 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { importKeys, inputKeys, inputLabel, readRunFrom } from "./_input.ts";
 import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
   commonOptions,
@@ -325,7 +325,7 @@ export const sweepCommand: Command = {
   summary:
     "K-sensitivity of a run: exact crossovers, flips, Kendall tau and win shares as costs vary",
   usage:
-    "lossbook sweep <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
+    "lossbook sweep <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb | --engine postgres --dsn URL --table NAME] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
   example:
     "deno task lossbook sweep data/examples/model_ab.jsonl --registry-draws 10000 --seed 1 --json",
   async run(args) {
@@ -333,6 +333,9 @@ export const sweepCommand: Command = {
       ...MAPPING_FLAGS,
       format: { type: "string" },
       probability: { type: "string" },
+      engine: { type: "string" },
+      dsn: { type: "string" },
+      table: { type: "string" },
       mode: { type: "string" },
       base: { type: "string" },
       scaled: { type: "string" },
@@ -345,7 +348,7 @@ export const sweepCommand: Command = {
       distribution: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length === 0) {
+    if (positionals.length === 0 && values.engine !== "postgres") {
       throw new UsageError("expected one or more run files, got none");
     }
     const { mode, seed } = commonOptions(values);
@@ -405,7 +408,7 @@ export const sweepCommand: Command = {
         }`,
       );
     }
-    const run = await readRun(positionals, values);
+    const run = await readRunFrom(positionals, values);
     const doc = sweepDocument(run.stats, {
       mode,
       base,
@@ -421,7 +424,7 @@ export const sweepCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          ...fileKeys(run.files),
+          ...inputKeys(run),
           format: run.format,
           decisions: run.decisions,
           ...importKeys(run),
@@ -431,7 +434,7 @@ export const sweepCommand: Command = {
         2,
       ));
     } else {
-      console.log(human(fileLabel(run.files), run.format, run.decisions, doc));
+      console.log(human(inputLabel(run), run.format, run.decisions, doc));
     }
     return 0;
   },

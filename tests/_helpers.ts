@@ -42,6 +42,7 @@ export async function runCli(
       "--allow-ffi",
       "--allow-sys",
       "--allow-run",
+      "--allow-net",
       `${root}cli.ts`,
       ...args,
     ],

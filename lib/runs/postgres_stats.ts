@@ -427,6 +427,11 @@ export async function postgresDecisionStats(
   checkTableName(table);
   const connection = parsePostgresDsn(dsn, options.env ?? {});
   const where = `Cannot load table ${table}`;
+  if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
+    throw new Error(
+      `Cannot reach PostgreSQL at host ${connection.host} port ${connection.port}: run with --allow-net (a unix socket too is net access to Deno)`,
+    );
+  }
   const sql = await connect(connection);
   try {
     let columns: ReadonlyArray<{ name: string; type: number }>;

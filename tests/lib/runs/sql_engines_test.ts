@@ -1,12 +1,9 @@
 // The decision SQL run on three engines (DuckDB, a real PostgreSQL server,
 // SQLite through node:sqlite): the same text, the same statistics as the
-// in-memory path. The PostgreSQL tests read LOSSBOOK_TEST_PG_DSN (set by
-// scripts/pg_throwaway.sh start); without it they are skipped with a notice,
-// and fail when CI=true.
+// in-memory path. The PostgreSQL tests are those of tests/_pg.ts.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
-import postgres from "postgres";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
 import { sortStats } from "../../../lib/metrics/sufficient_stats.ts";
@@ -28,30 +25,7 @@ import {
 } from "../../../lib/runs/load_decisions.ts";
 import { postgresDecisionStats } from "../../../lib/runs/postgres_stats.ts";
 import { decision } from "../../_helpers.ts";
-
-const PG_DSN = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
-const IN_CI = Deno.env.get("CI") === "true";
-if (PG_DSN === undefined && !IN_CI) {
-  console.warn(
-    'sql_engines_test: LOSSBOOK_TEST_PG_DSN is not set, PostgreSQL tests are skipped (eval "$(scripts/pg_throwaway.sh start)" to run them)',
-  );
-}
-
-/** A PostgreSQL test: runs with a DSN, fails without one in CI, else is ignored. */
-function pgTest(name: string, fn: (dsn: string) => Promise<void>): void {
-  Deno.test({
-    name: `PostgreSQL: ${name}`,
-    ignore: PG_DSN === undefined && !IN_CI,
-    fn: async () => {
-      if (PG_DSN === undefined) {
-        throw new Error(
-          "CI=true but LOSSBOOK_TEST_PG_DSN is not set: .ci/run must start the throwaway server",
-        );
-      }
-      await fn(PG_DSN);
-    },
-  });
-}
+import { pgTest, withPgTable } from "../../_pg.ts";
 
 function run(): Decision[] {
   return [
@@ -212,33 +186,6 @@ function onSqlite(rows: Record<string, unknown>[]): EngineAnswer {
     return answer(agg, dup[0], bad[0], rep[0]);
   } finally {
     db.close();
-  }
-}
-
-async function withPgTable<T>(
-  dsn: string,
-  rows: Record<string, unknown>[],
-  fn: (sql: postgres.Sql, table: string) => Promise<T>,
-): Promise<T> {
-  const m = /host=([^&]*)/.exec(dsn);
-  const sql = postgres({
-    host: m ? decodeURIComponent(m[1]) : undefined,
-    database: "postgres",
-    username: "postgres",
-    max: 1,
-    onnotice: () => {},
-  });
-  const table = `lbtest_${crypto.randomUUID().replaceAll("-", "")}`;
-  try {
-    await sql.unsafe(decisionsTableSql("postgres", table));
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
-      if (chunk.length > 0) await sql`INSERT INTO ${sql(table)} ${sql(chunk)}`;
-    }
-    return await fn(sql, table);
-  } finally {
-    await sql.unsafe(`DROP TABLE IF EXISTS ${table}`);
-    await sql.end({ timeout: 5 });
   }
 }
 

@@ -1,0 +1,70 @@
+// `lossbook export-sql`: the decision SQL for someone else's warehouse.
+import {
+  decisionSqlExport,
+  SQL_DIALECTS,
+  type SqlDialect,
+} from "../lib/runs/decision_sql_export.ts";
+import { checkTableName } from "../lib/runs/postgres_stats.ts";
+import { type Command, parseFlags, UsageError } from "./_command.ts";
+
+/** The `export-sql` command. */
+export const exportSqlCommand: Command = {
+  summary:
+    "Print the decision table layout, aggregate, row-check and duplicate-key SQL for DuckDB, PostgreSQL or SQLite",
+  usage:
+    "lossbook export-sql --dialect duckdb|postgres|sqlite [--table NAME] [--json]",
+  example: "deno task lossbook export-sql --dialect postgres --table decisions",
+  run(args) {
+    const { values, positionals } = parseFlags("export-sql", args, {
+      dialect: { type: "string" },
+      table: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `export-sql takes no files, got ${positionals.join(", ")}`,
+      );
+    }
+    const dialect = values.dialect as SqlDialect;
+    if (!SQL_DIALECTS.includes(dialect)) {
+      throw new UsageError(
+        `--dialect must be one of ${SQL_DIALECTS.join(", ")}, got ${
+          values.dialect === undefined
+            ? "nothing"
+            : JSON.stringify(values.dialect)
+        }`,
+      );
+    }
+    let table: string;
+    try {
+      table = checkTableName(values.table ?? "decisions");
+    } catch (error) {
+      throw new UsageError(`--table: ${(error as Error).message}`);
+    }
+    const sql = decisionSqlExport(dialect, table);
+    if (values.json) {
+      console.log(JSON.stringify(sql, null, 2));
+      return Promise.resolve(0);
+    }
+    const part = (title: string, text: string) => `-- ${title}\n${text};\n`;
+    console.log([
+      `-- lossbook decision SQL for ${dialect}, table ${table}. The queries are the`,
+      "-- same text on DuckDB, PostgreSQL and SQLite (all three run in lossbook's",
+      "-- tests); identifiers are unquoted. Refuse the statistics when any",
+      "-- invalidRows is not 0 or repeatedKeys is not 0.",
+      "",
+      part("the table layout the queries read", sql.createTable),
+      part(
+        "sufficient statistics per (modelId, severity, trueClass, predClass, action), with invalidRows",
+        sql.aggregate,
+      ),
+      part(
+        "the first rows failing a row check (checkN = 1: the row fails check N)",
+        sql.rowChecks,
+      ),
+      part("decision keys that repeat, and surplus rows", sql.duplicateKeys),
+      part("the first repeated keys", sql.repeatedKeys),
+    ].join("\n"));
+    return Promise.resolve(0);
+  },
+};
