@@ -9,10 +9,10 @@ import {
   countPCorrectSources,
   describePCorrectSources,
 } from "../lib/runs/mapping.ts";
-import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
+import { jsonlStatsFile } from "../lib/runs/jsonl_stats.ts";
 import {
   decisionTable,
-  parseDecisionsJsonl,
+  readDecisionsJsonl,
 } from "../lib/runs/load_decisions.ts";
 import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
 import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
@@ -512,14 +512,13 @@ async function readOne(
       table,
     };
   }
-  const text = await Deno.readTextFile(path);
-  const onProgress = progress(path, text.length);
+  const size = (await Deno.stat(path)).size;
+  const onProgress = progress(path, size);
   if (needTable) {
-    const decisions = parseDecisionsJsonl(text, {
-      path,
+    const decisions = await readDecisionsJsonl(path, {
       ...(onProgress ? { onProgress } : {}),
     });
-    done(path, text.length);
+    done(path, size);
     const table = decisionTable(decisions);
     return {
       format,
@@ -529,10 +528,9 @@ async function readOne(
       table,
     };
   }
-  const { stats, decisions } = jsonlStats(text, {
-    path,
+  const { stats, decisions } = await jsonlStatsFile(path, {
     ...(onProgress ? { onProgress } : {}),
   });
-  done(path, text.length);
+  done(path, size);
   return { format, stats, decisions, notes: {}, table: null };
 }

@@ -1,21 +1,26 @@
 /**
  * Sufficient statistics straight from JSONL text, in one pass, without
- * building a table: the fast path for scoring large run exports.
+ * building a table: the fast path for scoring large run exports. From text
+ * (`jsonlStats`) or streamed from a file of any size (`jsonlStatsFile`).
  *
  * @module
  */
 
-import { describeIssue } from "../_zod_issue.ts";
 import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
-import { type Decision, decisionSchema } from "./decision.ts";
+import type { Decision } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
-import { fastDecision } from "./_fast_decision.ts";
 import { keyHash, OffsetSet } from "./_offset_set.ts";
+import { decisionFromLine } from "./_jsonl_decision.ts";
+import {
+  jsonlLines,
+  type JsonlLinesOptions,
+  LineReader,
+} from "./_jsonl_lines.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -38,6 +43,11 @@ interface Cell {
   taskShare: number;
 }
 
+type Cells = Map<
+  string,
+  Map<string, Map<string, Map<string, Map<string, Cell>>>>
+>;
+
 /** The 1-based line number of a text offset. */
 function lineOf(text: string, offset: number): number {
   let n = 1;
@@ -47,6 +57,121 @@ function lineOf(text: string, offset: number): number {
     i = text.indexOf("\n", i + 1)
   ) n++;
   return n;
+}
+
+// The one-pass state: cells in nested maps (model, severity, gold,
+// predicted, action), so no key string is built per line, and seen keys as
+// 32-bit hashes with the offset of the line that first used them.
+class StatsBuilder {
+  readonly cells: Cells = new Map();
+  readonly list: Cell[] = [];
+  readonly seen = new OffsetSet();
+  decisions = 0;
+  firstRun: string | null = null;
+  repeatedTasks = false;
+
+  constructor(
+    readonly path: string,
+    // the line that starts at an earlier offset, and its line number
+    readonly lineText: (offset: number) => string,
+    readonly lineNumber: (offset: number) => number,
+  ) {}
+
+  add(line: string, lineNo: number, offset: number): void {
+    const where = `Cannot load run export ${this.path}: line ${lineNo}`;
+    const d = decisionFromLine(line, where);
+    const earlier = this.seen.insertOrFind(
+      keyHash(d.runId, d.modelId, d.taskId, d.trial),
+      offset,
+      (o) => {
+        const e = JSON.parse(this.lineText(o)) as Decision;
+        return e.runId === d.runId && e.modelId === d.modelId &&
+          e.taskId === d.taskId && e.trial === d.trial;
+      },
+    );
+    if (earlier >= 0) {
+      throw new RangeError(
+        `${where}: duplicate decision for runId ${
+          JSON.stringify(d.runId)
+        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+          JSON.stringify(d.taskId)
+        }, trial ${d.trial} (first on line ${this.lineNumber(earlier)})`,
+      );
+    }
+    const cells = this.cells;
+    let bySeverity = cells.get(d.modelId);
+    if (bySeverity === undefined) cells.set(d.modelId, bySeverity = new Map());
+    let byGold = bySeverity.get(d.severity);
+    if (byGold === undefined) bySeverity.set(d.severity, byGold = new Map());
+    let byPred = byGold.get(d.trueClass);
+    if (byPred === undefined) byGold.set(d.trueClass, byPred = new Map());
+    let byAction = byPred.get(d.predClass);
+    if (byAction === undefined) byPred.set(d.predClass, byAction = new Map());
+    let c = byAction.get(d.action);
+    if (c === undefined) {
+      c = {
+        modelId: d.modelId,
+        severity: d.severity,
+        trueClass: d.trueClass,
+        predClass: d.predClass,
+        action: d.action,
+        n: 0,
+        pErrorSum: 0,
+        pMissing: 0,
+        parseFailures: 0,
+        taskShare: 0,
+      };
+      byAction.set(d.action, c);
+      this.list.push(c);
+    }
+    c.n++;
+    if (d.pCorrect === null) c.pMissing++;
+    else c.pErrorSum += 1 - d.pCorrect;
+    if (!d.parseOk) c.parseFailures++;
+    if (this.firstRun === null) this.firstRun = d.runId;
+    if (d.trial !== 0 || d.runId !== this.firstRun) this.repeatedTasks = true;
+    this.decisions++;
+  }
+
+  // the second pass, for runs where a task can have several decisions of
+  // one model: every line was validated by the first pass, so it is only parsed
+  readonly tasks = new Map<string, Map<string, Cell[]>>();
+  share(line: string): void {
+    const d = JSON.parse(line) as Decision;
+    const cell = this.cells.get(d.modelId)!.get(d.severity)!.get(d.trueClass)!
+      .get(d.predClass)!.get(d.action)!;
+    let byTask = this.tasks.get(d.modelId);
+    if (byTask === undefined) this.tasks.set(d.modelId, byTask = new Map());
+    const seen = byTask.get(d.taskId);
+    if (seen === undefined) byTask.set(d.taskId, [cell]);
+    else seen.push(cell);
+  }
+
+  finish(): JsonlStats {
+    if (this.repeatedTasks) {
+      for (const byTask of this.tasks.values()) {
+        for (const trials of byTask.values()) {
+          for (const c of trials) c.taskShare += 1 / trials.length;
+        }
+      }
+    } else for (const c of this.list) c.taskShare = c.n;
+    return { stats: sortStats(this.list), decisions: this.decisions };
+  }
+}
+
+function* textLines(text: string): Generator<[string, number, number]> {
+  let start = 0;
+  let lineNo = 0;
+  const len = text.length;
+  while (start < len) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = len;
+    lineNo++;
+    let line = text.slice(start, end);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    yield [line, lineNo, start];
+    start = end + 1;
+  }
 }
 
 /**
@@ -87,150 +212,84 @@ export function jsonlStats(
   options: ParseDecisionsOptions = {},
 ): JsonlStats {
   const path = options.path ?? "<inline>";
-  // Cells in nested maps (model, severity, gold, predicted, action) and seen
-  // tasks per (run, model, trial): no key string is built per line.
-  const cells = new Map<
-    string,
-    Map<string, Map<string, Map<string, Map<string, Cell>>>>
-  >();
-  const list: Cell[] = [];
-  const seen = new OffsetSet();
-  let decisions = 0;
-  let start = 0;
-  let lineNo = 0;
-  let firstRun: string | null = null;
-  let repeatedTasks = false;
-  const len = text.length;
-  while (start < len) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = len;
-    lineNo++;
-    const line = text.slice(start, end);
-    start = end + 1;
+  const builder = new StatsBuilder(
+    path,
+    (o) => {
+      const stop = text.indexOf("\n", o);
+      return text.slice(o, stop < 0 ? text.length : stop);
+    },
+    (o) => lineOf(text, o),
+  );
+  for (const [line, lineNo, offset] of textLines(text)) {
     if (line.length === 0 || line.trim() === "") continue;
-    const where = () => `Cannot load run export ${path}: line ${lineNo}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new SyntaxError(
-        `${where()}: invalid JSON: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    let d = fastDecision(value);
-    if (d === null) {
-      if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        throw new SyntaxError(
-          `${where()}: expected a JSON object, got ${
-            Array.isArray(value) ? "an array" : JSON.stringify(value)
-          }`,
-        );
-      }
-      const parsed = decisionSchema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const message = `${where()}: ${describeIssue(issue, value)}`;
-        throw issue.code === "invalid_type" ||
-            issue.code === "unrecognized_keys"
-          ? new TypeError(message, { cause: parsed.error })
-          : new RangeError(message, { cause: parsed.error });
-      }
-      d = parsed.data as Decision;
-    }
-    const lineStart = start - line.length - 1;
-    const current = d;
-    const earlier = seen.insertOrFind(
-      keyHash(d.runId, d.modelId, d.taskId, d.trial),
-      lineStart,
-      (offset) => {
-        const stop = text.indexOf("\n", offset);
-        const e = JSON.parse(
-          text.slice(offset, stop < 0 ? len : stop),
-        ) as Decision;
-        return e.runId === current.runId && e.modelId === current.modelId &&
-          e.taskId === current.taskId && e.trial === current.trial;
-      },
-    );
-    if (earlier >= 0) {
-      throw new RangeError(
-        `${where()}: duplicate decision for runId ${
-          JSON.stringify(d.runId)
-        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-          JSON.stringify(d.taskId)
-        }, trial ${d.trial} (first on line ${lineOf(text, earlier)})`,
-      );
-    }
-    let bySeverity = cells.get(d.modelId);
-    if (bySeverity === undefined) cells.set(d.modelId, bySeverity = new Map());
-    let byGold = bySeverity.get(d.severity);
-    if (byGold === undefined) bySeverity.set(d.severity, byGold = new Map());
-    let byPred = byGold.get(d.trueClass);
-    if (byPred === undefined) byGold.set(d.trueClass, byPred = new Map());
-    let byAction = byPred.get(d.predClass);
-    if (byAction === undefined) byPred.set(d.predClass, byAction = new Map());
-    let c = byAction.get(d.action);
-    if (c === undefined) {
-      c = {
-        modelId: d.modelId,
-        severity: d.severity,
-        trueClass: d.trueClass,
-        predClass: d.predClass,
-        action: d.action,
-        n: 0,
-        pErrorSum: 0,
-        pMissing: 0,
-        parseFailures: 0,
-        taskShare: 0,
-      };
-      byAction.set(d.action, c);
-      list.push(c);
-    }
-    c.n++;
-    if (d.pCorrect === null) c.pMissing++;
-    else c.pErrorSum += 1 - d.pCorrect;
-    if (!d.parseOk) c.parseFailures++;
-    if (firstRun === null) firstRun = d.runId;
-    if (d.trial !== 0 || d.runId !== firstRun) repeatedTasks = true;
-    decisions++;
-    if (options.onProgress !== undefined && decisions % 100_000 === 0) {
-      options.onProgress(lineNo, start);
+    builder.add(line, lineNo, offset);
+    if (
+      options.onProgress !== undefined && builder.decisions % 100_000 === 0
+    ) options.onProgress(lineNo, offset);
+  }
+  if (builder.repeatedTasks) {
+    for (const [line] of textLines(text)) {
+      if (line.trim() !== "") builder.share(line);
     }
   }
-  if (repeatedTasks) shareByTask(text, cells);
-  else for (const c of list) c.taskShare = c.n;
-  return { stats: sortStats(list), decisions };
+  return builder.finish();
 }
 
-// Second pass, for runs where a task can have several decisions of one
-// model: every line was validated by the first pass, so it is only parsed.
-function shareByTask(
-  text: string,
-  cells: Map<string, Map<string, Map<string, Map<string, Map<string, Cell>>>>>,
-): void {
-  const tasks = new Map<string, Map<string, Cell[]>>();
-  let start = 0;
-  const len = text.length;
-  while (start < len) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = len;
-    const line = text.slice(start, end);
-    start = end + 1;
-    if (line.trim() === "") continue;
-    const d = JSON.parse(line) as Decision;
-    const cell = cells.get(d.modelId)!.get(d.severity)!.get(d.trueClass)!
-      .get(d.predClass)!.get(d.action)!;
-    let byTask = tasks.get(d.modelId);
-    if (byTask === undefined) tasks.set(d.modelId, byTask = new Map());
-    const seen = byTask.get(d.taskId);
-    if (seen === undefined) byTask.set(d.taskId, [cell]);
-    else seen.push(cell);
+/** Options for {@linkcode jsonlStatsFile}. */
+export interface JsonlStatsFileOptions extends JsonlLinesOptions {
+  /** Called every 100,000 decisions with the lines and bytes read so far. */
+  onProgress?: (lines: number, bytes: number) => void;
+}
+
+/**
+ * Read a JSONL run export file straight into sufficient statistics,
+ * streaming its bytes: no size limit short of the disk, memory in
+ * proportion to the distinct decision keys (a 32-bit hash and an offset
+ * each) and cells, never to the file.
+ *
+ * Same checks, errors and result as {@linkcode jsonlStats} on the file's
+ * text, plus: invalid UTF-8 is refused naming the line (a text decoder
+ * would put U+FFFD in its place). CRLF line ends are read as LF.
+ *
+ * @param path The `.jsonl` file.
+ * @param options Read chunk size, progress.
+ * @returns The statistics and the decision count.
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {SyntaxError | RangeError | TypeError} As `parseDecisionsJsonl`, naming file, line and field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonlStatsFile } from "./jsonl_stats.ts";
+ *
+ * const path = new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname;
+ * const { stats, decisions } = await jsonlStatsFile(path, { chunkSize: 1000 });
+ * assert.equal(stats.reduce((s, r) => s + r.n, 0), decisions);
+ * ```
+ */
+export async function jsonlStatsFile(
+  path: string,
+  options: JsonlStatsFileOptions = {},
+): Promise<JsonlStats> {
+  const where = `Cannot load run export ${path}`;
+  await Deno.stat(path);
+  using reader = new LineReader(path, where);
+  const builder = new StatsBuilder(
+    path,
+    (o) => reader.textAt(o),
+    (o) => reader.lineOf(o),
+  );
+  for await (const { text, line, offset } of jsonlLines(path, where, options)) {
+    if (text.length === 0 || text.trim() === "") continue;
+    builder.add(text, line, offset);
+    if (
+      options.onProgress !== undefined && builder.decisions % 100_000 === 0
+    ) options.onProgress(line, offset);
   }
-  for (const byTask of tasks.values()) {
-    for (const trials of byTask.values()) {
-      for (const c of trials) c.taskShare += 1 / trials.length;
+  if (builder.repeatedTasks) {
+    for await (const { text } of jsonlLines(path, where, options)) {
+      if (text.trim() !== "") builder.share(text);
     }
   }
+  return builder.finish();
 }

@@ -7,9 +7,9 @@
 
 import * as aq from "arquero";
 import type { ColumnTable } from "arquero";
-import { describeIssue } from "../_zod_issue.ts";
-import { type Decision, decisionSchema } from "./decision.ts";
-import { fastDecision } from "./_fast_decision.ts";
+import type { Decision } from "./decision.ts";
+import { decisionFromLine } from "./_jsonl_decision.ts";
+import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -112,35 +112,10 @@ export function parseDecisionsJsonl(
       continue;
     }
     const where = () => `Cannot load run export ${path}: line ${lineNo}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new SyntaxError(`${where()}: invalid JSON: ${detail}`, {
-        cause: error,
-      });
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new SyntaxError(
-        `${where()}: expected a JSON object, got ${
-          Array.isArray(value) ? "an array" : JSON.stringify(value)
-        }`,
-      );
-    }
-    let d = fastDecision(value);
-    if (d === null) {
-      const parsed = decisionSchema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const message = `${where()}: ${describeIssue(issue, value)}`;
-        throw issue.code === "invalid_type" ||
-            issue.code === "unrecognized_keys"
-          ? new TypeError(message, { cause: parsed.error })
-          : new RangeError(message, { cause: parsed.error });
-      }
-      d = parsed.data as Decision;
-    }
+    const d = decisionFromLine(
+      line.endsWith("\r") ? line.slice(0, -1) : line,
+      where(),
+    );
     const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
     const first = seen.get(key);
     if (first !== undefined) {
@@ -236,7 +211,65 @@ export function decisionTable(decisions: readonly Decision[]): ColumnTable {
  * ```
  */
 export async function loadDecisionsJsonl(path: string): Promise<ColumnTable> {
-  return decisionTable(
-    parseDecisionsJsonl(await Deno.readTextFile(path), { path }),
-  );
+  return decisionTable(await readDecisionsJsonl(path));
+}
+
+/** Options for {@linkcode readDecisionsJsonl}. */
+export interface ReadDecisionsJsonlOptions extends JsonlLinesOptions {
+  /** Called every 100,000 decisions with the lines and bytes read so far. */
+  onProgress?: (lines: number, bytes: number) => void;
+}
+
+/**
+ * Read a JSONL run export file into Decision records, streaming its bytes:
+ * no limit on the file's size but the decisions themselves (the text is
+ * never one string). Same checks and errors as
+ * {@linkcode parseDecisionsJsonl}, plus invalid UTF-8 refused naming the
+ * line; CRLF line ends are read as LF.
+ *
+ * @param path Path of the `.jsonl` file.
+ * @param options Read chunk size, progress.
+ * @returns The decisions, in file order.
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {SyntaxError | RangeError | TypeError} As {@linkcode parseDecisionsJsonl}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readDecisionsJsonl } from "./load_decisions.ts";
+ *
+ * const path = new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname;
+ * assert.equal((await readDecisionsJsonl(path, { chunkSize: 777 })).length, 1600);
+ * ```
+ */
+export async function readDecisionsJsonl(
+  path: string,
+  options: ReadDecisionsJsonlOptions = {},
+): Promise<Decision[]> {
+  const where = `Cannot load run export ${path}`;
+  await Deno.stat(path);
+  const out: Decision[] = [];
+  const seen = new Map<string, number>();
+  for await (const { text, line, offset } of jsonlLines(path, where, options)) {
+    if (text.trim() === "") continue;
+    const at = `${where}: line ${line}`;
+    const d = decisionFromLine(text, at);
+    const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new RangeError(
+        `${at}: duplicate decision for runId ${
+          JSON.stringify(d.runId)
+        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+          JSON.stringify(d.taskId)
+        }, trial ${d.trial} (first on line ${first})`,
+      );
+    }
+    seen.set(key, line);
+    out.push(d);
+    if (options.onProgress !== undefined && out.length % 100_000 === 0) {
+      options.onProgress(line, offset);
+    }
+  }
+  return out;
 }

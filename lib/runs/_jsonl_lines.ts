@@ -1,0 +1,154 @@
+// Private: the lines of a JSONL file, streamed as bytes so that a file of
+// any size short of the disk is read without one string of it all (V8 caps
+// a string near 2^29 characters). Lines are cut at byte 0x0A, which never
+// occurs inside a multi-byte UTF-8 sequence, so a character split across
+// read chunks is whole in its line; each line is decoded strictly (invalid
+// UTF-8 is an error naming the line, never a replacement character) and a
+// trailing CR is dropped (CRLF files).
+
+/** One line of a JSONL file. */
+export interface JsonlLine {
+  /** The line's text, without its newline (and without a trailing CR). */
+  readonly text: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** Byte offset of the line's first byte in the file. */
+  readonly offset: number;
+}
+
+/** Options for {@linkcode jsonlLines}. */
+export interface JsonlLinesOptions {
+  /** Bytes per read. Default: 1 MiB (tests use a few bytes to split lines and characters). */
+  chunkSize?: number;
+}
+
+const fatal = new TextDecoder("utf-8", { fatal: true });
+
+function decodeLine(bytes: Uint8Array, where: string, line: number): string {
+  try {
+    return fatal.decode(bytes);
+  } catch (error) {
+    throw new SyntaxError(`${where}: line ${line}: not valid UTF-8`, {
+      cause: error,
+    });
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * The lines of a file, streamed.
+ *
+ * @param path The file.
+ * @param where Error prefix, e.g. `Cannot load run export a.jsonl`.
+ * @param options Chunk size.
+ */
+export async function* jsonlLines(
+  path: string,
+  where: string,
+  options: JsonlLinesOptions = {},
+): AsyncGenerator<JsonlLine> {
+  const size = options.chunkSize ?? 1 << 20;
+  using file = await Deno.open(path, { read: true });
+  let carry: Uint8Array = new Uint8Array(0);
+  let carryOffset = 0; // file offset of carry[0]
+  let line = 0;
+  const buf = new Uint8Array(size);
+  let eof = false;
+  let first = true;
+  while (!eof) {
+    const n = await file.read(buf);
+    let bytes: Uint8Array;
+    if (n === null) {
+      eof = true;
+      bytes = carry;
+    } else {
+      bytes = concat(carry, buf.slice(0, n));
+    }
+    let pos = 0;
+    if (
+      first && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb &&
+      bytes[2] === 0xbf
+    ) pos = 3; // a leading BOM
+    if (bytes.length >= 3 || eof) first = false;
+    for (;;) {
+      let nl = bytes.indexOf(10, pos);
+      if (nl < 0) {
+        if (!eof) break;
+        if (pos >= bytes.length) break;
+        nl = bytes.length;
+      }
+      line++;
+      let end = nl;
+      if (end > pos && bytes[end - 1] === 13) end--;
+      yield {
+        text: decodeLine(bytes.subarray(pos, end), where, line),
+        line,
+        offset: carryOffset + pos,
+      };
+      pos = nl + 1;
+    }
+    carryOffset += pos;
+    carry = bytes.slice(pos);
+  }
+}
+
+/**
+ * The line that starts at a byte offset, read back from the file (for the
+ * rare confirmation of a repeated key), and its line number when wanted.
+ */
+export class LineReader implements Disposable {
+  #file: Deno.FsFile;
+  #where: string;
+
+  constructor(path: string, where: string) {
+    this.#file = Deno.openSync(path, { read: true });
+    this.#where = where;
+  }
+
+  /** The text of the line starting at `offset`. */
+  textAt(offset: number): string {
+    this.#file.seekSync(offset, Deno.SeekMode.Start);
+    let out: Uint8Array = new Uint8Array(0);
+    const buf = new Uint8Array(4096);
+    for (;;) {
+      const n = this.#file.readSync(buf);
+      if (n === null) break;
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) {
+        out = concat(out, buf.slice(0, nl));
+        break;
+      }
+      out = concat(out, buf.slice(0, n));
+    }
+    let end = out.length;
+    if (end > 0 && out[end - 1] === 13) end--;
+    return decodeLine(out.subarray(0, end), this.#where, 0);
+  }
+
+  /** The 1-based line number of a byte offset (counts newlines before it). */
+  lineOf(offset: number): number {
+    this.#file.seekSync(0, Deno.SeekMode.Start);
+    const buf = new Uint8Array(1 << 16);
+    let line = 1;
+    let read = 0;
+    while (read < offset) {
+      const n = this.#file.readSync(buf);
+      if (n === null) break;
+      const upto = Math.min(n, offset - read);
+      for (let i = 0; i < upto; i++) if (buf[i] === 10) line++;
+      read += n;
+    }
+    return line;
+  }
+
+  [Symbol.dispose](): void {
+    this.#file.close();
+  }
+}
