@@ -70,6 +70,61 @@ export function sqlString(text: string): string {
 }
 
 /**
+ * Quote a file path for DuckDB's file readers (`read_parquet`, `read_csv`,
+ * `read_json_objects`) so that it names that one file: the readers expand
+ * glob patterns, so `*`, `?` and `[` are escaped as one-character classes
+ * (`[*]`, `[?]`, `[[]`). A file named `run[1].parquet` is then that file,
+ * not `run1.parquet`.
+ *
+ * @param path A file path.
+ * @returns A SQL string literal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duckdbFileLiteral } from "./duckdb_session.ts";
+ *
+ * assert.equal(duckdbFileLiteral("/tmp/run[1]*.parquet"), "'/tmp/run[[]1][*].parquet'");
+ * assert.equal(duckdbFileLiteral("/tmp/it's.csv"), "'/tmp/it''s.csv'");
+ * ```
+ */
+export function duckdbFileLiteral(path: string): string {
+  return sqlString(path.replace(/[[*?]/g, (c) => `[${c}]`));
+}
+
+/**
+ * Check that a path names a file, before a DuckDB reader sees it (the
+ * readers take a directory or a pattern for many files; lossbook reads one
+ * file per path).
+ *
+ * @param path The path.
+ * @param where Error prefix, e.g. `Cannot load run export a.parquet`.
+ * @returns The file's `Deno.FileInfo`.
+ * @throws {Deno.errors.NotFound} When nothing is there.
+ * @throws {Deno.errors.IsADirectory} When it is a directory.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { regularFile } from "./duckdb_session.ts";
+ *
+ * await assert.rejects(() => regularFile(Deno.cwd(), "Cannot load run export ."), /is a directory/);
+ * ```
+ */
+export async function regularFile(
+  path: string,
+  where: string,
+): Promise<Deno.FileInfo> {
+  const info = await Deno.stat(path);
+  if (info.isDirectory) {
+    throw new Deno.errors.IsADirectory(
+      `${where}: is a directory, not a file`,
+    );
+  }
+  return info;
+}
+
+/**
  * Run `fn` with a connection to a fresh in-memory DuckDB database, then
  * close the connection and the database, whether `fn` succeeds or throws.
  *

@@ -22,7 +22,13 @@ import {
   type FlatDecisionRow,
 } from "./arrow.ts";
 import { checkDecisionsCsv, CSV_NUMBER_PATTERN, readCsvHeader } from "./csv.ts";
-import { type DuckDBOptions, sqlString, withDuckDB } from "./duckdb_session.ts";
+import {
+  duckdbFileLiteral,
+  type DuckDBOptions,
+  regularFile,
+  sqlString,
+  withDuckDB,
+} from "./duckdb_session.ts";
 import {
   DECISION_CHECKS,
   decisionStatsSql,
@@ -43,7 +49,7 @@ async function parquetColumnNames(
 ): Promise<string[]> {
   return (await describeRelation(
     connection,
-    `read_parquet(${sqlString(path)})`,
+    `read_parquet(${duckdbFileLiteral(path)})`,
   ))
     .map((c) => c.name);
 }
@@ -125,7 +131,7 @@ export function duckdbCsvRelation(
     return `"${c}" AS ${c}`;
   }).join(",\n    ");
   return `(SELECT\n    ${select}\n  FROM read_csv(${
-    sqlString(path)
+    duckdbFileLiteral(path)
   }, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
     `strict_mode = true, nullstr = '', columns = {${columns}})) AS decisions`;
 }
@@ -232,7 +238,7 @@ async function firstRepeatedParquetRow(
   SELECT ${key}, file_row_number + 1 AS rowNumber,
     MIN(file_row_number + 1) OVER (PARTITION BY ${key}) AS firstRow,
     ROW_NUMBER() OVER (PARTITION BY ${key} ORDER BY file_row_number) AS copy
-  FROM read_parquet(${sqlString(path)}, file_row_number = true)
+  FROM read_parquet(${duckdbFileLiteral(path)}, file_row_number = true)
 ) numbered
 WHERE copy = 2
 ORDER BY rowNumber
@@ -318,7 +324,7 @@ export async function duckdbDecisionStats(
 ): Promise<StatsRow[]> {
   const format = formatOf(path, options.format);
   const where = `Cannot load run export ${path}`;
-  await Deno.stat(path);
+  await regularFile(path, where);
   const header = format === "csv" ? await readCsvHeader(path) : [];
   if (format === "csv") {
     checkDecisionColumns(header, `${where}: line 1: header`);

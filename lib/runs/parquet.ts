@@ -13,7 +13,13 @@ import {
   type DecisionColumn,
   decisionsFromColumns,
 } from "./arrow.ts";
-import { type DuckDBOptions, sqlString, withDuckDB } from "./duckdb_session.ts";
+import {
+  duckdbFileLiteral,
+  type DuckDBOptions,
+  regularFile,
+  sqlString,
+  withDuckDB,
+} from "./duckdb_session.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,
@@ -173,7 +179,7 @@ export async function openDecisionsParquet(
   path: string,
 ): Promise<string> {
   await Deno.stat(path); // NotFound names the path
-  const relation = `read_parquet(${sqlString(path)})`;
+  const relation = `read_parquet(${duckdbFileLiteral(path)})`;
   const where = `Cannot load run export ${path}`;
   let columns: { name: string; type: string }[];
   try {
@@ -213,7 +219,7 @@ export function parquetSource(
   present: readonly string[],
   rowNumbers = false,
 ): string {
-  const base = `read_parquet(${sqlString(path)}${
+  const base = `read_parquet(${duckdbFileLiteral(path)}${
     rowNumbers ? ", file_row_number = true" : ""
   })`;
   const have = new Set(present);
@@ -263,7 +269,8 @@ export async function loadDecisionsParquet(
   path: string,
   options: DuckDBOptions = {},
 ): Promise<ColumnTable> {
-  await Deno.stat(path); // a missing file is NotFound, even without --allow-ffi
+  // a missing file is NotFound, a directory refused, even without --allow-ffi
+  await regularFile(path, `Cannot load run export ${path}`);
   const cols = await withDuckDB(async (connection) => {
     const relation = await openDecisionsParquet(connection, path);
     const types = new Map(
