@@ -16,6 +16,8 @@ import {
 } from "../lib/runs/load_decisions.ts";
 import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
 import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
+import { duckdbJsonlStats } from "../lib/runs/duckdb_jsonl.ts";
+import { regularFile } from "../lib/runs/duckdb_session.ts";
 import { postgresDecisionStats } from "../lib/runs/postgres_stats.ts";
 import { UsageError } from "./_command.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
@@ -474,26 +476,37 @@ async function readOne(
     };
   }
   const fileFormat = decisionFormatOf(path);
-  const engine = flags.engine ?? "memory";
-  if (engine !== "memory" && engine !== "duckdb") {
+  // no --engine: JSONL over LARGE bytes goes through DuckDB when only
+  // statistics are needed; --engine memory keeps the in-process path
+  const engine = flags.engine;
+  if (engine !== undefined && engine !== "memory" && engine !== "duckdb") {
     throw new UsageError(
       `--engine must be memory, duckdb or postgres, got ${
         JSON.stringify(engine)
       }`,
     );
   }
-  if (engine === "duckdb") {
+  const jsonlSize = fileFormat === "jsonl"
+    ? (await regularFile(path, `Cannot load run export ${path}`)).size
+    : 0;
+  const viaDuckdb = engine === "duckdb" ||
+    (engine === undefined && !needTable && jsonlSize > LARGE);
+  if (viaDuckdb) {
     if (needTable) {
       throw new UsageError(
         "--engine duckdb computes statistics only; pairing needs --engine memory",
       );
     }
-    if (fileFormat !== "parquet" && fileFormat !== "csv") {
+    if (
+      fileFormat !== "parquet" && fileFormat !== "csv" && fileFormat !== "jsonl"
+    ) {
       throw new UsageError(
-        `--engine duckdb reads .parquet and .csv files, got ${path}`,
+        `--engine duckdb reads .parquet, .csv and .jsonl files, got ${path}`,
       );
     }
-    const stats = await duckdbDecisionStats(path);
+    const stats = fileFormat === "jsonl"
+      ? await duckdbJsonlStats(path)
+      : await duckdbDecisionStats(path);
     return {
       format,
       stats,
@@ -512,7 +525,7 @@ async function readOne(
       table,
     };
   }
-  const size = (await Deno.stat(path)).size;
+  const size = jsonlSize;
   const onProgress = progress(path, size);
   if (needTable) {
     const decisions = await readDecisionsJsonl(path, {

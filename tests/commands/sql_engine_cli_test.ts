@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { loadDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
 import { DECISION_COLUMNS } from "../../lib/runs/load_decisions.ts";
-import { runCli } from "../_helpers.ts";
+import { roundNumbers, runCli } from "../_helpers.ts";
 import { pgTest, withPgTable } from "../_pg.ts";
 
 const EXAMPLE = "data/examples/model_ab.jsonl";
@@ -208,4 +208,49 @@ Deno.test("export-sql prints SQL that SQLite runs unchanged on a table made from
     bad.stderr,
     /^lossbook export-sql: --dialect must be one of duckdb, postgres, sqlite, got "oracle"\n$/,
   );
+});
+
+Deno.test("score and sweep --engine duckdb on JSONL print what --engine memory prints; a bad line still exits 2 naming file, line and field", async () => {
+  for (
+    const [command, extra] of [
+      ["score", ["--resamples", "100"]],
+      ["sweep", ["--points", "5"]],
+    ] as const
+  ) {
+    const mem = await runCli([
+      command,
+      EXAMPLE,
+      "--engine",
+      "memory",
+      ...extra,
+      "--json",
+    ]);
+    const duck = await runCli([
+      command,
+      EXAMPLE,
+      "--engine",
+      "duckdb",
+      ...extra,
+      "--json",
+    ]);
+    assert.equal(duck.code, 0, duck.stderr);
+    // sums in another order: equal to 12 significant digits
+    assert.deepEqual(
+      roundNumbers(JSON.parse(duck.stdout), 12),
+      roundNumbers(JSON.parse(mem.stdout), 12),
+      command,
+    );
+  }
+  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const text = await Deno.readTextFile(EXAMPLE);
+  const bad = text.replace('"pCorrect":null', '"pCorrect":"0.5"');
+  await Deno.writeTextFile(`${dir}/bad.jsonl`, bad);
+  const r = await runCli(["score", `${dir}/bad.jsonl`, "--engine", "duckdb"]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    `lossbook score: Cannot load run export ${dir}/bad.jsonl: line 1: pCorrect must be number, got "0.5"\n`,
+  );
+  const d = await runCli(["score", dir, "--engine", "duckdb"]);
+  assert.equal(d.code, 2, d.stderr);
 });
