@@ -45,9 +45,23 @@ function keysIn(value: unknown): number {
   return n;
 }
 
+const SPACE_BEFORE_COLON = /"\s+:/;
+
 /** Whether a parsed line has fewer keys than its text: a key repeats. */
 function repeatsKey(line: string, value: object): boolean {
-  // a decision has about 13 keys plus 2 in cost; count only when plausible
+  // Fast exact test for the usual line: when no key is followed by white
+  // space, every key contributes one '":' to the text (strings may add
+  // more), so as many '":' as parsed keys proves that no key repeats.
+  const cost = (value as { cost?: unknown }).cost;
+  let parsed = Object.keys(value).length;
+  if (cost !== null && typeof cost === "object" && !Array.isArray(cost)) {
+    parsed += Object.keys(cost).length;
+  }
+  let colons = 0;
+  for (let i = line.indexOf('":'); i >= 0; i = line.indexOf('":', i + 2)) {
+    colons++;
+  }
+  if (colons === parsed && !SPACE_BEFORE_COLON.test(line)) return false;
   return countJsonKeys(line) !== keysIn(value);
 }
 

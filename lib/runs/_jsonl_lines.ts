@@ -43,7 +43,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /**
- * The lines of a file, streamed.
+ * The lines of a file, streamed, in batches (one per read chunk: a
+ * generator step per line would cost more than the lines).
  *
  * @param path The file.
  * @param where Error prefix, e.g. `Cannot load run export a.jsonl`.
@@ -53,7 +54,7 @@ export async function* jsonlLines(
   path: string,
   where: string,
   options: JsonlLinesOptions = {},
-): AsyncGenerator<JsonlLine> {
+): AsyncGenerator<JsonlLine[]> {
   const size = options.chunkSize ?? 1 << 20;
   using file = await Deno.open(path, { read: true });
   let carry: Uint8Array = new Uint8Array(0);
@@ -77,23 +78,52 @@ export async function* jsonlLines(
       bytes[2] === 0xbf
     ) pos = 3; // a leading BOM
     if (bytes.length >= 3 || eof) first = false;
-    for (;;) {
-      let nl = bytes.indexOf(10, pos);
-      if (nl < 0) {
-        if (!eof) break;
-        if (pos >= bytes.length) break;
-        nl = bytes.length;
+    const last = eof ? bytes.length : bytes.lastIndexOf(10) + 1;
+    const batch: JsonlLine[] = [];
+    if (last > pos) {
+      const part = bytes.subarray(pos, last);
+      let text: string | null = null;
+      try {
+        text = fatal.decode(part);
+      } catch {
+        text = null; // found line by line below
       }
-      line++;
-      let end = nl;
-      if (end > pos && bytes[end - 1] === 13) end--;
-      yield {
-        text: decodeLine(bytes.subarray(pos, end), where, line),
-        line,
-        offset: carryOffset + pos,
-      };
-      pos = nl + 1;
+      if (text !== null && text.length === part.length) {
+        // ASCII: character offsets are byte offsets
+        let start = 0;
+        while (start < text.length) {
+          let nl = text.indexOf("\n", start);
+          if (nl < 0) nl = text.length;
+          line++;
+          const end = nl > start && text.charCodeAt(nl - 1) === 13
+            ? nl - 1
+            : nl;
+          batch.push({
+            text: text.slice(start, end),
+            line,
+            offset: carryOffset + pos + start,
+          });
+          start = nl + 1;
+        }
+      } else {
+        let p = pos;
+        while (p < last) {
+          let nl = bytes.indexOf(10, p);
+          if (nl < 0 || nl >= last) nl = last;
+          line++;
+          let end = nl;
+          if (end > p && bytes[end - 1] === 13) end--;
+          batch.push({
+            text: decodeLine(bytes.subarray(p, end), where, line),
+            line,
+            offset: carryOffset + p,
+          });
+          p = nl + 1;
+        }
+      }
+      pos = last;
     }
+    if (batch.length > 0) yield batch;
     carryOffset += pos;
     carry = bytes.slice(pos);
   }

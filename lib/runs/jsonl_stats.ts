@@ -279,16 +279,20 @@ export async function jsonlStatsFile(
     (o) => reader.textAt(o),
     (o) => reader.lineOf(o),
   );
-  for await (const { text, line, offset } of jsonlLines(path, where, options)) {
-    if (text.length === 0 || text.trim() === "") continue;
-    builder.add(text, line, offset);
-    if (
-      options.onProgress !== undefined && builder.decisions % 100_000 === 0
-    ) options.onProgress(line, offset);
+  for await (const batch of jsonlLines(path, where, options)) {
+    for (const { text, line, offset } of batch) {
+      if (text.length === 0 || text.trim() === "") continue;
+      builder.add(text, line, offset);
+      if (
+        options.onProgress !== undefined && builder.decisions % 100_000 === 0
+      ) options.onProgress(line, offset);
+    }
   }
   if (builder.repeatedTasks) {
-    for await (const { text } of jsonlLines(path, where, options)) {
-      if (text.trim() !== "") builder.share(text);
+    for await (const batch of jsonlLines(path, where, options)) {
+      for (const { text } of batch) {
+        if (text.trim() !== "") builder.share(text);
+      }
     }
   }
   return builder.finish();

@@ -250,25 +250,28 @@ export async function readDecisionsJsonl(
   await Deno.stat(path);
   const out: Decision[] = [];
   const seen = new Map<string, number>();
-  for await (const { text, line, offset } of jsonlLines(path, where, options)) {
-    if (text.trim() === "") continue;
-    const at = `${where}: line ${line}`;
-    const d = decisionFromLine(text, at);
-    const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new RangeError(
-        `${at}: duplicate decision for runId ${
-          JSON.stringify(d.runId)
-        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-          JSON.stringify(d.taskId)
-        }, trial ${d.trial} (first on line ${first})`,
-      );
-    }
-    seen.set(key, line);
-    out.push(d);
-    if (options.onProgress !== undefined && out.length % 100_000 === 0) {
-      options.onProgress(line, offset);
+  for await (const batch of jsonlLines(path, where, options)) {
+    for (const { text, line, offset } of batch) {
+      if (text.trim() === "") continue;
+      const at = `${where}: line ${line}`;
+      const d = decisionFromLine(text, at);
+      const key =
+        `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        throw new RangeError(
+          `${at}: duplicate decision for runId ${
+            JSON.stringify(d.runId)
+          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} (first on line ${first})`,
+        );
+      }
+      seen.set(key, line);
+      out.push(d);
+      if (options.onProgress !== undefined && out.length % 100_000 === 0) {
+        options.onProgress(line, offset);
+      }
     }
   }
   return out;
