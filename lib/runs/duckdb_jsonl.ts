@@ -70,31 +70,66 @@ function typeList(types: readonly JsonType[]): string {
   ).join(", ");
 }
 
-function shapeChecks(
-  fields: ReadonlyArray<[string, readonly JsonType[], boolean]>,
-  keys: string,
-  types: string,
-): string[] {
-  const names = fields.map(([f]) => `'${f}'`).join(", ");
-  return [
-    `len(${keys}) = len(list_distinct(${keys}))`,
-    `len(list_filter(${keys}, k -> NOT list_contains([${names}], k))) = 0`,
-    ...fields.map(([, allowed, required], i) =>
-      required
-        ? `coalesce(${types}[${i + 1}] IN (${typeList(allowed)}), false)`
-        : `(${types}[${i + 1}] IS NULL OR ${types}[${i + 1}] IN (${
-          typeList(allowed)
-        }))`
-    ),
-  ];
+const names = (fields: typeof FIELDS) =>
+  fields.map(([f]) => `'${f}'`).join(", ");
+
+/** Optional fields that may not be null: a JSON null there is an error. */
+const NOT_NULL_OPTIONAL = FIELDS.filter(([, types, required]) =>
+  !required && !types.includes("NULL")
+).map(([f]) => f);
+
+/**
+ * The DuckDB query over the raw objects: each distinct top-level key list
+ * (`json_keys`, repeats kept) with its number of lines. A run export has one
+ * or a few; {@linkcode keyListProblem} checks each.
+ *
+ * @param path The `.jsonl` file.
+ * @returns The query; rows of (`keys`, `lines`).
+ */
+export function duckdbJsonlKeysSql(path: string): string {
+  return `SELECT k AS keys, COUNT(*) AS lines FROM (
+  SELECT json_keys(json) AS k
+  FROM read_json_objects(${
+    duckdbFileLiteral(path)
+  }, format = 'newline_delimited')
+) keyed
+GROUP BY k`;
+}
+
+/**
+ * What is wrong with a key list, as the Decision schema sees it, or `null`.
+ *
+ * @param keys The keys of one object, in order, repeats kept.
+ * @param fields The fields the object may have, with whether each is required.
+ * @returns A reason, or `null` for a good list.
+ */
+export function keyListProblem(
+  keys: readonly string[],
+  fields: ReadonlyArray<readonly [string, unknown, boolean]> = FIELDS,
+): string | null {
+  if (new Set(keys).size !== keys.length) return "a key repeats";
+  const known = new Set(fields.map(([f]) => f));
+  const unknown = keys.find((k) => !known.has(k));
+  if (unknown !== undefined) return `unknown key ${unknown}`;
+  const missing = fields.find(([f, , required]) =>
+    required && !keys.includes(f)
+  );
+  if (missing !== undefined) return `missing key ${missing[0]}`;
+  return null;
 }
 
 /**
  * The DuckDB relation that reads a JSONL run export as the flat Decision
- * columns of `DECISION_COLUMNS`, with `runId` NULL on every line whose keys
- * or JSON types the Decision schema refuses (see the module notes).
+ * columns of `DECISION_COLUMNS`: DuckDB's JSON reader with every field
+ * typed `JSON` (nothing converted), then each field's JSON type checked
+ * against the schema and `cost`'s keys checked; `runId` is NULL on a line
+ * that fails, which the row checks of `decisionStatsSql` count as invalid.
+ * (Repeated, unknown and missing keys, at the top and in `cost`, and null
+ * in an optional field are found by key lists: {@linkcode duckdbJsonlKeysSql}.)
  *
  * @param path The `.jsonl` file (glob characters are escaped).
+ * @param raw A table already holding the JSON-typed columns, to read instead of the file.
+ * @param extra More select-list items over the JSON-typed columns.
  * @returns A parenthesised subquery usable as a relation.
  *
  * @example
@@ -103,50 +138,53 @@ function shapeChecks(
  * import { duckdbJsonlRelation } from "./duckdb_jsonl.ts";
  *
  * const rel = duckdbJsonlRelation("run[1].jsonl");
- * assert.match(rel, /read_json_objects\('run\[\[\]1\]\.jsonl', format = 'newline_delimited'/);
- * assert.match(rel, /len\(k\) = len\(list_distinct\(k\)\)/);
+ * assert.match(rel, /read_json\('run\[\[\]1\]\.jsonl', format = 'newline_delimited'/);
+ * assert.match(rel, /json_type\(pCorrect\) IN \('BIGINT', 'UBIGINT', 'DOUBLE', 'NULL'\)/);
  * ```
  */
-export function duckdbJsonlRelation(path: string): string {
-  const paths = FIELDS.map(([f]) => `'$.${f}'`).join(", ");
-  const costPaths = COST_FIELDS.map(([f]) => `'$.cost.${f}'`).join(", ");
-  const ok = [
-    ...shapeChecks(FIELDS, "k", "t"),
-    ...shapeChecks(COST_FIELDS, "ck", "ct"),
-  ].join("\n      AND ");
-  const at = (f: string) => FIELDS.findIndex(([n]) => n === f) + 1;
-  const column = (c: string): string => {
-    if (c === "costCompleteness") return "ce[1] ->> '$'";
-    if (c === "costUsd") return "CAST(ce[2] AS DOUBLE)";
-    const i = at(c);
-    if (c === "parseOk") return `CAST(e[${i}] AS BOOLEAN)`;
-    const [, types] = FIELDS[i - 1];
-    return types.includes("NUMBER")
-      ? `CAST(e[${i}] AS DOUBLE)`
-      : `e[${i}] ->> '$'`;
+export function duckdbJsonlRelation(
+  path: string,
+  raw?: string,
+  extra: readonly string[] = [],
+): string {
+  const columns = FIELDS.map(([f]) => `${f}: 'JSON'`).join(", ");
+  const typeOk = FIELDS.map(([f, types, required]) => {
+    const allowed = `json_type(${f}) IN (${typeList(types)})`;
+    // a JSON null reads as SQL NULL: allowed where the schema takes null,
+    // or where the key may be missing (a null there is found by the keys query)
+    return required && !types.includes("NULL")
+      ? `coalesce(${allowed}, false)`
+      : `(${f} IS NULL OR ${allowed})`;
+  });
+  const costOk = [
+    "coalesce(json_type(cost, '$.completeness') = 'VARCHAR', false)",
+    `coalesce(json_type(cost, '$.usd') IN (${
+      typeList(["NUMBER", "NULL"])
+    }), false)`,
+  ];
+  const ok = [...typeOk, ...costOk].join("\n      AND ");
+  const value = (c: string): string => {
+    if (c === "costCompleteness") return "cost ->> '$.completeness'";
+    if (c === "costUsd") return "CAST(cost -> '$.usd' AS DOUBLE)";
+    if (c === "parseOk") return "CAST(parseOk AS BOOLEAN)";
+    const [, types] = FIELDS.find(([f]) => f === c)!;
+    return types.includes("NUMBER") ? `CAST(${c} AS DOUBLE)` : `${c} ->> '$'`;
   };
-  const select = DECISION_COLUMNS.map((c) =>
-    c === "runId"
-      ? `CASE WHEN ok THEN ${column(c)} END AS runId`
-      : `${column(c)} AS ${c}`
-  ).join(",\n    ");
+  const select = [
+    ...DECISION_COLUMNS.map((c) =>
+      c === "runId"
+        ? `CASE WHEN ${ok}\n    THEN ${value(c)} END AS runId`
+        : `${value(c)} AS ${c}`
+    ),
+    ...extra,
+  ].join(",\n    ");
+  const source = raw ??
+    `read_json(${
+      duckdbFileLiteral(path)
+    }, format = 'newline_delimited', columns = {${columns}})`;
   return `(SELECT
     ${select}
-  FROM (
-    SELECT e, ce, ${ok} AS ok
-    FROM (
-      SELECT
-        json_keys(json) AS k,
-        json_type(json, [${paths}]) AS t,
-        json_extract(json, [${paths}]) AS e,
-        json_keys(json, '$.cost') AS ck,
-        json_type(json, [${costPaths}]) AS ct,
-        json_extract(json, [${costPaths}]) AS ce
-      FROM read_json_objects(${
-    duckdbFileLiteral(path)
-  }, format = 'newline_delimited', ignore_errors = false)
-    ) parsed
-  ) checked) AS decisions`;
+  FROM ${source}) AS decisions`;
 }
 
 function toNumber(v: unknown): number {
@@ -190,20 +228,59 @@ export async function duckdbJsonlStats(
   options: DuckDBJsonlOptions = {},
 ): Promise<StatsRow[]> {
   await regularFile(path, `Cannot load run export ${path}`);
-  const relation = duckdbJsonlRelation(path);
   const outcome = await withDuckDB(async (connection) => {
+    const all = async (sql: string) =>
+      (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
+    const present = new Map<string, number>(
+      NOT_NULL_OPTIONAL.map((f) => [f, 0]),
+    );
     let rows: unknown[][];
     try {
-      rows = (await connection.runAndReadAll(decisionStatsSql(relation)))
-        .getRows() as unknown[][];
+      for (const [keys, lines] of await all(duckdbJsonlKeysSql(path))) {
+        const problem = keys === null
+          ? "a line is not an object"
+          : keyListProblem(keys as string[]);
+        if (problem !== null) return `${lines} lines: ${problem}`;
+        for (const f of NOT_NULL_OPTIONAL) {
+          if ((keys as string[]).includes(f)) {
+            present.set(f, present.get(f)! + Number(lines));
+          }
+        }
+      }
+      // one typed pass into a table, then every query on it
+      const typed = duckdbJsonlRelation(path, undefined, [
+        "json_keys(cost) AS costKeys",
+      ]);
+      await connection.run(
+        `CREATE TEMP TABLE decisions AS SELECT * FROM ${typed}`,
+      );
+      for (
+        const [keys, lines] of await all(
+          "SELECT costKeys, COUNT(*) FROM decisions GROUP BY ALL",
+        )
+      ) {
+        const problem = keys === null
+          ? "cost is not an object"
+          : keyListProblem(keys as string[], COST_FIELDS);
+        if (problem !== null) return `${lines} lines: cost: ${problem}`;
+      }
+      const [notNull] = await all(
+        `SELECT ${
+          NOT_NULL_OPTIONAL.map((f) => `COUNT(${f})`).join(", ")
+        } FROM decisions`,
+      );
+      if (
+        NOT_NULL_OPTIONAL.some((f, i) => Number(notNull[i]) !== present.get(f))
+      ) {
+        return "a field that may be missing but not null is null";
+      }
+      rows = await all(decisionStatsSql("decisions"));
     } catch (error) {
       return `DuckDB refused the file: ${(error as Error).message}`;
     }
     const invalid = rows.reduce((s, r) => s + toNumber(r[9]), 0);
     if (invalid > 0) return `${invalid} lines fail a check`;
-    const [repeated] = (await connection.runAndReadAll(
-      duplicateDecisionsSql(relation),
-    )).getRows();
+    const [repeated] = await all(duplicateDecisionsSql("decisions"));
     if (toNumber(repeated[0]) > 0) return "a decision key repeats";
     return rows;
   }, options);

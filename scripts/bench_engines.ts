@@ -1,0 +1,357 @@
+// Benchmark: the engines of `score`, each peer measured in the same run.
+//
+//   1. `lossbook score --json` on N valid JSONL decisions (default 1,000,000),
+//      whole process, in-process streaming reader and `--engine duckdb`
+//      (DuckDB with lossbook's checks), against DuckDB's bare `read_json` +
+//      `GROUP BY` over the same
+//      fields in this already-started process (the query's own time), and
+//      against pandas (`/usr/bin/python3`: `read_json(lines=True)` + groupby).
+//   2. `lossbook score --engine postgres` on PG_N rows (default 10,000,000)
+//      in a table, whole process, against `psql` running the bare aggregate
+//      (`GROUP BY` with the counts and sums, no row checks, no duplicate
+//      scan). The server is LOSSBOOK_TEST_PG_DSN, or a throwaway one started
+//      with scripts/pg_throwaway.sh.
+//   3. 2,000,000- and 10,000,000-line JSONL through `score --engine memory`
+//      (the streaming reader): peak RSS and rows/s.
+//
+// Each part checks free disk first and removes what it writes. Prints one
+// JSON document. Usage:
+//   deno run -A scripts/bench_engines.ts [--n 1000000] [--pg-n 10000000]
+//     [--stream 2000000,10000000] [--skip jsonl,pg,stream] [--dir /tmp]
+import { parseArgs } from "node:util";
+import { SEVERITIES } from "../lib/costs/severity.ts";
+import { seededPrng } from "../lib/metrics/sampling.ts";
+import { withDuckDB } from "../lib/runs/duckdb_session.ts";
+import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
+import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    n: { type: "string", default: "1000000" },
+    "pg-n": { type: "string", default: "10000000" },
+    stream: { type: "string", default: "2000000,10000000" },
+    skip: { type: "string", default: "" },
+    dir: { type: "string", default: "/tmp" },
+  },
+});
+const skip = new Set(values.skip.split(",").filter((s) => s !== ""));
+const root = new URL("../", import.meta.url).pathname;
+const BYTES_PER_LINE = 280;
+
+const CLASSES: Record<string, string[]> = {
+  HIGH: ["AMOUNT_MISMATCH", "FX_CONVERSION_ERROR", "BENEFICIARY_MISMATCH"],
+  MEDIUM: ["VALUE_DATE_MISMATCH", "MISSING_MESSAGE", "PARTIAL_MATCH"],
+  LOW: ["DUPLICATE", "FIELD_CORRUPTION"],
+  CRITICAL: ["HERSTATT_EXPOSURE"],
+};
+
+async function freeBytes(dir: string): Promise<number> {
+  const out = await new Deno.Command("df", { args: ["-Pk", dir] }).output();
+  const line = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!;
+  return Number(line.split(/\s+/)[3]) * 1024;
+}
+
+async function needDisk(dir: string, bytes: number, what: string) {
+  const free = await freeBytes(dir);
+  if (free < bytes * 1.5) {
+    throw new Error(
+      `${what}: needs ${(bytes / 1e9).toFixed(1)} GB (x1.5) in ${dir}, ${
+        (free / 1e9).toFixed(1)
+      } GB free`,
+    );
+  }
+}
+
+/** Seeded valid decisions, two models, one trial per task. */
+async function generate(file: string, n: number): Promise<void> {
+  const rng = seededPrng(20261201);
+  using out = await Deno.open(file, {
+    write: true,
+    create: true,
+    truncate: true,
+  });
+  const enc = new TextEncoder();
+  let buf: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const model = i % 2 === 0 ? "frontier" : "small";
+    const severity = SEVERITIES[Math.min(3, Math.floor(rng.next() * 3.05))];
+    const classes = CLASSES[severity];
+    const trueClass = rng.next() < 0.3
+      ? classes[Math.floor(rng.next() * classes.length)]
+      : "MATCH";
+    const wrong = rng.next() < (model === "frontier" ? 0.05 : 0.09);
+    const predClass = !wrong
+      ? trueClass
+      : trueClass === "MATCH"
+      ? classes[0]
+      : "MATCH";
+    const p = wrong ? 0.4 + 0.5 * rng.next() : 0.7 + 0.3 * rng.next();
+    buf.push(JSON.stringify({
+      runId: "bench",
+      modelId: model,
+      taskId: `task-${Math.floor(i / 2)}`,
+      trial: 0,
+      severity,
+      trueClass,
+      predClass,
+      parseOk: true,
+      pCorrect: Math.round(p * 1000) / 1000,
+      action: rng.next() < 0.05 ? "escalate" : "auto",
+      cost: { completeness: "complete", usd: 0.0004 },
+      outcome: wrong ? "model_failure" : "resolved",
+    }));
+    if (buf.length === 50_000) {
+      await out.write(enc.encode(buf.join("\n") + "\n"));
+      buf = [];
+    }
+  }
+  if (buf.length > 0) await out.write(enc.encode(buf.join("\n") + "\n"));
+}
+
+interface Timed {
+  seconds: number;
+  peakRssMB: number;
+  stdout: string;
+}
+
+/** Run a command under /usr/bin/time: wall seconds and peak RSS. */
+async function timed(cmd: string, args: string[], env = {}): Promise<Timed> {
+  const t = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%M", cmd, ...args],
+    cwd: root,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - t) / 1000;
+  const stderr = new TextDecoder().decode(out.stderr).trim();
+  if (!out.success) throw new Error(`${cmd} ${args.join(" ")}: ${stderr}`);
+  const kb = Number(stderr.split("\n").at(-1));
+  return {
+    seconds,
+    peakRssMB: kb / 1024,
+    stdout: new TextDecoder().decode(out.stdout),
+  };
+}
+
+const LOSSBOOK = [
+  "run",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-ffi",
+  "--allow-sys",
+  "--allow-run",
+  "--allow-net",
+  `${root}cli.ts`,
+];
+
+const PANDAS = `
+import sys, time, json
+import pandas as pd
+t = time.perf_counter()
+df = pd.read_json(sys.argv[1], lines=True)
+df["pErr"] = 1 - df["pCorrect"]
+g = df.groupby(["modelId", "severity", "trueClass", "predClass", "action"]).agg(n=("runId", "size"), pErrorSum=("pErr", "sum"))
+print(json.dumps({"seconds": time.perf_counter() - t, "cells": len(g), "n": int(g["n"].sum())}))
+`;
+
+const BARE_GROUP = `SELECT modelId, severity, trueClass, predClass, action,
+  COUNT(*) AS n, SUM(1.0E0 - pCorrect) AS pErrorSum,
+  COUNT(*) - COUNT(pCorrect) AS pMissing,
+  SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures`;
+
+const report: Record<string, unknown> = {
+  loadAverage: (await Deno.readTextFile("/proc/loadavg")).trim(),
+  cores: navigator.hardwareConcurrency,
+};
+
+if (!skip.has("jsonl")) {
+  const n = Number(values.n);
+  await needDisk(values.dir, n * BYTES_PER_LINE, "JSONL benchmark");
+  const dir = await Deno.makeTempDir({ dir: values.dir, prefix: "lbbench-" });
+  const file = `${dir}/decisions.jsonl`;
+  try {
+    await generate(file, n);
+    const size = (await Deno.stat(file)).size;
+    const score = await timed(Deno.execPath(), [
+      ...LOSSBOOK,
+      "score",
+      file,
+      "--json",
+    ]);
+    const viaDuckdb = await timed(Deno.execPath(), [
+      ...LOSSBOOK,
+      "score",
+      file,
+      "--engine",
+      "duckdb",
+      "--json",
+    ]);
+    const decisions = JSON.parse(score.stdout).decisions;
+    // DuckDB's bare typed reader and GROUP BY, in this started process
+    const duck = await withDuckDB(async (c) => {
+      await c.run("SELECT 1");
+      const t = performance.now();
+      const rows = (await c.runAndReadAll(
+        `${BARE_GROUP} FROM read_json(${
+          duckdbFileLiteral(file)
+        }, format = 'newline_delimited', columns = {modelId: 'VARCHAR', severity: 'VARCHAR', trueClass: 'VARCHAR', predClass: 'VARCHAR', action: 'VARCHAR', pCorrect: 'DOUBLE', parseOk: 'BOOLEAN'}) GROUP BY ALL`,
+      )).getRows();
+      return {
+        seconds: (performance.now() - t) / 1000,
+        n: rows.reduce((s, r) => s + Number(r[5]), 0),
+      };
+    });
+    const pandasRun = await timed("/usr/bin/python3", ["-c", PANDAS, file]);
+    const pandas = JSON.parse(pandasRun.stdout);
+    if (duck.n !== decisions || pandas.n !== decisions) {
+      throw new Error(
+        `peers disagree: score ${decisions}, duckdb ${duck.n}, pandas ${pandas.n}`,
+      );
+    }
+    report.jsonl = {
+      decisions,
+      megabytes: Math.round(size / 1e6),
+      scoreSeconds: score.seconds,
+      scorePeakRssMB: score.peakRssMB,
+      scoreDuckdbEngineSeconds: viaDuckdb.seconds,
+      scoreDuckdbEnginePeakRssMB: viaDuckdb.peakRssMB,
+      ratioScoreDuckdbEngineToDuckdb: viaDuckdb.seconds / duck.seconds,
+      duckdbBareQuerySeconds: duck.seconds,
+      pandasSeconds: pandas.seconds,
+      pandasProcessSeconds: pandasRun.seconds,
+      ratioScoreToDuckdb: score.seconds / duck.seconds,
+      ratioPandasToScore: pandasRun.seconds / score.seconds,
+    };
+    console.error(JSON.stringify(report.jsonl));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (!skip.has("pg")) {
+  const n = Number(values["pg-n"]);
+  await needDisk(values.dir, n * 250, "PostgreSQL benchmark");
+  let dsn = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
+  let started: string | null = null;
+  if (dsn === undefined) {
+    const out = await new Deno.Command("bash", {
+      args: [`${root}scripts/pg_throwaway.sh`, "start"],
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    const env = new TextDecoder().decode(out.stdout);
+    started = /LOSSBOOK_PG_DIR=([^;]+);/.exec(env)![1];
+    dsn = /LOSSBOOK_TEST_PG_DSN='([^']+)'/.exec(env)![1];
+  }
+  const table = `lbbench_${Date.now()}`;
+  const psql = (sql: string) =>
+    timed("psql", [
+      dsn!,
+      "-X",
+      "-q",
+      "-t",
+      "-A",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-c",
+      sql,
+    ]);
+  try {
+    await psql(decisionsTableSql("postgres", table));
+    // seeded rows made by the server: every column a function of i
+    const pick = (list: string[], expr: string) =>
+      `(ARRAY[${
+        list.map((s) => `'${s}'`).join(",")
+      }])[1 + (${expr}) % ${list.length}]`;
+    await psql(`INSERT INTO ${table} SELECT 'bench',
+  CASE WHEN i % 2 = 0 THEN 'frontier' ELSE 'small' END,
+  'task-' || (i / 2), 0,
+  ${pick([...SEVERITIES], "(i * 7919) % 1000")},
+  ${
+      pick(
+        ["MATCH", "MATCH", "AMOUNT_MISMATCH", "DUPLICATE"],
+        "(i * 104729) % 997",
+      )
+    },
+  ${
+      pick(
+        ["MATCH", "MATCH", "MATCH", "AMOUNT_MISMATCH"],
+        "(i * 1299709) % 991",
+      )
+    },
+  true, ((i * 31337) % 1000) / 1000.0, CASE WHEN i % 20 = 0 THEN 'escalate' ELSE 'auto' END,
+  'complete', 0.0004, 'resolved', NULL, NULL, NULL, NULL, NULL, NULL
+FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
+    await psql(`VACUUM ANALYZE ${table}`);
+    const bare = await psql(
+      `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
+    );
+    const score = await timed(Deno.execPath(), [
+      ...LOSSBOOK,
+      "score",
+      "--engine",
+      "postgres",
+      "--dsn",
+      dsn,
+      "--table",
+      table,
+      "--json",
+    ]);
+    const decisions = JSON.parse(score.stdout).decisions;
+    if (decisions !== n) throw new Error(`score read ${decisions} of ${n}`);
+    report.postgres = {
+      rows: n,
+      scoreSeconds: score.seconds,
+      psqlBareAggregateSeconds: bare.seconds,
+      ratioScoreToPsql: score.seconds / bare.seconds,
+    };
+    console.error(JSON.stringify(report.postgres));
+  } finally {
+    await psql(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
+    if (started !== null) {
+      await new Deno.Command("bash", {
+        args: [`${root}scripts/pg_throwaway.sh`, "stop", started],
+      }).output();
+    }
+  }
+}
+
+if (!skip.has("stream")) {
+  const out: unknown[] = [];
+  for (const n of values.stream.split(",").map(Number)) {
+    await needDisk(values.dir, n * BYTES_PER_LINE, `streaming ${n}`);
+    const dir = await Deno.makeTempDir({ dir: values.dir, prefix: "lbbench-" });
+    const file = `${dir}/decisions.jsonl`;
+    try {
+      await generate(file, n);
+      const size = (await Deno.stat(file)).size;
+      const r = await timed(Deno.execPath(), [
+        ...LOSSBOOK,
+        "score",
+        file,
+        "--engine",
+        "memory",
+        "--json",
+      ]);
+      const decisions = JSON.parse(r.stdout).decisions;
+      out.push({
+        lines: n,
+        megabytes: Math.round(size / 1e6),
+        decisions,
+        seconds: r.seconds,
+        rowsPerSecond: Math.round(decisions / r.seconds),
+        peakRssMB: Math.round(r.peakRssMB),
+      });
+      console.error(JSON.stringify(out.at(-1)));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  report.streaming = out;
+}
+
+report.loadAverageAfter = (await Deno.readTextFile("/proc/loadavg")).trim();
+console.log(JSON.stringify(report, null, 2));
