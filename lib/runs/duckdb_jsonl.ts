@@ -85,6 +85,14 @@ const NOT_NULL_OPTIONAL = FIELDS.filter(([, types, required]) =>
  *
  * @param path The `.jsonl` file.
  * @returns The query; rows of (`keys`, `lines`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duckdbJsonlKeysSql } from "./duckdb_jsonl.ts";
+ *
+ * assert.match(duckdbJsonlKeysSql("a.jsonl"), /json_keys\(json\) AS k\n  FROM read_json_objects\('a\.jsonl'/);
+ * ```
  */
 export function duckdbJsonlKeysSql(path: string): string {
   return `SELECT k AS keys, COUNT(*) AS lines FROM (
@@ -102,6 +110,18 @@ GROUP BY k`;
  * @param keys The keys of one object, in order, repeats kept.
  * @param fields The fields the object may have, with whether each is required.
  * @returns A reason, or `null` for a good list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keyListProblem } from "./duckdb_jsonl.ts";
+ *
+ * const cost: Array<[string, unknown, boolean]> = [["completeness", null, true], ["usd", null, true]];
+ * assert.equal(keyListProblem(["completeness", "usd"], cost), null);
+ * assert.equal(keyListProblem(["usd", "usd"], cost), "a key repeats");
+ * assert.equal(keyListProblem(["completeness", "eur"], cost), "unknown key eur");
+ * assert.equal(keyListProblem(["completeness"], cost), "missing key usd");
+ * ```
  */
 export function keyListProblem(
   keys: readonly string[],

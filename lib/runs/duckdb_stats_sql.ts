@@ -1,7 +1,11 @@
 /**
  * The SQL that builds sufficient statistics from a decision relation, and
  * the row checks that keep bad rows out of them. Plain ANSI SQL: the same
- * text runs on DuckDB (`duckdbDecisionStats`), Spark SQL and Trino.
+ * text is run in lossbook's tests on DuckDB (`duckdbDecisionStats`), on a
+ * PostgreSQL 15 server (`postgresDecisionStats`) and on SQLite
+ * (`node:sqlite`), with the in-memory statistics as the reference. It is
+ * written for Spark SQL and Trino too (see the notes below), but has not been
+ * run on them: treat those two as untested.
  *
  * Only the relation differs per engine, and it is kept out of these
  * queries: each function takes the relation as text. The relation must have
@@ -18,6 +22,14 @@
  * | Trino | a Hive or Iceberg table over the files, e.g. `CREATE TABLE hive.runs.decisions (...) WITH (external_location = 's3://bucket/runs/', format = 'PARQUET')`, then `hive.runs.decisions` |
  *
  * Dialect caveats:
+ * - Numbers are made floating point by arithmetic with a float literal
+ *   (`1.0E0 - pCorrect`), never by a cast: type names differ (PostgreSQL has
+ *   no `DOUBLE`). Whole numbers are checked with `ROUND`, not `FLOOR`, which
+ *   SQLite builds without math functions lack.
+ * - PostgreSQL folds unquoted identifiers to lower case, so a table created
+ *   with unquoted names matches; a table with quoted mixed-case names
+ *   (`"runId"`) is reached through a view with unquoted names. SQLite has no
+ *   boolean type: `parseOk` holds 1 or 0.
  * - Identifiers are unquoted camelCase. DuckDB and Spark match them without
  *   regard to case; Trino folds them to lower case (as Hive stores column
  *   names), so they match there too, but Trino returns result columns in

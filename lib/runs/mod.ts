@@ -38,3 +38,7 @@ export * from "./load_any.ts";
 export * from "./duckdb_session.ts";
 export * from "./duckdb_stats_sql.ts";
 export * from "./duckdb_stats.ts";
+export * from "./duckdb_jsonl.ts";
+export * from "./decision_sql_rows.ts";
+export * from "./decision_sql_export.ts";
+export * from "./postgres_stats.ts";
