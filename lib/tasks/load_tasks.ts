@@ -147,10 +147,12 @@ export interface StreamSummary {
  * Read a task file as a stream, one task at a time, with bounded memory.
  *
  * The iterator's return value gives the task count and the SHA-256 of the
- * file's bytes (the suite hash, for a canonical file). Task ids are not
- * checked for repeats (that needs memory in the number of tasks).
+ * file's bytes (the suite hash, for a canonical file). Task ids are
+ * checked for repeats only with `checkIds` (that needs memory in the number
+ * of tasks).
  *
  * @param path Path of the `.jsonl` file.
+ * @param options `checkIds`: refuse a repeated task id, as {@linkcode parseTasksJsonl} does.
  * @returns An async iterator of tasks.
  * @throws {Deno.errors.NotFound} When the file does not exist.
  * @throws {SyntaxError | RangeError | TypeError} As {@linkcode parseTasksJsonl}.
@@ -170,7 +172,22 @@ export interface StreamSummary {
  */
 export async function* streamTasksJsonl(
   path: string,
+  options: { checkIds?: boolean } = {},
 ): AsyncGenerator<Task, StreamSummary, undefined> {
+  const seen = options.checkIds ? new Map<string, number>() : null;
+  const checked = (task: Task, where: string, lineNo: number): Task => {
+    if (seen === null) return task;
+    const first = seen.get(task.id);
+    if (first !== undefined) {
+      throw new RangeError(
+        `${where}: duplicate task id ${
+          JSON.stringify(task.id)
+        } (first on line ${first})`,
+      );
+    }
+    seen.set(task.id, lineNo);
+    return task;
+  };
   using file = await Deno.open(path, { read: true });
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -204,7 +221,8 @@ export async function* streamTasksJsonl(
       start = end + 1;
       if (line.trim() === "") continue;
       count++;
-      yield parseLine(line, `Cannot load task file ${path}: line ${lineNo}`);
+      const where = `Cannot load task file ${path}: line ${lineNo}`;
+      yield checked(parseLine(line, where), where, lineNo);
     }
     pending = pending.slice(start);
     if (done) break;
@@ -212,7 +230,8 @@ export async function* streamTasksJsonl(
   if (pending.trim() !== "") {
     lineNo++;
     count++;
-    yield parseLine(pending, `Cannot load task file ${path}: line ${lineNo}`);
+    const where = `Cannot load task file ${path}: line ${lineNo}`;
+    yield checked(parseLine(pending, where), where, lineNo);
   }
   return { tasks: count, sha256: hash.digest("hex") };
 }
@@ -307,7 +326,7 @@ export function taskTable(tasks: readonly Task[]): ColumnTable {
  * ```
  */
 export async function loadTasksJsonl(path: string): Promise<ColumnTable> {
-  return taskTable(parseTasksJsonl(await Deno.readTextFile(path), { path }));
+  return taskTable(await readTasksJsonl(path));
 }
 
 /**
@@ -329,5 +348,10 @@ export async function loadTasksJsonl(path: string): Promise<ColumnTable> {
  * ```
  */
 export async function readTasksJsonl(path: string): Promise<Task[]> {
-  return parseTasksJsonl(await Deno.readTextFile(path), { path });
+  // streamed: the file is never one string (no size limit but the tasks)
+  const out: Task[] = [];
+  for await (const task of streamTasksJsonl(path, { checkIds: true })) {
+    out.push(task);
+  }
+  return out;
 }
