@@ -217,7 +217,11 @@ export const compareCommand: Command = {
     console.log(
       `${
         fileLabel(run.files)
-      }: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared tasks${
+      }: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared decisions${
+        byTask !== null && byTask.tasks !== accuracyDiff.pairs
+          ? ` of ${byTask.tasks} tasks (a task's trials averaged for loss)`
+          : ""
+      }${
         paired.onlyA + paired.onlyB > 0
           ? ` (unpaired: ${paired.onlyA} only A, ${paired.onlyB} only B)`
           : ""

@@ -20,7 +20,9 @@ async function json(args: string[]) {
 }
 
 Deno.test("compare of two inspect logs at --severity HIGH prices each wrong answer at K(HIGH), in every --mode", async () => {
-  // on the 9 shared (task, epoch) pairs qwen is wrong 5 times, sonnet twice
+  // on the 9 shared (task, epoch) pairs qwen is wrong 5 times, sonnet twice;
+  // loss compares tasks, a task's epochs averaged: qwen's mean wrong answers
+  // per task are 0, 1/2, 1, 0, 1 (2.5 in all), sonnet's 0, 0, 1/2, 0, 1/2 (1)
   for (const mode of ["consequence", "strict", "reconforge"]) {
     const doc = await json([
       "compare",
@@ -46,7 +48,7 @@ Deno.test("compare of two inspect logs at --severity HIGH prices each wrong answ
       const K = getProfile(id).K.HIGH;
       assert.equal(
         doc.differences.loss[id].estimate,
-        (5 - 2) * K,
+        (2.5 - 1) * K,
         `${mode}/${id}`,
       );
     }
