@@ -70,9 +70,6 @@ function typeList(types: readonly JsonType[]): string {
   ).join(", ");
 }
 
-const names = (fields: typeof FIELDS) =>
-  fields.map(([f]) => `'${f}'`).join(", ");
-
 /** Optional fields that may not be null: a JSON null there is an error. */
 const NOT_NULL_OPTIONAL = FIELDS.filter(([, types, required]) =>
   !required && !types.includes("NULL")
