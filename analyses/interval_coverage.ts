@@ -497,7 +497,9 @@ function replayColumns(paired: readonly PairedRow[]): LedgerColumns {
             kind: "decision",
             id: `${modelId}${c}`,
             at,
-            risk: null,
+            // the served model states its cell's true error rate, so a
+            // per-severity threshold escalates whole cells
+            risk: served ? riskOfA(r.severity, r.trueClass) : null,
             expectedLoss: null,
             profile: null,
             policyRevision: null,
@@ -524,6 +526,56 @@ function replayColumns(paired: readonly PairedRow[]): LedgerColumns {
     }
   }
   return ledgerColumns(entries, { path: "<coverage study>" });
+}
+
+/** Model A's true probability of a wrong answer in a cell of the study. */
+function riskOfA(severity: Severity, trueClass: string): number {
+  const cell = COVERAGE_MIX.find((c) =>
+    c.severity === severity && c.trueClass === trueClass
+  )!;
+  return 1 - probsOf(COVERAGE_MODEL_A, cell)[0];
+}
+
+/**
+ * The threshold policy of the replay part: escalate A's answers whose risk
+ * is above it, which escalates the HIGH and CRITICAL cells (risk 0.02 and
+ * 0.01) and no other. Only the action changes: both sides act on the same
+ * answers.
+ */
+const REPLAY_THRESHOLD = Object.freeze({
+  LOW: 1,
+  MEDIUM: 1,
+  HIGH: 0.015,
+  CRITICAL: 0.005,
+});
+
+/**
+ * The true expected loss difference of {@linkcode REPLAY_THRESHOLD}:
+ * escalated decisions cost a review whatever their outcome, so over the
+ * escalated cells it is Σ n × (review − expected automatic cost).
+ */
+function replayThresholdTruth(
+  counts: readonly number[],
+  profile: CostProfile,
+): number {
+  let d = 0;
+  COVERAGE_MIX.forEach((cell, i) => {
+    if (
+      riskOfA(cell.severity, cell.trueClass) <= REPLAY_THRESHOLD[cell.severity]
+    ) {
+      return;
+    }
+    const p = probsOf(COVERAGE_MODEL_A, cell);
+    kindsOf(cell).forEach((kind, j) => {
+      const review = ruleCost(
+        CONSEQUENCE_MATRIX.escalate[kind.outcome],
+        profile,
+        cell.severity,
+      );
+      d += counts[i] * p[j] * (review - cost(profile, cell, kind.outcome));
+    });
+  });
+  return d;
 }
 
 /** The family of the crossover part: reconciliation with K(CRITICAL) × r. */
@@ -686,13 +738,21 @@ export function intervalCoverage(
         clt: 0,
         count: 0,
       }])) as Record<string, Record<string, number>>,
-      replay: Object.fromEntries(profiles.map((p) => [p.id, newTally()])),
+      replay: Object.fromEntries(profiles.map((p) => [p.id, {
+        jeffreys: newTally(),
+        bootstrap: newTally(),
+      }])),
+      replayThreshold: Object.fromEntries(profiles.map((p) => [p.id, {
+        jeffreys: newTally(),
+        bootstrap: newTally(),
+      }])),
       ece: newTally(),
       crossover: newTally(),
       accDiff: { default: newTally(), clt: newTally() },
     };
     let labelMethod = "";
     let diffMethod = "";
+    const replayMethod = { jeffreys: "", bootstrap: "", threshold: "" };
     const rateMethods = new Set<string>();
     for (let r = 0; r < replicates; r++) {
       const rng = seededPrng(seedFor(seed, `suite/${n}/${r}`));
@@ -912,16 +972,45 @@ export function intervalCoverage(
         record(t.ece, ECE_OVERCONFIDENCE, ei.lo, ei.hi);
         const cols = replayColumns(paired);
         for (const prof of profiles) {
-          const rp = replay(cols, { route: "B" }, {
-            profile: prof,
-            level,
-            resamples: draws,
-            seed: seedFor(seed, `replay/${n}/${r}/${prof.id}`),
-            diff: false,
-          });
           const truth = coverageTrueLoss(B, counts, prof) -
             coverageTrueLoss(A, counts, prof);
-          record(t.replay[prof.id], truth, rp.difference.lo, rp.difference.hi);
+          for (const interval of ["auto", "bootstrap"] as const) {
+            const rp = replay(cols, { route: "B" }, {
+              profile: prof,
+              level,
+              resamples: draws,
+              seed: seedFor(seed, `replay/${n}/${r}/${prof.id}`),
+              diff: false,
+              interval,
+            });
+            replayMethod[interval === "auto" ? "jeffreys" : interval] =
+              rp.difference.method;
+            record(
+              t.replay[prof.id][interval === "auto" ? "jeffreys" : interval],
+              truth,
+              rp.difference.lo,
+              rp.difference.hi,
+            );
+            const th = replay(cols, { threshold: REPLAY_THRESHOLD }, {
+              profile: prof,
+              level,
+              resamples: draws,
+              seed: seedFor(seed, `replay-threshold/${n}/${r}/${prof.id}`),
+              diff: false,
+              interval,
+            });
+            if (interval === "auto") {
+              replayMethod.threshold = th.difference.method;
+            }
+            record(
+              t.replayThreshold[prof.id][
+                interval === "auto" ? "jeffreys" : interval
+              ],
+              replayThresholdTruth(counts, prof),
+              th.difference.lo,
+              th.difference.hi,
+            );
+          }
         }
       }
     }
@@ -1063,13 +1152,40 @@ export function intervalCoverage(
       );
     }
     for (const p of profiles) {
-      rows.push(summary(t.replay[p.id], {
-        ...base,
-        statistic: "replay difference",
-        profile: p.id,
-        method: "paired percentile bootstrap over cases",
-        role: "lossbook",
-      }));
+      rows.push(
+        summary(t.replay[p.id].jeffreys, {
+          ...base,
+          statistic: "replay difference",
+          profile: p.id,
+          method: `${replayMethod.jeffreys} (default)`,
+          role: "lossbook",
+        }),
+        summary(t.replay[p.id].bootstrap, {
+          ...base,
+          statistic: "replay difference",
+          profile: p.id,
+          method: "paired percentile bootstrap over cases (former default)",
+          role: "baseline",
+        }),
+      );
+    }
+    for (const p of profiles) {
+      rows.push(
+        summary(t.replayThreshold[p.id].jeffreys, {
+          ...base,
+          statistic: "replay difference, threshold",
+          profile: p.id,
+          method: `${replayMethod.threshold} (default)`,
+          role: "lossbook",
+        }),
+        summary(t.replayThreshold[p.id].bootstrap, {
+          ...base,
+          statistic: "replay difference, threshold",
+          profile: p.id,
+          method: "paired percentile bootstrap over cases (former default)",
+          role: "baseline",
+        }),
+      );
     }
     rows.push(
       summary(t.accDiff.default, {
