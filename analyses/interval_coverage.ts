@@ -61,6 +61,15 @@ import { normalQuantile } from "../lib/metrics/normal_quantile.ts";
 import { rateInterval, wilsonInterval } from "../lib/metrics/rate.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import {
+  NEWCOMBE_PAIRED_METHOD,
+  newcombePairedInterval,
+  type PairedTable,
+} from "../lib/metrics/paired_proportion.ts";
+import {
+  WEIGHTED_RECALL_METHOD,
+  weightedRecallInterval,
+} from "../lib/metrics/weighted_recall_interval.ts";
+import {
   RECONFORGE_CLASS_WEIGHTS,
   severityWeightedRecall,
 } from "../lib/metrics/reconforge.ts";
@@ -315,6 +324,20 @@ function simulatePaired(
     }
   });
   return out;
+}
+
+/** The paired 2×2 table of correct answers of a paired suite. */
+function pairedTable(paired: readonly PairedRow[]): PairedTable {
+  let both = 0, onlyA = 0, onlyB = 0, neither = 0;
+  for (const r of paired) {
+    const a = r.predA === r.trueClass;
+    const b = r.predB === r.trueClass;
+    if (a && b) both += r.n;
+    else if (a) onlyA += r.n;
+    else if (b) onlyB += r.n;
+    else neither += r.n;
+  }
+  return { both, onlyA, onlyB, neither };
 }
 
 function cost(profile: CostProfile, cell: CoverageCell, o: Outcome): number {
@@ -720,7 +743,7 @@ export function intervalCoverage(
         boot: newTally(),
         clt: newTally(),
       }])) as Record<string, Record<string, Tally>>,
-      rw: { default: newTally(), clt: newTally() },
+      rw: { default: newTally(), boot: newTally(), clt: newTally() },
       loss: Object.fromEntries(profiles.map((p) => [p.id, {
         default: newTally(),
         other: newTally(),
@@ -748,7 +771,7 @@ export function intervalCoverage(
       }])),
       ece: newTally(),
       crossover: newTally(),
-      accDiff: { default: newTally(), clt: newTally() },
+      accDiff: { default: newTally(), boot: newTally(), clt: newTally() },
     };
     let labelMethod = "";
     let diffMethod = "";
@@ -799,17 +822,20 @@ export function intervalCoverage(
         const rc = cltInterval([1, 0], { weights: [k, m - k], level });
         record(t.recall[s].clt, recallTruth(s), rc.lo, rc.hi);
       }
-      // severity-weighted recall: score prints a bootstrap
-      const rwBoot = bootstrapInterval(
-        stats,
-        (s) => severityWeightedRecall(s),
-        {
-          level,
-          resamples: draws,
-          prng: sub("rw"),
-        },
-      );
-      record(t.rw.default, rwTruth, rwBoot.lo, rwBoot.hi);
+      // severity-weighted recall: score's default, and its former bootstrap
+      const rwDefault = weightedRecallInterval(stats, {
+        level,
+        draws,
+        prng: sub("rw-jeffreys"),
+      });
+      record(t.rw.default, rwTruth, rwDefault.lo, rwDefault.hi);
+      const rwBoot = weightedRecallInterval(stats, {
+        method: "bootstrap",
+        level,
+        draws,
+        prng: sub("rw"),
+      });
+      record(t.rw.boot, rwTruth, rwBoot.lo, rwBoot.hi);
       {
         const vals: number[] = [];
         const ws: number[] = [];
@@ -871,12 +897,14 @@ export function intervalCoverage(
       {
         // compare's accuracy difference: a paired bootstrap over tasks
         const truth = accTruth - accTruthB;
+        const nc = newcombePairedInterval(pairedTable(paired), { level });
+        record(t.accDiff.default, truth, nc.lo, nc.hi);
         const ad = pairedBootstrap(paired, (x) => accuracy(x).value, {
           level,
           resamples: draws,
           prng: sub("accuracy-difference"),
         });
-        record(t.accDiff.default, truth, ad.lo, ad.hi);
+        record(t.accDiff.boot, truth, ad.lo, ad.hi);
         const vals = paired.map((x) =>
           (x.predA === x.trueClass ? 1 : 0) - (x.predB === x.trueClass ? 1 : 0)
         );
@@ -1079,8 +1107,15 @@ export function intervalCoverage(
         ...base,
         statistic: "R_w",
         profile: null,
-        method: "percentile bootstrap",
+        method: `${WEIGHTED_RECALL_METHOD} (default)`,
         role: "lossbook",
+      }),
+      summary(t.rw.boot, {
+        ...base,
+        statistic: "R_w",
+        profile: null,
+        method: "percentile bootstrap (former default)",
+        role: "baseline",
       }),
       summary(t.rw.clt, {
         ...base,
@@ -1192,8 +1227,15 @@ export function intervalCoverage(
         ...base,
         statistic: "accuracy difference",
         profile: null,
-        method: "paired percentile bootstrap over tasks (compare)",
+        method: `${NEWCOMBE_PAIRED_METHOD} (default)`,
         role: "lossbook",
+      }),
+      summary(t.accDiff.boot, {
+        ...base,
+        statistic: "accuracy difference",
+        profile: null,
+        method: "paired percentile bootstrap over tasks (former default)",
+        role: "baseline",
       }),
       summary(t.accDiff.clt, {
         ...base,
