@@ -324,15 +324,21 @@ function emptySide() {
  *
  * Both sides are priced with one profile and one matrix, over the same
  * cases: those evaluable before and after. The difference after − before is
- * compared with a paired bootstrap that resamples cases (each with its two
- * costs), so the interval respects that both sides saw the same work. Cost is
- * O(answers + cases) plus O(distinct cost pairs × resamples); the result
- * depends only on the ledger, the policy and the options, so the same inputs
- * give byte-identical JSON.
+ * paired: only cases whose answer or action changes can differ, and by
+ * default its interval models them per cell (severity, gold class, models and
+ * actions), every possible outcome included, so a costly outcome that no
+ * changed case showed still widens it: a Fay–Feuer gamma interval where one
+ * side's cost is fixed (an escalation), Jeffreys–Dirichlet draws where both
+ * vary, Bonferroni across the parts (see `docs/method.md`, "Replay's paired
+ * difference"); its p-value is a sign-flip permutation test on the per-case
+ * differences. `interval: "bootstrap"` keeps the paired percentile bootstrap
+ * over cases of earlier versions. Cost is O(answers + cases) plus
+ * O(strata × kinds × resamples); the result depends only on the ledger, the
+ * policy and the options, so the same inputs give byte-identical JSON.
  *
  * @param cols The ledger in columns.
  * @param policy The counterfactual threshold, routing and missing-risk rule.
- * @param options Profile, matrix, bootstrap and whether to list the diff.
+ * @param options Profile, matrix, interval method, draws, level, seed and whether to list the diff.
  * @returns Before, after, the paired difference, what changed and what could not be evaluated.
  * @throws {RangeError} When a threshold is outside [0, 1].
  *
