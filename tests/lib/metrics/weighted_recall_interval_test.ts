@@ -80,6 +80,53 @@ Deno.test("weightedRecallInterval() covers the true R_w in at least 93% of seede
   assert.ok(bootHits / runs < 0.9, `bootstrap covered ${bootHits / runs}`);
 });
 
+Deno.test("weightedRecallInterval() covers a true R_w near 1 (catch rates 0.99 to 0.999) in at least 93% of seeded suites", () => {
+  const near = [
+    { severity: "LOW", trueClass: "DUPLICATE", n: 120, caught: 0.99 },
+    {
+      severity: "MEDIUM",
+      trueClass: "VALUE_DATE_MISMATCH",
+      n: 90,
+      caught: 0.995,
+    },
+    { severity: "HIGH", trueClass: "AMOUNT_MISMATCH", n: 60, caught: 0.999 },
+    {
+      severity: "CRITICAL",
+      trueClass: "FX_CONVERSION_ERROR",
+      n: 30,
+      caught: 0.999,
+    },
+  ] as const;
+  const w = (c: (typeof near)[number]) =>
+    RECONFORGE_CLASS_WEIGHTS[c.trueClass] * c.n;
+  const truth = near.reduce((a, c) => a + w(c) * c.caught, 0) /
+    near.reduce((a, c) => a + w(c), 0);
+  const rng = seededPrng(77);
+  const base = {
+    modelId: "m",
+    action: "auto",
+    pErrorSum: 0,
+    pMissing: 0,
+    parseFailures: 0,
+  } as const;
+  const runs = 300;
+  let hits = 0;
+  for (let r = 0; r < runs; r++) {
+    const stats: StatsRow[] = near.flatMap((c) => {
+      let k = 0;
+      for (let i = 0; i < c.n; i++) if (rng.next() < c.caught) k++;
+      const cell = { ...base, severity: c.severity, trueClass: c.trueClass };
+      return [
+        ...(k > 0 ? [{ ...cell, predClass: c.trueClass, n: k }] : []),
+        ...(k < c.n ? [{ ...cell, predClass: "MATCH", n: c.n - k }] : []),
+      ];
+    });
+    const ci = weightedRecallInterval(stats, { draws: 400, seed: r });
+    if (ci.lo! <= truth && truth <= ci.hi!) hits++;
+  }
+  assert.ok(hits / runs >= 0.93, `covered ${hits / runs}`);
+});
+
 Deno.test("weightedRecallInterval() is byte-identical for one seed, names its method and is null without exceptions", () => {
   const stats = suite(seededPrng(9));
   const a = weightedRecallInterval(stats, { seed: 4 });
