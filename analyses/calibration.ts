@@ -6,7 +6,8 @@
  * settlement tasks: a calibrated one, an over-confident one (the
  * simulator's frontier shape), an under-confident one and one that states
  * 0.9 on everything (ReconForge's shape). Each gets a reliability diagram,
- * ECE with a bootstrap interval and the noise floor of a calibrated model
+ * ECE with its interval (simultaneous Clopper-Pearson per bin, projected;
+ * `eceInterval`) and the noise floor of a calibrated model
  * at the same n, the debiased ECE, MCE, the Brier score with its Murphy
  * decomposition and the cost-weighted calibration error under a cost
  * profile. Recalibration is fitted on the first half of the suite ("last

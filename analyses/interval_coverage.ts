@@ -61,9 +61,15 @@ import { normalQuantile } from "../lib/metrics/normal_quantile.ts";
 import { rateInterval, wilsonInterval } from "../lib/metrics/rate.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import {
-  RECONFORGE_CLASS_WEIGHTS,
-  severityWeightedRecall,
-} from "../lib/metrics/reconforge.ts";
+  NEWCOMBE_PAIRED_METHOD,
+  newcombePairedInterval,
+  type PairedTable,
+} from "../lib/metrics/paired_proportion.ts";
+import {
+  WEIGHTED_RECALL_METHOD,
+  weightedRecallInterval,
+} from "../lib/metrics/weighted_recall_interval.ts";
+import { RECONFORGE_CLASS_WEIGHTS } from "../lib/metrics/reconforge.ts";
 import {
   multinomial,
   type Prng,
@@ -317,6 +323,20 @@ function simulatePaired(
   return out;
 }
 
+/** The paired 2×2 table of correct answers of a paired suite. */
+function pairedTable(paired: readonly PairedRow[]): PairedTable {
+  let both = 0, onlyA = 0, onlyB = 0, neither = 0;
+  for (const r of paired) {
+    const a = r.predA === r.trueClass;
+    const b = r.predB === r.trueClass;
+    if (a && b) both += r.n;
+    else if (a) onlyA += r.n;
+    else if (b) onlyB += r.n;
+    else neither += r.n;
+  }
+  return { both, onlyA, onlyB, neither };
+}
+
 function cost(profile: CostProfile, cell: CoverageCell, o: Outcome): number {
   return ruleCost(CONSEQUENCE_MATRIX.auto[o], profile, cell.severity);
 }
@@ -497,7 +517,9 @@ function replayColumns(paired: readonly PairedRow[]): LedgerColumns {
             kind: "decision",
             id: `${modelId}${c}`,
             at,
-            risk: null,
+            // the served model states its cell's true error rate, so a
+            // per-severity threshold escalates whole cells
+            risk: served ? riskOfA(r.severity, r.trueClass) : null,
             expectedLoss: null,
             profile: null,
             policyRevision: null,
@@ -524,6 +546,56 @@ function replayColumns(paired: readonly PairedRow[]): LedgerColumns {
     }
   }
   return ledgerColumns(entries, { path: "<coverage study>" });
+}
+
+/** Model A's true probability of a wrong answer in a cell of the study. */
+function riskOfA(severity: Severity, trueClass: string): number {
+  const cell = COVERAGE_MIX.find((c) =>
+    c.severity === severity && c.trueClass === trueClass
+  )!;
+  return 1 - probsOf(COVERAGE_MODEL_A, cell)[0];
+}
+
+/**
+ * The threshold policy of the replay part: escalate A's answers whose risk
+ * is above it, which escalates the HIGH and CRITICAL cells (risk 0.02 and
+ * 0.01) and no other. Only the action changes: both sides act on the same
+ * answers.
+ */
+const REPLAY_THRESHOLD = Object.freeze({
+  LOW: 1,
+  MEDIUM: 1,
+  HIGH: 0.015,
+  CRITICAL: 0.005,
+});
+
+/**
+ * The true expected loss difference of {@linkcode REPLAY_THRESHOLD}:
+ * escalated decisions cost a review whatever their outcome, so over the
+ * escalated cells it is Σ n × (review − expected automatic cost).
+ */
+function replayThresholdTruth(
+  counts: readonly number[],
+  profile: CostProfile,
+): number {
+  let d = 0;
+  COVERAGE_MIX.forEach((cell, i) => {
+    if (
+      riskOfA(cell.severity, cell.trueClass) <= REPLAY_THRESHOLD[cell.severity]
+    ) {
+      return;
+    }
+    const p = probsOf(COVERAGE_MODEL_A, cell);
+    kindsOf(cell).forEach((kind, j) => {
+      const review = ruleCost(
+        CONSEQUENCE_MATRIX.escalate[kind.outcome],
+        profile,
+        cell.severity,
+      );
+      d += counts[i] * p[j] * (review - cost(profile, cell, kind.outcome));
+    });
+  });
+  return d;
 }
 
 /** The family of the crossover part: reconciliation with K(CRITICAL) × r. */
@@ -668,7 +740,7 @@ export function intervalCoverage(
         boot: newTally(),
         clt: newTally(),
       }])) as Record<string, Record<string, Tally>>,
-      rw: { default: newTally(), clt: newTally() },
+      rw: { default: newTally(), boot: newTally(), clt: newTally() },
       loss: Object.fromEntries(profiles.map((p) => [p.id, {
         default: newTally(),
         other: newTally(),
@@ -686,13 +758,22 @@ export function intervalCoverage(
         clt: 0,
         count: 0,
       }])) as Record<string, Record<string, number>>,
-      replay: Object.fromEntries(profiles.map((p) => [p.id, newTally()])),
-      ece: newTally(),
+      replay: Object.fromEntries(profiles.map((p) => [p.id, {
+        jeffreys: newTally(),
+        bootstrap: newTally(),
+      }])),
+      replayThreshold: Object.fromEntries(profiles.map((p) => [p.id, {
+        jeffreys: newTally(),
+        bootstrap: newTally(),
+      }])),
+      ece: { default: newTally(), boot: newTally() },
       crossover: newTally(),
-      accDiff: { default: newTally(), clt: newTally() },
+      accDiff: { default: newTally(), boot: newTally(), clt: newTally() },
     };
     let labelMethod = "";
     let diffMethod = "";
+    let eceMethod = "";
+    const replayMethod = { jeffreys: "", bootstrap: "", threshold: "" };
     const rateMethods = new Set<string>();
     for (let r = 0; r < replicates; r++) {
       const rng = seededPrng(seedFor(seed, `suite/${n}/${r}`));
@@ -739,17 +820,20 @@ export function intervalCoverage(
         const rc = cltInterval([1, 0], { weights: [k, m - k], level });
         record(t.recall[s].clt, recallTruth(s), rc.lo, rc.hi);
       }
-      // severity-weighted recall: score prints a bootstrap
-      const rwBoot = bootstrapInterval(
-        stats,
-        (s) => severityWeightedRecall(s),
-        {
-          level,
-          resamples: draws,
-          prng: sub("rw"),
-        },
-      );
-      record(t.rw.default, rwTruth, rwBoot.lo, rwBoot.hi);
+      // severity-weighted recall: score's default, and its former bootstrap
+      const rwDefault = weightedRecallInterval(stats, {
+        level,
+        draws,
+        prng: sub("rw-jeffreys"),
+      });
+      record(t.rw.default, rwTruth, rwDefault.lo, rwDefault.hi);
+      const rwBoot = weightedRecallInterval(stats, {
+        method: "bootstrap",
+        level,
+        draws,
+        prng: sub("rw"),
+      });
+      record(t.rw.boot, rwTruth, rwBoot.lo, rwBoot.hi);
       {
         const vals: number[] = [];
         const ws: number[] = [];
@@ -811,12 +895,14 @@ export function intervalCoverage(
       {
         // compare's accuracy difference: a paired bootstrap over tasks
         const truth = accTruth - accTruthB;
+        const nc = newcombePairedInterval(pairedTable(paired), { level });
+        record(t.accDiff.default, truth, nc.lo, nc.hi);
         const ad = pairedBootstrap(paired, (x) => accuracy(x).value, {
           level,
           resamples: draws,
           prng: sub("accuracy-difference"),
         });
-        record(t.accDiff.default, truth, ad.lo, ad.hi);
+        record(t.accDiff.boot, truth, ad.lo, ad.hi);
         const vals = paired.map((x) =>
           (x.predA === x.trueClass ? 1 : 0) - (x.predB === x.trueClass ? 1 : 0)
         );
@@ -902,26 +988,59 @@ export function intervalCoverage(
           q[i] = p[i] - ECE_OVERCONFIDENCE;
           y[i] = pr.next() < q[i] ? 1 : 0;
         }
-        const ei = eceInterval(p, y, {
+        const ei = eceInterval(p, y, { level });
+        // The truth: every stated confidence is 0.05 above the true rate, so
+        // in every bin |mean(true rate) - mean(p)| = 0.05, whatever the edges.
+        record(t.ece.default, ECE_OVERCONFIDENCE, ei.lo, ei.hi);
+        eceMethod = ei.method;
+        const eb = eceInterval(p, y, {
+          method: "bootstrap",
           level,
           resamples: draws,
           prng: sub("ece"),
         });
-        // The truth: every stated confidence is 0.05 above the true rate, so
-        // in every bin |mean(true rate) - mean(p)| = 0.05, whatever the edges.
-        record(t.ece, ECE_OVERCONFIDENCE, ei.lo, ei.hi);
+        record(t.ece.boot, ECE_OVERCONFIDENCE, eb.lo, eb.hi);
         const cols = replayColumns(paired);
         for (const prof of profiles) {
-          const rp = replay(cols, { route: "B" }, {
-            profile: prof,
-            level,
-            resamples: draws,
-            seed: seedFor(seed, `replay/${n}/${r}/${prof.id}`),
-            diff: false,
-          });
           const truth = coverageTrueLoss(B, counts, prof) -
             coverageTrueLoss(A, counts, prof);
-          record(t.replay[prof.id], truth, rp.difference.lo, rp.difference.hi);
+          for (const interval of ["auto", "bootstrap"] as const) {
+            const rp = replay(cols, { route: "B" }, {
+              profile: prof,
+              level,
+              resamples: draws,
+              seed: seedFor(seed, `replay/${n}/${r}/${prof.id}`),
+              diff: false,
+              interval,
+            });
+            replayMethod[interval === "auto" ? "jeffreys" : interval] =
+              rp.difference.method;
+            record(
+              t.replay[prof.id][interval === "auto" ? "jeffreys" : interval],
+              truth,
+              rp.difference.lo,
+              rp.difference.hi,
+            );
+            const th = replay(cols, { threshold: REPLAY_THRESHOLD }, {
+              profile: prof,
+              level,
+              resamples: draws,
+              seed: seedFor(seed, `replay-threshold/${n}/${r}/${prof.id}`),
+              diff: false,
+              interval,
+            });
+            if (interval === "auto") {
+              replayMethod.threshold = th.difference.method;
+            }
+            record(
+              t.replayThreshold[prof.id][
+                interval === "auto" ? "jeffreys" : interval
+              ],
+              replayThresholdTruth(counts, prof),
+              th.difference.lo,
+              th.difference.hi,
+            );
+          }
         }
       }
     }
@@ -990,8 +1109,15 @@ export function intervalCoverage(
         ...base,
         statistic: "R_w",
         profile: null,
-        method: "percentile bootstrap",
+        method: `${WEIGHTED_RECALL_METHOD} (default)`,
         role: "lossbook",
+      }),
+      summary(t.rw.boot, {
+        ...base,
+        statistic: "R_w",
+        profile: null,
+        method: "percentile bootstrap (former default)",
+        role: "baseline",
       }),
       summary(t.rw.clt, {
         ...base,
@@ -1063,21 +1189,55 @@ export function intervalCoverage(
       );
     }
     for (const p of profiles) {
-      rows.push(summary(t.replay[p.id], {
-        ...base,
-        statistic: "replay difference",
-        profile: p.id,
-        method: "paired percentile bootstrap over cases",
-        role: "lossbook",
-      }));
+      rows.push(
+        summary(t.replay[p.id].jeffreys, {
+          ...base,
+          statistic: "replay difference",
+          profile: p.id,
+          method: `${replayMethod.jeffreys} (default)`,
+          role: "lossbook",
+        }),
+        summary(t.replay[p.id].bootstrap, {
+          ...base,
+          statistic: "replay difference",
+          profile: p.id,
+          method: "paired percentile bootstrap over cases (former default)",
+          role: "baseline",
+        }),
+      );
+    }
+    for (const p of profiles) {
+      rows.push(
+        summary(t.replayThreshold[p.id].jeffreys, {
+          ...base,
+          statistic: "replay difference, threshold",
+          profile: p.id,
+          method: `${replayMethod.threshold} (default)`,
+          role: "lossbook",
+        }),
+        summary(t.replayThreshold[p.id].bootstrap, {
+          ...base,
+          statistic: "replay difference, threshold",
+          profile: p.id,
+          method: "paired percentile bootstrap over cases (former default)",
+          role: "baseline",
+        }),
+      );
     }
     rows.push(
       summary(t.accDiff.default, {
         ...base,
         statistic: "accuracy difference",
         profile: null,
-        method: "paired percentile bootstrap over tasks (compare)",
+        method: `${NEWCOMBE_PAIRED_METHOD} (default)`,
         role: "lossbook",
+      }),
+      summary(t.accDiff.boot, {
+        ...base,
+        statistic: "accuracy difference",
+        profile: null,
+        method: "paired percentile bootstrap over tasks (former default)",
+        role: "baseline",
       }),
       summary(t.accDiff.clt, {
         ...base,
@@ -1095,13 +1255,23 @@ export function intervalCoverage(
         "percentile over posterior draws of both models' loss coefficients (sweep)",
       role: "lossbook",
     }));
-    rows.push(summary(t.ece, {
-      ...base,
-      statistic: "ECE",
-      profile: null,
-      method: "percentile bootstrap on bin sufficient statistics",
-      role: "lossbook",
-    }));
+    rows.push(
+      summary(t.ece.default, {
+        ...base,
+        statistic: "ECE",
+        profile: null,
+        method: `${eceMethod} (default)`,
+        role: "lossbook",
+      }),
+      summary(t.ece.boot, {
+        ...base,
+        statistic: "ECE",
+        profile: null,
+        method:
+          "percentile bootstrap on bin sufficient statistics (former default)",
+        role: "baseline",
+      }),
+    );
     for (const p of profiles) {
       const ts = t.size[p.id];
       sizeRows.push(
@@ -1207,7 +1377,83 @@ export function intervalCoverage(
   const cltLoss = rows.filter((r) =>
     r.statistic === "loss" && r.method.startsWith("clt")
   );
+  const replayDefault = rows.filter((r) =>
+    r.statistic.startsWith("replay difference") && r.role === "lossbook"
+  );
+  const replayBoot = rows.filter((r) =>
+    r.statistic.startsWith("replay difference") && r.role === "baseline"
+  );
+  const formerOf = (statistic: string) =>
+    rows.filter((r) =>
+      r.statistic === statistic && r.method.includes("(former default)")
+    );
+  const fixedClaims: Claim[] = [
+    claimClose(
+      "interval_coverage.replay.pooled",
+      `replay's default paired interval covers the true loss difference in at least 93% of suites at nominal ${level}, pooled over sizes, profiles and both policies (routing, threshold)`,
+      1,
+      r6(pooled(replayDefault)),
+      { tolerance: 0.07, source: "acceptance bound: coverage >= 0.93" },
+    ),
+    claimClose(
+      "interval_coverage.replay.every",
+      "replay's default paired interval covers at least 85% at every size, profile and policy (each row has few suites: one miss in 30 is 0.033)",
+      1,
+      r6(minOf(replayDefault)),
+      { tolerance: 0.15, source: "acceptance bound: coverage >= 0.85 per row" },
+    ),
+    claimClose(
+      "interval_coverage.replay.bootstrap_undercovers",
+      "negative result: replay's former paired bootstrap covers below 0.50 in its worst row (principal_risk: no CRITICAL error among the changed cases)",
+      0,
+      r6(minOf(replayBoot)),
+      { tolerance: 0.5, source: "negative result, kept on purpose" },
+    ),
+    claimClose(
+      "interval_coverage.rw.every",
+      `the default R_w interval covers the true R_w in at least 93% of suites at every size at nominal ${level}`,
+      1,
+      r6(minOf(pick("R_w", "lossbook"))),
+      { tolerance: 0.07, source: "acceptance bound: coverage >= 0.93" },
+    ),
+    claimClose(
+      "interval_coverage.rw.bootstrap_undercovers",
+      "negative result: R_w's former percentile bootstrap covers below 0.90 in its worst size",
+      0,
+      r6(minOf(formerOf("R_w"))),
+      { tolerance: 0.9, source: "negative result, kept on purpose" },
+    ),
+    claimClose(
+      "interval_coverage.accuracy_difference.every",
+      `compare's default accuracy-difference interval covers in at least 93% of paired suites at every size at nominal ${level}`,
+      1,
+      r6(minOf(pick("accuracy difference", "lossbook"))),
+      { tolerance: 0.07, source: "acceptance bound: coverage >= 0.93" },
+    ),
+    claimClose(
+      "interval_coverage.accuracy_difference.bootstrap_undercovers",
+      "negative result: the former paired bootstrap of the accuracy difference covers below 0.90 in its worst size",
+      0,
+      r6(minOf(formerOf("accuracy difference"))),
+      { tolerance: 0.9, source: "negative result, kept on purpose" },
+    ),
+    claimClose(
+      "interval_coverage.ece.every",
+      `the default ECE interval covers the true ECE in at least 93% of suites at every size at nominal ${level}`,
+      1,
+      r6(minOf(pick("ECE", "lossbook"))),
+      { tolerance: 0.07, source: "acceptance bound: coverage >= 0.93" },
+    ),
+    claimClose(
+      "interval_coverage.ece.bootstrap_undercovers",
+      "negative result: the former ECE bootstrap covers below 0.50 of the true ECE in its worst size (binned ECE is biased upward)",
+      0,
+      r6(minOf(formerOf("ECE"))),
+      { tolerance: 0.5, source: "negative result, kept on purpose" },
+    ),
+  ];
   const claims: Claim[] = [
+    ...fixedClaims,
     claimClose(
       "interval_coverage.loss.pooled",
       `lossbook's default loss interval covers the true expected loss in at least 93% of suites at nominal ${level}, pooled over sizes and profiles`,

@@ -125,6 +125,8 @@ export interface CalibrateOptions {
   strategy: BinStrategy;
   seed: number;
   resamples: number;
+  /** ECE interval method (`--interval`). Default: `"auto"`. */
+  interval?: "auto" | "bootstrap";
 }
 
 /** The `calibrate --json` document of one set of decisions. Keys are a contract: extend, never rename. */
@@ -137,13 +139,21 @@ export interface CalibrationReport {
   accuracy: number | null;
   /** Expected calibration error. */
   ece: number | null;
-  /** Seeded percentile bootstrap interval on ECE. */
+  /**
+   * Interval on ECE: by default the projection of simultaneous
+   * Clopper-Pearson intervals per bin, for the ECE of the true rates in the
+   * observed bins; under `--interval bootstrap` the seeded percentile
+   * bootstrap of earlier versions, for the expected binned ECE of a sample
+   * this size. `method` and `estimand` say which.
+   */
   eceInterval: {
     lo: number | null;
     hi: number | null;
     level: number;
     resamples: number;
     seed: number;
+    method: string;
+    estimand: string;
   };
   /** ECE of a perfectly calibrated model with the same confidences: mean and 95th percentile. */
   noiseFloor: {
@@ -197,6 +207,7 @@ export function calibrationReport(
     ...binning,
     resamples: options.resamples,
     seed: options.seed,
+    method: options.interval ?? "auto",
   });
   const floor = eceNoiseFloor(p, { ...binning, seed: options.seed });
   const debiased = debiasedCalibrationError(p, y, binning);
@@ -218,6 +229,8 @@ export function calibrationReport(
       level: ci.level,
       resamples: ci.resamples,
       seed: ci.seed,
+      method: ci.method,
+      estimand: ci.estimand,
     },
     noiseFloor: {
       mean: floor.mean,
@@ -263,9 +276,11 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     }, accuracy ${fmt(r.accuracy)}`,
     `  ECE ${fmt(r.ece)} [${fmt(r.eceInterval.lo)}, ${
       fmt(r.eceInterval.hi)
-    }] (${
-      formatLevel(r.eceInterval.level)
-    } bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
+    }] (${formatLevel(r.eceInterval.level)} ${
+      r.eceInterval.resamples > 0
+        ? `bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}: covers the expected binned ECE at this size`
+        : "simultaneous Clopper-Pearson per bin: covers the ECE of the true rates in these bins"
+    }); noise floor of a calibrated model ${
       fmt(r.noiseFloor.mean)
     } (95th percentile ${fmt(r.noiseFloor.quantile)})`,
     `  debiased ECE ${fmt(r.debiasedEce)}, debiased RMS ${
@@ -300,12 +315,13 @@ function human(title: string, r: CalibrationReport, unit: string): string {
   return lines.join("\n");
 }
 
-/** Parse --bins, --strategy, --seed and --resamples. */
+/** Parse --bins, --strategy, --seed, --resamples and --interval. */
 export function calibrateOptions(values: {
   bins?: string;
   strategy?: string;
   seed?: string;
   resamples?: string;
+  interval?: string;
 }): CalibrateOptions {
   const bins = intFlag("bins", values.bins, { min: 1, fallback: 10 });
   const strategy = (values.strategy ?? "equal-width") as BinStrategy;
@@ -321,7 +337,13 @@ export function calibrateOptions(values: {
     min: 1,
     fallback: 1000,
   });
-  return { bins, strategy, seed, resamples };
+  const interval = values.interval ?? "auto";
+  if (interval !== "auto" && interval !== "bootstrap") {
+    throw new UsageError(
+      `--interval must be auto or bootstrap, got ${JSON.stringify(interval)}`,
+    );
+  }
+  return { bins, strategy, seed, resamples, interval };
 }
 
 /** The `calibrate` command. */
@@ -329,7 +351,8 @@ export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
   usage:
-    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--json]",
+    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--interval auto|bootstrap] [--json]\n\n" +
+    "--interval auto|bootstrap: ECE interval. auto (default) projects simultaneous Clopper-Pearson intervals per non-empty bin (Bonferroni) onto ECE: it covers the ECE of the true rates in the observed bins, conservatively (binned ECE itself is biased upward, most where bins hold few decisions). bootstrap is the seeded percentile bootstrap of earlier versions (--resamples), which covers the expected binned ECE of a sample this size, not the true calibration error.",
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
@@ -344,6 +367,7 @@ export const calibrateCommand: Command = {
       mode: { type: "string" },
       seed: { type: "string" },
       resamples: { type: "string" },
+      interval: { type: "string" },
       json: { type: "boolean" },
     });
     if (positionals.length === 0) {

@@ -15,8 +15,14 @@ import {
 } from "../lib/metrics/loss_interval.ts";
 import {
   pairedLossTest,
+  type PairedTaskGroup,
   pairedTaskStats,
 } from "../lib/metrics/paired_loss_test.ts";
+import {
+  newcombePairedInterval,
+  pairedAccuracyTable,
+} from "../lib/metrics/paired_proportion.ts";
+import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
 import { pairedStats } from "../lib/runs/paired_stats.ts";
 import { pairedTasks } from "../lib/runs/paired_tasks.ts";
@@ -79,13 +85,50 @@ function row(
   ];
 }
 
+/**
+ * The accuracy difference of `compare`'s default: Newcombe's paired score
+ * interval on the per-task 2×2 table, and a sign-flip test on the per-task
+ * accuracy differences (with one trial per task, the exact McNemar test).
+ */
+function accuracyDifference(
+  groups: readonly PairedTaskGroup[],
+  o: { level: number; resamples: number; seed: number; pairs: number },
+): CompareDifference {
+  const { table, differences, weights } = pairedAccuracyTable(groups);
+  const ci = newcombePairedInterval(table, { level: o.level });
+  const tasks = weights.reduce((a, b) => a + b, 0);
+  const t = signFlipTest(differences, {
+    weights,
+    resamples: o.resamples,
+    seed: o.seed,
+  });
+  return {
+    estimate: ci.estimate,
+    lo: ci.lo,
+    hi: ci.hi,
+    level: o.level,
+    resamples: 0,
+    undefinedResamples: 0,
+    seed: o.seed,
+    method: ci.method,
+    pValue: tasks === 0 ? null : t.pValue,
+    pairs: o.pairs,
+    interval: "newcombe",
+    test: `sign-flip permutation, ${t.mode}`,
+    estimand:
+      "difference of the two models' expected accuracies on these tasks (A - B), each task's trials averaged",
+    tasks,
+    testResamples: t.resamples,
+  };
+}
+
 /** The `compare` command. */
 export const compareCommand: Command = {
   summary:
     "Compare two models on the same tasks: paired differences in accuracy and loss, with a sign-flip test on per-task loss differences",
   usage:
     "lossbook compare <file>... --a MODEL --b MODEL [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|jeffreys|bootstrap] [--json]\n\n" +
-    "--interval auto|jeffreys|bootstrap: method of loss differences. auto (default) is jeffreys: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
+    "--interval auto|jeffreys|bootstrap: method of loss differences (and of the accuracy difference). The accuracy difference is Newcombe's hybrid score interval for paired proportions (newcombe-1998) on the per-task 2x2 table, with a sign-flip (exact McNemar) test; under bootstrap it is the paired bootstrap of earlier versions. auto (default) is jeffreys for the loss: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
   example:
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
@@ -118,7 +161,7 @@ export const compareCommand: Command = {
       resamples,
       prng: seededPrng(seedFor(seed, label)),
     });
-    const accuracyDiff = pairedBootstrap(
+    const accuracyBoot = pairedBootstrap(
       paired.rows,
       (s) => accuracy(s).value,
       opts("accuracy"),
@@ -126,6 +169,14 @@ export const compareCommand: Command = {
     const byTask = method === "bootstrap"
       ? null
       : pairedTasks(run.table!, values.a, values.b);
+    const accuracyDiff: PairedComparison | CompareDifference = byTask === null
+      ? accuracyBoot
+      : accuracyDifference(byTask.groups, {
+        level,
+        resamples,
+        seed: seedFor(seed, "test/accuracy"),
+        pairs: accuracyBoot.pairs,
+      });
     const [statsA, statsB] = byTask === null
       ? [[], []]
       : pairedTaskStats(byTask.groups, [values.a, values.b]);
@@ -227,9 +278,13 @@ export const compareCommand: Command = {
           : ""
       }; ${mode} mode, ${matrix.id} matrix; loss intervals: ${
         METHOD_LABELS[method]
-      } (--interval ${interval}); accuracy: paired bootstrap; seed ${seed}, ${resamples} resamples\n${
-        alignRows(rows)
-      }\n${notes.map((n) => `note: ${n}`).join("\n")}`,
+      } (--interval ${interval}); accuracy: ${
+        byTask === null
+          ? "paired bootstrap"
+          : "Newcombe's paired score interval, sign-flip (McNemar) test"
+      }; seed ${seed}, ${resamples} resamples\n${alignRows(rows)}\n${
+        notes.map((n) => `note: ${n}`).join("\n")
+      }`,
     );
     return 0;
   },

@@ -104,7 +104,8 @@ export const replayCommand: Command = {
   summary:
     "Replay a recorded ledger under another threshold, profile or routing (zero model calls), or draw the cost curve",
   usage:
-    "lossbook replay <ledger.jsonl> (--threshold T|chow|LOW=..,MEDIUM=..,HIGH=..,CRITICAL=.. | --thresholds FROM:TO:COUNT) [--profile ID|FILE] [--route MODEL | --route SEVERITY=MODEL]... [--missing-risk escalate|auto] [--mode consequence|strict] [--support common|each] [--seed N] [--resamples N] [--ci 0.95] [--diff] [--json]",
+    "lossbook replay <ledger.jsonl> (--threshold T|chow|LOW=..,MEDIUM=..,HIGH=..,CRITICAL=.. | --thresholds FROM:TO:COUNT) [--profile ID|FILE] [--route MODEL | --route SEVERITY=MODEL]... [--missing-risk escalate|auto] [--mode consequence|strict] [--support common|each] [--seed N] [--resamples N] [--ci 0.95] [--interval auto|bootstrap] [--diff] [--json]\n\n" +
+    "--interval auto|bootstrap: method of the paired difference. auto (default) models the changed cases per cell (severity, gold class, models, actions), every possible outcome included: a Fay-Feuer gamma interval where one side's cost is fixed (an escalation), Jeffreys-Dirichlet posterior draws (--resamples) where both sides vary, Bonferroni across the parts; the p-value is a sign-flip permutation test on the per-case differences. bootstrap is the paired percentile bootstrap over cases of earlier versions, which cannot see a costly outcome that no changed case showed.",
   example:
     "deno task lossbook replay month.jsonl --threshold 0.3 --profile principal_risk --json",
   async run(args) {
@@ -119,6 +120,7 @@ export const replayCommand: Command = {
       seed: { type: "string" },
       resamples: { type: "string" },
       ci: { type: "string" },
+      interval: { type: "string" },
       diff: { type: "boolean" },
       json: { type: "boolean" },
     });
@@ -249,12 +251,19 @@ export const replayCommand: Command = {
       route,
       missingRisk: missing,
     };
+    const interval = values.interval ?? "auto";
+    if (interval !== "auto" && interval !== "bootstrap") {
+      throw new UsageError(
+        `--interval must be auto or bootstrap, got ${JSON.stringify(interval)}`,
+      );
+    }
     const r = replay(columns, policy, {
       profile,
       matrix,
       seed,
       resamples,
       level,
+      interval,
       diff: values.diff ?? !values.json,
     });
     if (values.json) {
@@ -319,7 +328,11 @@ export const replayCommand: Command = {
         formatLevel(d.level)
       } CI [${formatNumber(d.lo)}, ${formatNumber(d.hi)}], p = ${
         formatNumber(d.pValue, 3)
-      } (paired bootstrap over ${d.pairs} cases, ${d.resamples} resamples, seed ${d.seed})`,
+      } (${
+        d.interval === "bootstrap"
+          ? `paired bootstrap over ${d.pairs} cases, ${d.resamples} resamples`
+          : `${d.method}; ${d.test} test over ${d.pairs} cases; ${d.resamples} draws`
+      }, seed ${d.seed})`,
     );
     console.log(
       `changed: ${r.changed.cases} cases (${r.changed.autoToEscalate} auto -> escalate, ${r.changed.escalateToAuto} escalate -> auto, ${r.changed.rerouted} rerouted)`,

@@ -47,10 +47,15 @@ import {
 import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
 import {
   forModel,
+  isVerdictClass,
   modelIds,
   type StatsRow,
   summarise,
 } from "../lib/metrics/sufficient_stats.ts";
+import {
+  type WeightedRecallInterval,
+  weightedRecallInterval,
+} from "../lib/metrics/weighted_recall_interval.ts";
 import {
   alignRows,
   type Command,
@@ -101,7 +106,9 @@ export interface ModelScore {
   /**
    * Intervals: Wilson or Clopper-Pearson for rates; for loss the method of
    * `--interval` (default `auto`: Fay-Feuer gamma), each naming its
-   * `method` and `estimand`; seeded percentile bootstrap for R_w.
+   * `method` and `estimand`; for R_w, Clopper-Pearson confidence
+   * distributions per cell combined by seeded Monte Carlo (the percentile
+   * bootstrap under `--interval bootstrap`).
    */
   intervals: {
     accuracy: RateInterval | null;
@@ -109,7 +116,7 @@ export interface ModelScore {
     loss: Record<string, LossInterval>;
     accuracyBootstrap: BootstrapInterval;
     recallBySeverityBootstrap: Record<Severity, BootstrapInterval>;
-    severityWeightedRecall: BootstrapInterval | null;
+    severityWeightedRecall: WeightedRecallInterval | null;
   };
   /** Gold class by predicted class counts (reconforge mode or format only). */
   confusion?: ConfusionCell[];
@@ -276,9 +283,15 @@ export function scoreModels(
         recallBySeverityBootstrap: bySeverity((sev) =>
           boot((s) => recallOf(s, mode, level)[sev].value, `recall/${sev}`)
         ),
-        severityWeightedRecall: rw === null
-          ? null
-          : boot((s) => severityWeightedRecall(s), "severityWeightedRecall"),
+        severityWeightedRecall: rw === null ? null : weightedRecallInterval(
+          rows,
+          {
+            method: method === "bootstrap" ? "bootstrap" : "clopper-pearson",
+            level,
+            draws: resamples,
+            prng: seededPrng(seedFor(seed, `${m}/severityWeightedRecall`)),
+          },
+        ),
       },
       ...(options.confusion ? { confusion: confusionMatrix(rows) } : {}),
       exceptions: totals.exceptions,
@@ -307,6 +320,7 @@ function range(
 function humanReport(
   header: string,
   models: readonly ModelScore[],
+  verdictModels: ReadonlySet<string>,
   profiles: readonly CostProfile[],
   options: ScoreOptions,
 ): string {
@@ -315,9 +329,9 @@ function humanReport(
   for (const m of models) {
     lines.push("");
     lines.push(
-      `${m.modelId}: ${m.n} decisions (${m.exceptions} exceptions), accuracy ${
-        pct(m.accuracy)
-      } ${
+      `${m.modelId}: ${m.n} decisions (${m.exceptions} ${
+        verdictModels.has(m.modelId) ? "graded answers" : "exceptions"
+      }), accuracy ${pct(m.accuracy)} ${
         range(
           m.intervals.accuracy?.lo ?? null,
           m.intervals.accuracy?.hi ?? null,
@@ -333,10 +347,15 @@ function humanReport(
       lines.push(
         `  severity-weighted recall R_w ${
           m.severityWeightedRecall.toFixed(4)
-        } ${range(ci.lo, ci.hi, 1, 4)} (${lv} bootstrap)`,
+        } ${range(ci.lo, ci.hi, 1, 4)} (${lv} ${
+          ci.interval === "bootstrap" ? "bootstrap" : "Clopper-Pearson per cell"
+        })`,
       );
     }
-    const sev = [["severity", "errors", "recall", `recall ${lv} CI`]];
+    const share = verdictModels.has(m.modelId)
+      ? "answered correctly"
+      : "recall";
+    const sev = [["severity", "errors", share, `${share} ${lv} CI`]];
     for (const s of SEVERITIES) {
       const ci = m.intervals.recallBySeverity[s];
       sev.push([
@@ -510,7 +529,15 @@ export const scoreCommand: Command = {
       }; loss intervals: ${
         METHOD_LABELS[resolveIntervalMethod(common.interval)]
       } (--interval ${common.interval}); seed ${common.seed}, ${common.resamples} resamples`;
-      console.log(humanReport(header, models, profiles, options));
+      // harness runs grade answers (classes verdict:*): they have no exceptions
+      const verdictModels = new Set(
+        run.stats.filter((r) => r.n > 0 && isVerdictClass(r.trueClass)).map((
+          r,
+        ) => r.modelId),
+      );
+      console.log(
+        humanReport(header, models, verdictModels, profiles, options),
+      );
     }
     return 0;
   },

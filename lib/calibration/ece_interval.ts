@@ -1,11 +1,16 @@
 /**
- * A seeded bootstrap confidence interval on the expected calibration error,
- * computed on bin sufficient statistics.
+ * Confidence intervals on the expected calibration error: by default the
+ * projection of simultaneous Clopper–Pearson intervals per bin, which
+ * covers the ECE of the true rates in the observed bins; or a seeded
+ * percentile bootstrap computed on bin sufficient statistics, which covers
+ * the expected binned ECE of a sample this size, not the true calibration
+ * error (binned ECE is biased upward).
  *
  * @module
  */
 
 import { quantileSorted } from "../metrics/bootstrap.ts";
+import { clopperPearsonInterval } from "../policy/clopper_pearson.ts";
 import {
   multinomial,
   normal,
@@ -27,9 +32,31 @@ export interface EceIntervalOptions extends BinningOptions {
   seed?: number;
   /** A seeded generator. Default: `seededPrng(seed)`. */
   prng?: Prng;
+  /**
+   * `"auto"`: the projection of simultaneous Clopper–Pearson intervals per
+   * bin ({@linkcode ECE_PROJECTION_METHOD}); `"bootstrap"`: the percentile
+   * bootstrap of earlier versions. Default: `"auto"`.
+   */
+  method?: "auto" | "bootstrap";
 }
 
-/** A bootstrap interval on ECE, with the bins it holds fixed. */
+/** What `method` says for the default ECE interval. */
+export const ECE_PROJECTION_METHOD =
+  "simultaneous clopper-pearson per bin (bonferroni), projected";
+
+/** What `method` says for the bootstrap. */
+export const ECE_BOOTSTRAP_METHOD =
+  "percentile bootstrap on bin sufficient statistics";
+
+/** The estimand of the default ECE interval, as the JSON states it. */
+export const ECE_ESTIMAND =
+  "ECE of the true rates in the observed bins: the decision-weighted mean over bins of |mean true P(correct) - mean stated confidence|, conditional on the stated confidences";
+
+/** The estimand of the bootstrap ECE interval. */
+export const ECE_BOOTSTRAP_ESTIMAND =
+  "expected binned ECE of a sample of this size (biased upward from the true calibration error, most where bins hold few decisions)";
+
+/** An interval on ECE, with the bins it holds fixed. */
 export interface EceInterval extends BinnedResult {
   /** ECE on the observed data; `null` when there are no decisions. */
   readonly estimate: number | null;
@@ -39,22 +66,38 @@ export interface EceInterval extends BinnedResult {
   readonly hi: number | null;
   /** Confidence level. */
   readonly level: number;
-  /** Resamples drawn. */
+  /** Resamples drawn (0 for the projection, which draws nothing). */
   readonly resamples: number;
   /** Seed of the generator. */
   readonly seed: number;
   /** How it was computed. */
-  readonly method: "percentile bootstrap on bin sufficient statistics";
+  readonly method: string;
+  /** What the interval is for. */
+  readonly estimand: string;
 }
 
 /** Draws up to this many are summed exactly; above it, from the normal limit. */
 const EXACT_DRAWS = 32;
 
 /**
- * A percentile bootstrap interval on ECE, in O(n) once and O(bins) per
- * resample.
+ * A confidence interval on ECE.
  *
- * Resampling n decisions with replacement is the same as drawing how many
+ * The default (`method: "auto"`) is for the ECE of the true rates in the
+ * observed bins, Σ over bins of (n_b / n) · |mean true P(correct) − mean
+ * stated confidence|, conditional on the stated confidences (so on the
+ * bins). Each of the k non-empty bins gets a Clopper–Pearson interval for
+ * its mean true rate at level 1 − (1 − level)/k, so all k hold at once
+ * with probability at least `level` (Bonferroni; for unequal rates within a
+ * bin the count is Poisson-binomial, less dispersed than the binomial, so
+ * Clopper–Pearson stays conservative); the bounds are the smallest and
+ * largest ECE of any rates inside those intervals. It is conservative and
+ * wider than the bootstrap, and it does not share the upward bias of the
+ * binned estimate: in the seeded coverage study of `docs/method.md` it
+ * covered 1.00 at n = 60, where the bootstrap covered 0.33. O(n + bins).
+ *
+ * `method: "bootstrap"` is the percentile bootstrap of earlier versions, in
+ * O(n) once and O(bins) per resample. It covers the expected binned ECE of
+ * a sample this size, not the true calibration error. Resampling n decisions with replacement is the same as drawing how many
  * land in each (bin, outcome) cell from a multinomial with the observed
  * shares, then drawing the confidences of those m decisions from the cell.
  * The cell counts are drawn exactly; the sum of the m confidences is drawn
@@ -65,7 +108,7 @@ const EXACT_DRAWS = 32;
  *
  * @param p Stated probabilities in [0, 1].
  * @param y Outcomes in {0, 1}.
- * @param options Bins, strategy, resamples (default 1,000), level (default 0.95) and seed or prng.
+ * @param options Method, bins, strategy, resamples (default 1,000), level (default 0.95) and seed or prng.
  * @returns The estimate and the interval, with seed and edges for the record.
  * @throws {RangeError} When an input is out of range, `resamples` < 1 or the level is outside (0, 1).
  * @throws {TypeError} When `p` and `y` differ in length.
@@ -77,10 +120,13 @@ const EXACT_DRAWS = 32;
  *
  * const p = Array.from({ length: 2000 }, (_, i) => 0.55 + 0.4 * ((i * 0.618) % 1));
  * const y = p.map((v, i) => ((i * 0.381) % 1) < v - 0.1 ? 1 : 0); // over-confident by 0.1
- * const ci = eceInterval(p, y, { resamples: 200, seed: 3 });
+ * const ci = eceInterval(p, y);
  * assert.ok(ci.lo! <= ci.estimate! && ci.estimate! <= ci.hi!);
- * assert.ok(ci.lo! > 0.05);
- * assert.deepEqual(eceInterval(p, y, { resamples: 200, seed: 3 }), ci);
+ * // conservative: wider than the bootstrap, still clear of 0
+ * assert.ok(ci.lo! > 0.04 && ci.hi! < 0.17);
+ * const boot = eceInterval(p, y, { method: "bootstrap", resamples: 200, seed: 3 });
+ * assert.ok(boot.lo! > 0.05);
+ * assert.deepEqual(eceInterval(p, y, { method: "bootstrap", resamples: 200, seed: 3 }), boot);
  * ```
  */
 export function eceInterval(
@@ -97,13 +143,49 @@ export function eceInterval(
   const level = _checkLevel("an ECE interval", "level", options.level ?? 0.95);
   const prng = options.prng ?? seededPrng(options.seed ?? 0);
   const diagram = reliabilityDiagram(p, y, options);
-  const { bins: _bins, ece, mce: _mce, ...binned } = diagram;
+  const { bins, ece, mce: _mce, ...binned } = diagram;
+  const method = options.method ?? "auto";
+  if (method !== "auto" && method !== "bootstrap") {
+    throw new RangeError(
+      `Cannot compute an ECE interval: method must be auto or bootstrap, got ${
+        JSON.stringify(method)
+      }`,
+    );
+  }
+  if (method === "auto") {
+    const full = bins.filter((b) => b.n > 0);
+    const out = {
+      ...binned,
+      level,
+      resamples: 0,
+      seed: prng.seed,
+      method: ECE_PROJECTION_METHOD,
+      estimand: ECE_ESTIMAND,
+    };
+    if (diagram.n === 0) return { ...out, estimate: null, lo: null, hi: null };
+    // each bin's true mean rate lies in its interval at level 1 - α/k, so all
+    // k at once with probability >= 1 - α; the ECE of any rates inside them
+    // lies between the two sums
+    const each = 1 - (1 - level) / full.length;
+    let lo = 0;
+    let hi = 0;
+    for (const b of full) {
+      const correct = Math.round(b.accuracy! * b.n);
+      const ci = clopperPearsonInterval(correct, b.n, { level: each })!;
+      const m = b.meanConfidence!;
+      const near = m < ci.lo ? ci.lo - m : m > ci.hi ? m - ci.hi : 0;
+      lo += b.n * near;
+      hi += b.n * Math.max(Math.abs(ci.lo - m), Math.abs(ci.hi - m));
+    }
+    return { ...out, estimate: ece, lo: lo / diagram.n, hi: hi / diagram.n };
+  }
   const base = {
     ...binned,
     level,
     resamples,
     seed: prng.seed,
-    method: "percentile bootstrap on bin sufficient statistics" as const,
+    method: ECE_BOOTSTRAP_METHOD,
+    estimand: ECE_BOOTSTRAP_ESTIMAND,
   };
   if (diagram.n === 0) return { ...base, estimate: null, lo: null, hi: null };
   const cells = _cells(p, y, diagram.edges);

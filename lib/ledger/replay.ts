@@ -19,13 +19,21 @@ import { getProfile } from "../costs/load.ts";
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type PairedComparison, quantileSorted } from "../metrics/bootstrap.ts";
+import { _costCellDraws, type CostCell } from "../metrics/_cost_cell_draws.ts";
 import {
   CONSEQUENCE_MATRIX,
   costIfWrong,
   type CostMatrix,
+  ruleCost,
 } from "../metrics/loss.ts";
-import { multinomial, seededPrng } from "../metrics/sampling.ts";
-import type { Action } from "../metrics/sufficient_stats.ts";
+import { multinomial, seededPrng, seedFor } from "../metrics/sampling.ts";
+import { type Bounds, fayFeuerInterval } from "../metrics/fay_feuer.ts";
+import { signFlipTest } from "../metrics/sign_flip.ts";
+import {
+  type Action,
+  type Outcome,
+  outcomeOf,
+} from "../metrics/sufficient_stats.ts";
 import { answerCosts } from "./_answer_costs.ts";
 import type { LedgerColumns } from "./columns.ts";
 import {
@@ -63,14 +71,47 @@ export interface ReplayOptions {
   profile?: CostProfile;
   /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
   matrix?: CostMatrix;
-  /** Bootstrap resamples for the paired comparison. Default: 1,000. */
+  /**
+   * Posterior draws of the interval, and sign assignments of the test (or
+   * bootstrap resamples under `interval: "bootstrap"`). Default: 1,000.
+   */
   resamples?: number;
   /** Confidence level of the interval. Default: 0.95. */
   level?: number;
-  /** Bootstrap seed. Default: 0. */
+  /** Seed of the draws. Default: 0. */
   seed?: number;
+  /**
+   * Method of the paired difference. `"auto"` models the changed cases
+   * per cell (severity, gold class, models and actions), every possible
+   * outcome included: a Fay–Feuer gamma interval where one side's cost is
+   * fixed (an escalation), Jeffreys–Dirichlet posterior draws where both
+   * vary, Bonferroni across the parts; its p-value is a sign-flip
+   * permutation test on the per-case differences. `"bootstrap"` is the
+   * paired percentile bootstrap over cases of earlier versions, which cannot
+   * see a costly outcome that no changed case showed. Default: `"auto"`.
+   */
+  interval?: "auto" | "bootstrap";
   /** Include the per-case diff. Default: `true`. */
   diff?: boolean;
+}
+
+/** The estimand of replay's paired interval, as its JSON states it. */
+export const REPLAY_DIFFERENCE_ESTIMAND =
+  "expected loss of the replayed minus the recorded policy on the evaluable cases, conditional on which cases change and on their severities, gold classes, models and actions, under the profile and the cost matrix";
+
+/**
+ * The paired difference of a replay: the keys of a paired bootstrap
+ * comparison, plus the interval's id, the test and the estimand.
+ */
+export interface ReplayDifference extends Omit<PairedComparison, "method"> {
+  /** How the interval was computed, in words. */
+  readonly method: string;
+  /** The method's id, as `--interval` takes it: `"auto"` or `"bootstrap"`. */
+  readonly interval: "auto" | "bootstrap";
+  /** The test behind `pValue`. */
+  readonly test: string;
+  /** What the interval is for. */
+  readonly estimand: string;
 }
 
 /** One side of a replay, over the cases evaluable on both sides. */
@@ -152,8 +193,8 @@ export interface ReplayResult {
   readonly before: ReplaySide;
   /** The counterfactual. */
   readonly after: ReplaySide;
-  /** after − before loss, with a paired bootstrap interval over cases. */
-  readonly difference: PairedComparison;
+  /** after − before loss, with its interval and paired test. */
+  readonly difference: ReplayDifference;
   /** How many cases change. */
   readonly changed: {
     readonly cases: number;
@@ -283,15 +324,21 @@ function emptySide() {
  *
  * Both sides are priced with one profile and one matrix, over the same
  * cases: those evaluable before and after. The difference after − before is
- * compared with a paired bootstrap that resamples cases (each with its two
- * costs), so the interval respects that both sides saw the same work. Cost is
- * O(answers + cases) plus O(distinct cost pairs × resamples); the result
- * depends only on the ledger, the policy and the options, so the same inputs
- * give byte-identical JSON.
+ * paired: only cases whose answer or action changes can differ, and by
+ * default its interval models them per cell (severity, gold class, models and
+ * actions), every possible outcome included, so a costly outcome that no
+ * changed case showed still widens it: a Fay–Feuer gamma interval where one
+ * side's cost is fixed (an escalation), Jeffreys–Dirichlet draws where both
+ * vary, Bonferroni across the parts (see `docs/method.md`, "Replay's paired
+ * difference"); its p-value is a sign-flip permutation test on the per-case
+ * differences. `interval: "bootstrap"` keeps the paired percentile bootstrap
+ * over cases of earlier versions. Cost is O(answers + cases) plus
+ * O(strata × kinds × resamples); the result depends only on the ledger, the
+ * policy and the options, so the same inputs give byte-identical JSON.
  *
  * @param cols The ledger in columns.
  * @param policy The counterfactual threshold, routing and missing-risk rule.
- * @param options Profile, matrix, bootstrap and whether to list the diff.
+ * @param options Profile, matrix, interval method, draws, level, seed and whether to list the diff.
  * @returns Before, after, the paired difference, what changed and what could not be evaluated.
  * @throws {RangeError} When a threshold is outside [0, 1].
  *
@@ -358,6 +405,8 @@ export function replay(
     return k;
   };
   const cells = new Map<number, number>();
+  // changed cases by (severity, gold class, models, actions, same answer)
+  const strata = new Map<string, Stratum>();
   const add = (
     side: ReturnType<typeof emptySide>,
     j: number,
@@ -419,12 +468,66 @@ export function replay(
     add(after, j1, a1, c1);
     const key = codeOf(c0) * 65536 + codeOf(c1);
     cells.set(key, (cells.get(key) ?? 0) + 1);
+    if (isChanged) {
+      // Chow's rule selects on whether the answer predicted clean, so its
+      // strata condition on it too; other policies select on risk alone
+      const f0 = p.chow === null ? -1 : cols.answerPred[j0] === 0 ? 0 : 1;
+      const f1 = p.chow === null ? -1 : cols.answerPred[j1] === 0 ? 0 : 1;
+      const sKey = `${cols.caseSeverity[c]}|${cols.caseGold[c]}|${
+        cols.answerModel[j0]
+      }|${a0}|${f0}|${cols.answerModel[j1]}|${a1}|${f1}|${j0 === j1 ? 1 : 0}`;
+      let st = strata.get(sKey);
+      if (st === undefined) {
+        strata.set(
+          sKey,
+          st = {
+            severity: cols.caseSeverity[c],
+            gold: cols.caseGold[c],
+            a0,
+            a1,
+            f0,
+            f1,
+            same: j0 === j1,
+            n: 0,
+            pairs: new Map(),
+            before: new Map(),
+            after: new Map(),
+          },
+        );
+      }
+      st.n++;
+      st.pairs.set(`${c0}|${c1}`, (st.pairs.get(`${c0}|${c1}`) ?? 0) + 1);
+      st.before.set(c0, (st.before.get(c0) ?? 0) + 1);
+      st.after.set(c1, (st.after.get(c1) ?? 0) + 1);
+    }
   }
-  const difference = pairedCostBootstrap(cells, costValues, {
+  const o = {
     resamples: options.resamples ?? 1000,
     level: options.level ?? 0.95,
     seed: options.seed ?? 0,
-  });
+  };
+  const method = options.interval ?? "auto";
+  if (!["auto", "bootstrap"].includes(method)) {
+    throw new RangeError(
+      `Cannot replay: interval must be auto or bootstrap, got ${
+        JSON.stringify(method)
+      }`,
+    );
+  }
+  const difference: ReplayDifference = method === "bootstrap"
+    ? {
+      ...pairedCostBootstrap(cells, costValues, o),
+      interval: "bootstrap",
+      test: "paired bootstrap",
+      estimand: REPLAY_DIFFERENCE_ESTIMAND,
+    }
+    : pairedCostInterval(
+      [...strata.values()],
+      cells,
+      costValues,
+      kindCostsOf(cols, profile, matrix),
+      o,
+    );
   return {
     policy: {
       threshold: p.threshold,
@@ -446,11 +549,259 @@ export function replay(
   };
 }
 
-function pairedCostBootstrap(
+/** Changed cases that share a severity, a gold class, both models and both actions. */
+interface Stratum {
+  severity: number;
+  /** Gold class code; -1 when the case has no gold label. */
+  gold: number;
+  a0: number;
+  a1: number;
+  /** Whether the answer before (after) predicted clean (0), an exception (1), or either (-1). */
+  f0: number;
+  f1: number;
+  /** Both sides act on the same answer (only the action changes). */
+  same: boolean;
+  n: number;
+  /** Observed (cost before | cost after) pairs. */
+  pairs: Map<string, number>;
+  before: Map<number, number>;
+  after: Map<number, number>;
+}
+
+/**
+ * The costs a case can have at (severity, action) given its gold class
+ * code (-1: any gold class), over every outcome the ledger's classes make
+ * possible: the kinds of a cell, observed or not.
+ */
+function kindCostsOf(
+  cols: LedgerColumns,
+  profile: CostProfile,
+  matrix: CostMatrix,
+): (
+  severity: number,
+  gold: number,
+  action: number,
+  flag: number,
+) => Outcome[] & {
+  cost: (o: Outcome) => number;
+} {
+  // class code 0 is the clean class
+  const clean = cols.classes[0];
+  const memo = new Map<string, Outcome[] & { cost: (o: Outcome) => number }>();
+  return (severity, gold, action, flag) => {
+    const key = `${severity}|${gold}|${action}|${flag}`;
+    let out = memo.get(key);
+    if (out === undefined) {
+      const golds = gold >= 0 ? [cols.classes[gold]] : cols.classes;
+      const preds = cols.classes.filter((_, code) =>
+        flag < 0 || (code === 0 ? 0 : 1) === flag
+      );
+      const set = new Set<Outcome>();
+      for (const g of golds) {
+        for (const p of preds) set.add(outcomeOf(g, p, clean));
+      }
+      const side = action === 1 ? matrix.escalate : matrix.auto;
+      const sev = SEVERITIES[severity];
+      out = Object.assign([...set], {
+        cost: (o: Outcome) => ruleCost(side[o], profile, sev),
+      });
+      memo.set(key, out);
+    }
+    return out;
+  };
+}
+
+/** Kinds from observed counts per key plus every possible key (count 0). */
+function kindsFrom<K>(
+  observed: Map<K, number>,
+  possible: readonly K[],
+  costOf: (k: K) => number,
+): { count: number; cost: number }[] {
+  const keys = new Map<string, K>();
+  for (const k of possible) keys.set(String(k), k);
+  for (const k of observed.keys()) keys.set(String(k), k);
+  return [...keys.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .map(([, k]) => ({ count: observed.get(k) ?? 0, cost: costOf(k) }));
+}
+
+/** A pool of nonnegative weighted counts for a Fay–Feuer interval. */
+interface GammaPool {
+  terms: { weight: number; count: number }[];
+  maxWeight: number;
+  floor: number;
+  ceiling: number;
+}
+
+function newPool(): GammaPool {
+  return { terms: [], maxWeight: 0, floor: 0, ceiling: 0 };
+}
+
+/** Add a cell of n cases whose kinds cost `kinds` (count, cost >= 0) to a pool. */
+function addToPool(
+  pool: GammaPool,
+  n: number,
+  kinds: readonly { count: number; cost: number }[],
+): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const k of kinds) {
+    lo = Math.min(lo, k.cost);
+    hi = Math.max(hi, k.cost);
+    pool.maxWeight = Math.max(pool.maxWeight, k.cost);
+    if (k.cost > 0 && k.count > 0) {
+      pool.terms.push({ weight: k.cost, count: k.count });
+    }
+  }
+  pool.floor += n * lo;
+  pool.ceiling += n * hi;
+}
+
+function poolBounds(pool: GammaPool, level: number): Bounds {
+  const b = fayFeuerInterval(pool.terms, {
+    level,
+    maxWeight: pool.maxWeight,
+  });
+  // the expected cost of fixed cells lies between every case at its cheapest
+  // kind and every case at its costliest
+  return {
+    lo: Math.min(Math.max(b.lo, pool.floor), pool.ceiling),
+    hi: Math.max(Math.min(b.hi, pool.ceiling), pool.floor),
+  };
+}
+
+/**
+ * The default interval of a replay's difference. Changed cases are grouped
+ * into strata; a stratum whose one side costs the same whatever the
+ * outcome (an escalated side, under the shipped matrices) contributes that
+ * fixed cost plus or minus the other side's cost, a sum of nonnegative
+ * weighted counts that goes to a Fay–Feuer pool (one for terms added, one
+ * for terms subtracted); a stratum whose two sides both vary goes to a pool
+ * of Jeffreys–Dirichlet posterior draws (one posterior over the shared
+ * outcomes when both sides act on the same answer, one per side when they
+ * act on different answers). With k pools in use, each is computed at level
+ * 1 − (1 − level)/k and the bounds are added (Bonferroni), so the whole
+ * holds at the level whenever each pool does.
+ */
+function pairedCostInterval(
+  strata: readonly Stratum[],
   cells: Map<number, number>,
   values: readonly number[],
+  kindsOf: ReturnType<typeof kindCostsOf>,
   o: { resamples: number; level: number; seed: number },
-): PairedComparison {
+): ReplayDifference {
+  checkPairedOptions(o);
+  const costCells: CostCell[] = [];
+  const plus = newPool();
+  const minus = newPool();
+  let fixed = 0;
+  for (const st of strata) {
+    const before = kindsOf(st.severity, st.gold, st.a0, st.f0);
+    const after = kindsOf(st.severity, st.gold, st.a1, st.f1);
+    const beforeKinds = kindsFrom(st.before, before.map(before.cost), (k) => k);
+    const afterKinds = kindsFrom(st.after, after.map(after.cost), (k) => k);
+    const beforeFixed = beforeKinds.length === 1;
+    const afterFixed = afterKinds.length === 1;
+    if (beforeFixed) fixed -= st.n * beforeKinds[0].cost;
+    if (afterFixed) fixed += st.n * afterKinds[0].cost;
+    if (beforeFixed && afterFixed) continue;
+    if (beforeFixed) addToPool(plus, st.n, afterKinds);
+    else if (afterFixed) addToPool(minus, st.n, beforeKinds);
+    else if (st.same) {
+      // one answer on both sides: one posterior over its outcomes, each
+      // priced before and after; the kind's cost is the difference
+      const possible = before.map((x) => `${before.cost(x)}|${after.cost(x)}`);
+      costCells.push({
+        n: st.n,
+        sign: 1,
+        kinds: kindsFrom(st.pairs, possible, (k) => {
+          const [b, a] = k.split("|").map(Number);
+          return a - b;
+        }),
+      });
+    } else {
+      // two answers: each side's costs get their own posterior
+      costCells.push({ n: st.n, sign: 1, kinds: afterKinds });
+      costCells.push({ n: st.n, sign: -1, kinds: beforeKinds });
+    }
+  }
+  const usePlus = plus.ceiling > plus.floor;
+  const useMinus = minus.ceiling > minus.floor;
+  const useJeffreys = costCells.length > 0;
+  // a pool whose range is one point is fixed: add it as a constant
+  if (!usePlus) fixed += plus.floor;
+  if (!useMinus) fixed -= minus.floor;
+  const pools = Number(usePlus) + Number(useMinus) + Number(useJeffreys);
+  const each = pools <= 1 ? o.level : 1 - (1 - o.level) / pools;
+  let lo = fixed;
+  let hi = fixed;
+  if (usePlus) {
+    const b = poolBounds(plus, each);
+    lo += b.lo;
+    hi += b.hi;
+  }
+  if (useMinus) {
+    const b = poolBounds(minus, each);
+    lo -= b.hi;
+    hi -= b.lo;
+  }
+  if (useJeffreys) {
+    const draws = _costCellDraws(
+      costCells,
+      o.resamples,
+      0.5,
+      seededPrng(o.seed),
+    );
+    draws.sort();
+    lo += quantileSorted(draws, (1 - each) / 2)!;
+    hi += quantileSorted(draws, (1 + each) / 2)!;
+  }
+  const keys = [...cells.keys()].sort((a, b) => a - b);
+  const weights = keys.map((k) => cells.get(k)!);
+  const delta = keys.map((k) =>
+    values[k % 65536] - values[Math.floor(k / 65536)]
+  );
+  const n = weights.reduce((a, b) => a + b, 0);
+  let estimate = 0;
+  for (let i = 0; i < keys.length; i++) estimate += weights[i] * delta[i];
+  const test = signFlipTest(delta, {
+    weights,
+    resamples: o.resamples,
+    seed: seedFor(o.seed, "replay/test"),
+  });
+  const parts = [
+    ...(usePlus || useMinus ? [REPLAY_METHOD_PARTS.gamma] : []),
+    ...(useJeffreys ? [REPLAY_METHOD_PARTS.jeffreys] : []),
+  ];
+  return {
+    estimate: n === 0 ? null : estimate,
+    lo: n === 0 ? null : lo,
+    hi: n === 0 ? null : hi,
+    level: o.level,
+    resamples: useJeffreys ? o.resamples : 0,
+    undefinedResamples: 0,
+    seed: o.seed,
+    method: parts.length === 0
+      ? "exact: no changed case can cost differently"
+      : `${parts.join(" + ")} on the changed cases${
+        pools > 1 ? ` (bonferroni over ${pools} parts)` : ""
+      }`,
+    pValue: n === 0 ? null : test.pValue,
+    pairs: n,
+    interval: "auto",
+    test: `sign-flip permutation, ${test.mode}`,
+    estimand: REPLAY_DIFFERENCE_ESTIMAND,
+  };
+}
+
+/** The words of the default method's `method` field, by part. */
+export const REPLAY_METHOD_PARTS = Object.freeze({
+  gamma: "fay-feuer gamma where one side's cost is fixed",
+  jeffreys: "jeffreys posterior per cell where both sides vary",
+});
+
+function checkPairedOptions(
+  o: { resamples: number; level: number },
+): void {
   if (!Number.isInteger(o.resamples) || o.resamples < 1) {
     throw new RangeError(
       `Cannot replay: resamples must be an integer >= 1, got ${o.resamples}`,
@@ -461,6 +812,14 @@ function pairedCostBootstrap(
       `Cannot replay: level must be in (0, 1), got ${o.level}`,
     );
   }
+}
+
+function pairedCostBootstrap(
+  cells: Map<number, number>,
+  values: readonly number[],
+  o: { resamples: number; level: number; seed: number },
+): PairedComparison {
+  checkPairedOptions(o);
   const keys = [...cells.keys()].sort((a, b) => a - b);
   const weights = keys.map((k) => cells.get(k)!);
   const delta = keys.map((k) =>

@@ -42,6 +42,22 @@ Deno.test("intervalCoverage() holds its loss and loss-difference claims on a sma
   }
 });
 
+Deno.test("intervalCoverage() holds the claims of the fixed intervals (replay, R_w, accuracy difference) and their former bootstraps' negative results on a small seeded run", () => {
+  const byId = new Map(result.claims.map((c) => [c.id, c]));
+  for (
+    const id of [
+      "interval_coverage.replay.pooled",
+      "interval_coverage.replay.bootstrap_undercovers",
+      "interval_coverage.rw.every",
+      "interval_coverage.rw.bootstrap_undercovers",
+      "interval_coverage.accuracy_difference.every",
+      "interval_coverage.ece.every",
+    ]
+  ) {
+    assert.ok(byId.get(id)?.holds, `${id}: ${JSON.stringify(byId.get(id))}`);
+  }
+});
+
 Deno.test("intervalCoverage() shows the bootstrap missing high where zero CRITICAL errors are the rule", () => {
   const boot = rows.find((r) =>
     r.statistic === "loss" && r.n === 60 && r.profile === "principal_risk" &&

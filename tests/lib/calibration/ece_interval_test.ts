@@ -43,7 +43,11 @@ function naiveInterval(
 Deno.test("eceInterval() agrees with a row-resampling bootstrap within Monte Carlo error", () => {
   for (const [n, seed] of [[400, 1], [3000, 2]] as const) {
     const { p, y } = sample(n, seed, OVERCONFIDENT);
-    const fast = eceInterval(p, y, { resamples: 2000, seed: 11 });
+    const fast = eceInterval(p, y, {
+      method: "bootstrap",
+      resamples: 2000,
+      seed: 11,
+    });
     const [lo, hi] = naiveInterval(p, y, 2000, 12);
     const width = hi - lo;
     assert.ok(
@@ -58,22 +62,75 @@ Deno.test("eceInterval() agrees with a row-resampling bootstrap within Monte Car
   }
 });
 
-Deno.test("eceInterval() is byte-identical for one seed and records it", () => {
+Deno.test("eceInterval() bootstrap is byte-identical for one seed and records it", () => {
   const { p, y } = sample(1000, 3, OVERCONFIDENT);
+  const boot = { method: "bootstrap" } as const;
   const a = eceInterval(p, y, {
+    ...boot,
     resamples: 300,
     seed: 5,
     strategy: "equal-mass",
   });
   assert.deepEqual(
-    eceInterval(p, y, { resamples: 300, seed: 5, strategy: "equal-mass" }),
+    eceInterval(p, y, {
+      ...boot,
+      resamples: 300,
+      seed: 5,
+      strategy: "equal-mass",
+    }),
     a,
   );
   assert.equal(a.seed, 5);
   assert.equal(a.strategy, "equal-mass");
   assert.notEqual(
-    eceInterval(p, y, { resamples: 300, seed: 6 }).lo,
-    eceInterval(p, y, { resamples: 300, seed: 5 }).lo,
+    eceInterval(p, y, { ...boot, resamples: 300, seed: 6 }).lo,
+    eceInterval(p, y, { ...boot, resamples: 300, seed: 5 }).lo,
+  );
+});
+
+// A model that states coarse confidences, each 0.05 above its true rate: in
+// every bin |mean true rate - mean stated| = 0.05 whatever the edges, so the
+// true ECE is 0.05. At n = 60 the binned ECE is far above it.
+function overconfident(n: number, seed: number): { p: number[]; y: number[] } {
+  const levels = [0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
+  const rng = seededPrng(seed);
+  const p = Array.from({ length: n }, (_, i) => levels[i % levels.length]);
+  const y = p.map((v) => (rng.next() < v - 0.05 ? 1 : 0));
+  return { p, y };
+}
+
+Deno.test("eceInterval() default covers the true ECE at n = 60 in at least 93% of seeded suites; the bootstrap does not", () => {
+  let hits = 0;
+  let bootHits = 0;
+  const runs = 200;
+  for (let r = 0; r < runs; r++) {
+    const { p, y } = overconfident(60, 100 + r);
+    const ci = eceInterval(p, y);
+    if (ci.lo! <= 0.05 && 0.05 <= ci.hi!) hits++;
+    const b = eceInterval(p, y, {
+      method: "bootstrap",
+      resamples: 200,
+      seed: r,
+    });
+    if (b.lo! <= 0.05 && 0.05 <= b.hi!) bootHits++;
+  }
+  assert.ok(hits / runs >= 0.93, `default covered ${hits / runs}`);
+  // the former default, kept behind method: "bootstrap": biased upward with the estimate
+  assert.ok(bootHits / runs < 0.6, `bootstrap covered ${bootHits / runs}`);
+});
+
+Deno.test("eceInterval() default contains the binned estimate, is deterministic and names its estimand", () => {
+  const { p, y } = sample(1000, 3, OVERCONFIDENT);
+  const ci = eceInterval(p, y);
+  assert.ok(ci.lo! <= ci.estimate! && ci.estimate! <= ci.hi!);
+  assert.deepEqual(eceInterval(p, y), ci);
+  assert.equal(ci.resamples, 0);
+  assert.match(ci.method, /clopper-pearson/);
+  assert.match(ci.estimand, /true rates/);
+  assert.throws(
+    // @ts-expect-error: an unknown method
+    () => eceInterval(p, y, { method: "wald" }),
+    /method must be auto or bootstrap, got "wald"/,
   );
 });
 
