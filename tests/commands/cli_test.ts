@@ -373,7 +373,10 @@ Deno.test("score reads CSV, Arrow and Parquet exports, and Parquet through DuckD
   ]);
   const bad = await runCli(["score", `${dir}/ab.arrow`, "--engine", "duckdb"]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--engine duckdb reads \.parquet, \.csv and \.jsonl files/);
+  assert.match(
+    bad.stderr,
+    /--engine duckdb reads \.parquet, \.csv and \.jsonl files/,
+  );
 });
 
 Deno.test("an interval does not move when another profile is asked for in the same run", async () => {
