@@ -12,7 +12,8 @@ import {
 } from "../lib/runs/load_decisions.ts";
 import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
 import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
-import { UsageError } from "./_command.ts";
+import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
+import { CheckFailed, UsageError } from "./_command.ts";
 
 /** Input formats the CLI reads. */
 export const FORMATS = ["decisions", "reconforge", "lossbench"] as const;
@@ -97,6 +98,13 @@ export async function readRun(
             ? "nothing"
             : JSON.stringify(flags.probability)
         })`,
+      );
+    }
+    // a LossBench export whose hash chain does not verify is not scored
+    const chain = await verifyLossbenchLedgerFile(path);
+    if (!chain.valid) {
+      throw new CheckFailed(
+        `${chain.reason}; a LossBench export whose chain does not verify is not scored`,
       );
     }
     const { decisions, notes } = await loadLossbenchLedger(path, {

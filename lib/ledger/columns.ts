@@ -20,6 +20,7 @@
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { CLEAN_CLASS } from "../runs/decision.ts";
 import type { LedgerEntry, PolicyRecord, Resolution } from "./record.ts";
+import { decisionKey } from "./_decision_id.ts";
 
 /** One review: opened by an escalation, perhaps resolved. */
 export interface ReviewState {
@@ -185,6 +186,7 @@ export function ledgerColumns(
   const caseServed: number[] = [];
 
   const answerIndex = new Map<string, number>();
+  const answerKey = new Map<string, number>();
   const answerCase: number[] = [];
   const answerModel: number[] = [];
   const answerPred: number[] = [];
@@ -218,6 +220,20 @@ export function ledgerColumns(
         );
       }
       const d = r.decision;
+      const k = decisionKey(d);
+      const twin = answerKey.get(k);
+      if (twin !== undefined) {
+        throw new RangeError(
+          `${at}: decision of run ${JSON.stringify(d.runId)}, model ${
+            JSON.stringify(d.modelId)
+          }, task ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} is recorded twice (first at record ${twin}, id ${
+            JSON.stringify(r.id)
+          })`,
+        );
+      }
+      answerKey.set(k, entry.seq);
       const key = `${d.taskId}\u0000${d.trial}`;
       let c = caseIndex.get(key);
       const sev = sevCode.get(d.severity)!;

@@ -7,6 +7,7 @@
  */
 
 import type { CostProfile } from "../costs/profile.ts";
+import { decisionKeyId } from "./_decision_id.ts";
 import { type Decision, pError } from "../runs/decision.ts";
 import {
   policyAction,
@@ -20,7 +21,11 @@ import { type DecisionRecord, isTimestamp } from "./record.ts";
 export interface DecisionRecordOptions {
   /** When the decision was taken (ISO 8601, UTC). Required. */
   at: string;
-  /** Decision id. Default: `runId/modelId/taskId/trial`. */
+  /**
+   * Decision id. Default: the canonical JSON of the key,
+   * `["runId","modelId","taskId",trial]`, unambiguous even when a field holds
+   * `/` (model ids such as `openai/gpt-4o` do).
+   */
   id?: string;
   /** Calibrated P(error). Default: 1 − pCorrect (`null` when pCorrect is). */
   risk?: number | null;
@@ -75,7 +80,7 @@ export interface DecisionRecordOptions {
  * assert.equal(r.decision.action, "escalate"); // risk 0.3 > 0.2
  * assert.ok(Math.abs(r.expectedLoss! - 3) < 1e-12); // 0.3 x K(HIGH) = 0.3 x 10
  * assert.equal(r.decision.trueClass, null);
- * assert.equal(r.id, "r/m/t1/0");
+ * assert.equal(r.id, '["r","m","t1",0]');
  * ```
  */
 export function decisionRecord(
@@ -104,8 +109,7 @@ export function decisionRecord(
     : policyAction(policy, decision.severity, risk);
   return {
     kind: "decision",
-    id: options.id ??
-      `${decision.runId}/${decision.modelId}/${decision.taskId}/${decision.trial}`,
+    id: options.id ?? decisionKeyId(decision),
     at: options.at,
     decision: {
       ...decision,

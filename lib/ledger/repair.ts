@@ -11,7 +11,9 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { acquireLock } from "./_lock.ts";
+import { syncDir } from "./_sync_dir.ts";
 import { verifyLedgerFile } from "./verify.ts";
 
 /** What a repair did. */
@@ -28,14 +30,22 @@ export interface RepairResult {
   readonly tornBytes: number;
 }
 
+/** Options for {@linkcode repairTornTail}. */
+export interface RepairOptions {
+  /** Milliseconds to wait for a writer's lock. Default: 10,000. */
+  lockWaitMs?: number;
+}
+
 /**
  * Move a torn last line to a side file and cut it from the ledger.
  *
  * @param path Path of the ledger.
+ * @param options The lock wait.
  * @returns What was done; a valid ledger is left untouched.
  * @throws {RangeError} When the ledger has a problem other than a torn last
  * line (an edit, a deletion, a truncation): those are evidence, never repaired.
- * @throws {Deno.errors.AlreadyExists} When a writer holds the lock, or the side file exists.
+ * @throws {Deno.errors.Busy} When a writer holds the lock for longer than the wait.
+ * @throws {Deno.errors.AlreadyExists} When the side file exists.
  *
  * @example
  * ```ts
@@ -57,8 +67,13 @@ export interface RepairResult {
  * assert.equal((await verifyLedgerFile(path)).valid, true);
  * ```
  */
-export async function repairTornTail(path: string): Promise<RepairResult> {
-  const release = await acquireLock(path, "repair");
+export async function repairTornTail(
+  path: string,
+  options: RepairOptions = {},
+): Promise<RepairResult> {
+  const lock = await acquireLock(path, "repair", {
+    waitMs: options.lockWaitMs,
+  });
   try {
     const v = await verifyLedgerFile(path);
     if (v.valid) {
@@ -94,6 +109,7 @@ export async function repairTornTail(path: string): Promise<RepairResult> {
       while (off < torn.length) off += await side.write(torn.subarray(off));
       await side.sync();
     }
+    await syncDir(dirname(sideFile));
     {
       using f = await Deno.open(path, { write: true });
       await f.truncate(v.goodBytes);
@@ -107,6 +123,6 @@ export async function repairTornTail(path: string): Promise<RepairResult> {
       tornBytes: torn.length,
     };
   } finally {
-    await release();
+    lock.release();
   }
 }

@@ -47,7 +47,13 @@ const eventSchema = z.object({
     exception_type: z.string().nullable().optional(),
   }).passthrough().nullable().optional(),
   model_cost: z.number().min(0, { error: "must be >= 0" }).optional(),
-  token_usage: z.record(z.string(), z.number()).optional(),
+  token_usage: z.record(
+    z.string(),
+    z.number({ error: "must be a whole number >= 0" }).refine(
+      (v) => Number.isSafeInteger(v) && v >= 0,
+      { error: "must be a whole number >= 0" },
+    ),
+  ).optional(),
   latency_ms: z.number().min(0, { error: "must be >= 0" }).optional(),
 }).passthrough();
 

@@ -61,16 +61,13 @@ Deno.test("repairTornTail() refuses while a writer holds the lock, and never ove
   const size = (await Deno.stat(path)).size;
   await Deno.writeTextFile(path, '{"h', { append: true });
   {
-    await using _w = await Deno.open(`${path}.lock`, {
-      write: true,
-      createNew: true,
-    });
+    using holder = await Deno.open(path, { read: true });
+    await holder.lock(true);
     await assert.rejects(
-      () => repairTornTail(path),
-      /another writer holds its lock/,
+      () => repairTornTail(path, { lockWaitMs: 100 }),
+      /Cannot repair ledger .*another writer holds its lock/,
     );
   }
-  await Deno.remove(`${path}.lock`);
   await Deno.writeTextFile(`${path}.torn-${size}`, "older");
   await assert.rejects(() => repairTornTail(path), Deno.errors.AlreadyExists);
   assert.equal(await Deno.readTextFile(`${path}.torn-${size}`), "older");
