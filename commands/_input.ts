@@ -14,6 +14,7 @@ import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
 import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
 import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
+import { noteUserStrings } from "./_terminal.ts";
 
 /** Input formats the CLI reads. */
 export const FORMATS = ["decisions", "reconforge", "lossbench"] as const;
@@ -85,6 +86,16 @@ export async function readRun(
   path: string,
   flags: InputFlags,
   needTable = false,
+): Promise<RunInput> {
+  const run = await readRunUnnoted(path, flags, needTable);
+  noteUserStrings(run.stats.map((r) => r.modelId));
+  return run;
+}
+
+async function readRunUnnoted(
+  path: string,
+  flags: InputFlags,
+  needTable: boolean,
 ): Promise<RunInput> {
   const format = resolveFormat(path, flags.format);
   if (format !== "lossbench" && flags.probability !== undefined) {

@@ -1,6 +1,11 @@
 // `lossbook breakeven`: the veto frontier's break-even p* = p_j + C_e/C_r.
 import { breakEven } from "../lib/policy/break_even.ts";
-import { type Command, parseFlags, UsageError } from "./_command.ts";
+import {
+  type Command,
+  parseFlags,
+  UsageError,
+  withUserValues,
+} from "./_command.ts";
 
 function number(name: string, raw: string | undefined): number {
   if (raw === undefined) {
@@ -33,11 +38,13 @@ export const breakevenCommand: Command = {
         `unexpected argument ${JSON.stringify(positionals[0])}`,
       );
     }
-    const b = breakEven({
-      pj: number("pj", values.pj),
-      ce: number("ce", values.ce),
-      cr: number("cr", values.cr),
-    });
+    const b = withUserValues(() =>
+      breakEven({
+        pj: number("pj", values.pj),
+        ce: number("ce", values.ce),
+        cr: number("cr", values.cr),
+      })
+    );
     if (values.json) {
       console.log(JSON.stringify(
         {

@@ -20,6 +20,7 @@ import {
   type Command,
   formatNumber,
   intFlag,
+  MAX_RESAMPLES,
   parseFlags,
   seedFlag,
   UsageError,
@@ -271,6 +272,7 @@ export function calibrateOptions(values: {
   const seed = seedFlag(values.seed);
   const resamples = intFlag("resamples", values.resamples, {
     min: 1,
+    max: MAX_RESAMPLES,
     fallback: 1000,
   });
   return { bins, strategy, seed, resamples };

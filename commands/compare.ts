@@ -14,6 +14,7 @@ import {
   formatNumber,
   parseFlags,
   UsageError,
+  withUserValues,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
 import {
@@ -63,7 +64,9 @@ export const compareCommand: Command = {
     const profiles: CostProfile[] = await resolveProfiles(values.profile);
     const path = positionals[0];
     const run = await readRun(path, values, true);
-    const paired = pairedStats(run.table!, values.a, values.b);
+    const paired = withUserValues(() =>
+      pairedStats(run.table!, values.a!, values.b!)
+    );
     const matrix = matrixOf(mode);
     // Each difference draws from its own stream (seedFor), so adding a
     // profile never moves another profile's interval.

@@ -235,9 +235,9 @@ export const escalateCommand: Command = {
       throw new UsageError(`expected one run file, got ${positionals.length}`);
     }
     const points = values.points === undefined ? 21 : Number(values.points);
-    if (!Number.isInteger(points) || points < 2) {
+    if (!Number.isInteger(points) || points < 2 || points > 100_000) {
       throw new UsageError(
-        `--points must be an integer >= 2, got ${values.points}`,
+        `--points must be an integer from 2 to 100,000, got ${values.points}`,
       );
     }
     const [profile] = await resolveProfiles([

@@ -34,8 +34,16 @@ import { decisionKey, legacyDecisionId } from "../lib/ledger/_decision_id.ts";
 import type { Decision } from "../lib/runs/decision.ts";
 import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
-import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import {
+  alignRows,
+  type Command,
+  parseFlags,
+  refuseInputAsOutput,
+  UsageError,
+} from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
+import { noteUserStrings } from "./_terminal.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
 export async function oneProfile(
@@ -88,6 +96,7 @@ export async function readVerifiedLedger(
   if (!anchored) console.error(unanchoredWarning(path));
   step(`verified ${verification.records} records; loading decisions`);
   const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
+  noteUserStrings(columns.models);
   step("loaded");
   return { verification, columns, anchored };
 }
@@ -137,7 +146,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
     }
     const at = str(e.timestamp) ?? undefined;
     if (at !== undefined && !isTimestamp(at)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `Cannot import LossBench ledger ${path}: line ${
           i + 1
         }: event.timestamp must be an ISO 8601 UTC timestamp, got ${
@@ -184,6 +193,9 @@ async function append(args: string[]): Promise<number> {
     );
   }
   const [ledger, source] = positionals;
+  await refuseInputAsOutput({ flag: "ledger", path: ledger }, [
+    { flag: "source", path: source },
+  ]);
   const at = values.at ?? new Date().toISOString();
   if (!isTimestamp(at)) {
     throw new UsageError(
@@ -331,7 +343,7 @@ async function append(args: string[]): Promise<number> {
         legacyId: m?.id === undefined,
       });
       if (differs !== null) {
-        throw new RangeError(
+        throw new InputRangeError(
           `Cannot append ${source} to ledger ${ledger}: decision of run ${
             JSON.stringify(d.runId)
           }, model ${JSON.stringify(d.modelId)}, task ${

@@ -41,6 +41,7 @@ import {
   type Command,
   formatNumber,
   intFlag,
+  MAX_RESAMPLES,
   parseFlags,
   seedFlag,
   UsageError,
@@ -328,6 +329,7 @@ export function commonOptions(
   const seed = seedFlag(values.seed);
   const resamples = intFlag("resamples", values.resamples, {
     min: 1,
+    max: MAX_RESAMPLES,
     fallback: 1000,
   });
   const mode = (values.mode ?? "consequence") as Mode;

@@ -28,6 +28,11 @@ import principalRiskJson from "../../data/profiles/principal_risk.json" with {
   type: "json",
 };
 import registryJson from "../../data/registry.json" with { type: "json" };
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** Options naming where parsed text came from, for error messages. */
 export interface ParseSourceOptions {
@@ -48,7 +53,7 @@ function parseText(text: string, what: string, path: string): unknown {
     const detail = error instanceof Error
       ? error.message.split("\n")[0]
       : String(error);
-    throw new SyntaxError(`Cannot load ${what} ${path}: ${detail}`, {
+    throw new InputSyntaxError(`Cannot load ${what} ${path}: ${detail}`, {
       cause: error,
     });
   }
@@ -76,7 +81,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
         !(SEVERITIES as readonly string[]).includes(k)
       );
       if (unknown.length > 0) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: ${entryName(input)}: K has unknown severity ${
             JSON.stringify(unknown[0])
           }; expected ${SEVERITY_LIST}`,
@@ -102,7 +107,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
     if (raw === undefined || typeof raw === "number") continue;
     for (const ref of raw.sources ?? []) {
       if (!known.has(ref)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: entry ${JSON.stringify(f.id)}: ${
             key === "reviewCost" || key === "judgeCost" ? key : `K.${key}`
           }.sources names unknown source ${JSON.stringify(ref)}`,
@@ -113,7 +118,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
   }
   const dup = firstDuplicate(f.sources.map((s) => s.id));
   if (dup !== null) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: entry ${JSON.stringify(f.id)}: sources has duplicate id ${
         JSON.stringify(dup)
       }`,
@@ -149,8 +154,8 @@ function failure(
   const isRange = issue.code === "too_small" || issue.code === "too_big" ||
     issue.code === "custom" || issue.code === "invalid_value";
   return isRange
-    ? new RangeError(message, { cause })
-    : new TypeError(message, { cause });
+    ? new InputRangeError(message, { cause })
+    : new InputTypeError(message, { cause });
 }
 
 function firstDuplicate(ids: readonly string[]): string | null {
@@ -274,22 +279,22 @@ function registryFromObject(input: unknown, path: string): CostRegistry {
   const anchors: CostAnchor[] = [];
   for (const e of f.entries) {
     const at = `${where}: entry ${JSON.stringify(e.id)}`;
-    if (seen.has(e.id)) throw new RangeError(`${at}: id is a duplicate`);
+    if (seen.has(e.id)) throw new InputRangeError(`${at}: id is a duplicate`);
     seen.add(e.id);
     if (e.low > e.typical) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: low must be <= typical, got low ${e.low} > typical ${e.typical}`,
       );
     }
     if (e.typical > e.high) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: typical must be <= high, got typical ${e.typical} > high ${e.high}`,
       );
     }
     const sources = e.sources.map((id) => {
       const s = f.sources[id];
       if (s === undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: sources names unknown source ${JSON.stringify(id)}`,
         );
       }
@@ -370,7 +375,7 @@ export function combineProfiles(
 ): readonly CostProfile[] {
   const dup = firstDuplicate(profiles.map((p) => p.id));
   if (dup !== null) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot combine cost profiles: duplicate id ${JSON.stringify(dup)}`,
     );
   }
@@ -400,7 +405,7 @@ export function getProfile(
 ): CostProfile {
   const found = profiles.find((p) => p.id === id);
   if (found === undefined) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Unknown cost profile ${JSON.stringify(id)}: known profiles are ${
         profiles.map((p) => p.id).join(", ")
       }`,

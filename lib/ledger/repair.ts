@@ -15,6 +15,7 @@ import { dirname } from "node:path";
 import { acquireLock } from "./_lock.ts";
 import { syncDir } from "./_sync_dir.ts";
 import { verifyLedgerFile } from "./verify.ts";
+import { InputRangeError } from "../input_error.ts";
 
 /** What a repair did. */
 export interface RepairResult {
@@ -86,7 +87,7 @@ export async function repairTornTail(
       };
     }
     if (v.problem !== "torn") {
-      throw new RangeError(
+      throw new InputRangeError(
         `Cannot repair ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
       );
     }

@@ -25,6 +25,7 @@ import {
   seqTailAt,
 } from "./_scanner.ts";
 import { LEDGER_GENESIS, type LedgerHead } from "./chain.ts";
+import { InputSyntaxError } from "../input_error.ts";
 
 /**
  * What makes a record untrustworthy: `edited` (its content or a link no
@@ -268,7 +269,7 @@ export async function readHeadFile(path: string): Promise<HeadFile | null> {
       adopted: { at: a[1], hash: a[2], seq: Number(a[3]) },
     };
   }
-  throw new SyntaxError(
+  throw new InputSyntaxError(
     `Cannot read head file ${file}: expected {"hash":"<64 hex>","seq":<n>}, got ${
       JSON.stringify(text.slice(0, 80))
     }`,

@@ -27,6 +27,7 @@ import {
   readHeadFile,
   verifyLedgerFile,
 } from "./verify.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** What one append wrote. */
 export interface LedgerAppend {
@@ -183,7 +184,7 @@ export async function openLedger(
       if (v.records > 0) {
         const adoptAt = options.adoptAt ?? null;
         if (adoptAt === null) {
-          throw new RangeError(
+          throw new InputRangeError(
             `Cannot append to ledger ${path}: it has ${v.records} records but no head file ${
               headFilePath(real)
             }, so a truncation of it cannot be detected; if it is complete, adopt it as it stands (ledger append --adopt), which records the adoption in a new head file`,
@@ -217,12 +218,12 @@ export async function openLedger(
     },
     async append(records) {
       if (closed) {
-        throw new TypeError(
+        throw new InputTypeError(
           `Cannot append to ledger ${path}: writer is closed`,
         );
       }
       if (broken !== null) {
-        throw new TypeError(
+        throw new InputTypeError(
           `Cannot append to ledger ${path}: an earlier append failed (${broken.message}); verify the ledger and reopen it`,
         );
       }

@@ -29,6 +29,11 @@ import {
   decisionTable,
   type ParseDecisionsOptions,
 } from "./load_decisions.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** The name of one column of the flat Decision layout. */
 export type DecisionColumn = typeof DECISION_COLUMNS[number];
@@ -94,14 +99,16 @@ export function checkDecisionColumns(
   const seen = new Set<string>();
   for (const name of names) {
     if (seen.has(name)) {
-      throw new TypeError(`${where}: column ${JSON.stringify(name)} repeats`);
+      throw new InputTypeError(
+        `${where}: column ${JSON.stringify(name)} repeats`,
+      );
     }
     seen.add(name);
   }
   const expected = new Set<string>(DECISION_COLUMNS);
   const unknown = names.filter((n) => !expected.has(n));
   if (unknown.length > 0) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: unknown column${unknown.length > 1 ? "s" : ""} ${
         unknown.map((n) => JSON.stringify(n)).join(", ")
       } (expected exactly ${DECISION_COLUMNS.join(", ")})`,
@@ -109,7 +116,7 @@ export function checkDecisionColumns(
   }
   const missing = DECISION_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length > 0) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: missing column${missing.length > 1 ? "s" : ""} ${
         missing.join(", ")
       }`,
@@ -212,11 +219,13 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
   for (const c of NUMERIC) {
     const v = r[c as DecisionColumn];
     if (typeof v === "number" && !Number.isFinite(v)) {
-      throw new RangeError(`${where}: ${c} must be a finite number, got ${v}`);
+      throw new InputRangeError(
+        `${where}: ${c} must be a finite number, got ${v}`,
+      );
     }
     if (typeof v === "bigint") {
       if (v > MAX_SAFE || v < MIN_SAFE) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: ${c} must be a safe integer, got ${v}`,
         );
       }
@@ -243,8 +252,8 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
     describeIssue(flat as typeof issue, r as Record<string, unknown>)
   }`;
   throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
-    ? new TypeError(message, { cause: parsed.error })
-    : new RangeError(message, { cause: parsed.error });
+    ? new InputTypeError(message, { cause: parsed.error })
+    : new InputRangeError(message, { cause: parsed.error });
 }
 
 /**
@@ -294,7 +303,7 @@ export function duplicateDecisionError(
   where: string,
   first: string,
 ): RangeError {
-  return new RangeError(
+  return new InputRangeError(
     `${where}: duplicate decision for runId ${
       JSON.stringify(d.runId)
     }, modelId ${JSON.stringify(d.modelId)}, taskId ${
@@ -343,7 +352,7 @@ export function parseDecisionsArrow(
     table = tableFromIPC(bytes, { useBigInt: true });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SyntaxError(`${where}: not Arrow IPC data: ${detail}`, {
+    throw new InputSyntaxError(`${where}: not Arrow IPC data: ${detail}`, {
       cause: error,
     });
   }

@@ -10,6 +10,11 @@ import { describeIssue } from "../_zod_issue.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import { type Action, CLEAN_CLASS, type Decision } from "./decision.ts";
 import type { ImportResult } from "./import_reconforge.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /**
  * The gold class given to a LossBench decision graded wrong: LossBench
@@ -131,7 +136,7 @@ export function parseLossbenchLedger(
 ): ImportResult {
   const path = options.path ?? "<inline>";
   if (options.probability !== "correct" && options.probability !== "error") {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot load LossBench ledger ${path}: say what calibrated_probability means with probability "correct" or "error", got ${
         JSON.stringify(options.probability)
       }`,
@@ -150,14 +155,14 @@ export function parseLossbenchLedger(
     try {
       raw = JSON.parse(line);
     } catch (error) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${at}: invalid JSON: ${(error as Error).message}`,
         { cause: error },
       );
     }
     const outer = lineSchema.safeParse(raw);
     if (!outer.success) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: ${describeIssue(outer.error.issues[0], raw)}`,
         {
           cause: outer.error,
@@ -171,8 +176,8 @@ export function parseLossbenchLedger(
         describeIssue(issue, outer.data.event, "event")
       }`;
       throw issue.code === "invalid_type"
-        ? new TypeError(message, { cause: parsed.error })
-        : new RangeError(message, { cause: parsed.error });
+        ? new InputTypeError(message, { cause: parsed.error })
+        : new InputRangeError(message, { cause: parsed.error });
     }
     const e = parsed.data;
     const outcome = e.observed_outcome ?? null;
@@ -182,7 +187,7 @@ export function parseLossbenchLedger(
     }
     const action = ACTION[e.decision];
     if (action === null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: event.decision ${e.decision} on a final event cannot be scored as automatic or escalated`,
       );
     }

@@ -9,6 +9,11 @@ import { z } from "zod";
 import { describeIssue } from "../_zod_issue.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import { CLEAN_CLASS, type Decision } from "./decision.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** The predicted class of an exception verdict that names no exception type. */
 export const UNTYPED_EXCEPTION = "EXCEPTION_UNTYPED";
@@ -126,7 +131,7 @@ export function parseReconforge(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `${where}: invalid JSON: ${(error as Error).message}`,
       { cause: error },
     );
@@ -134,13 +139,13 @@ export function parseReconforge(
   const doc = documentSchema.safeParse(raw);
   if (!doc.success) {
     const issue = doc.error.issues[0];
-    throw new TypeError(`${where}: ${describeIssue(issue, raw)}`, {
+    throw new InputTypeError(`${where}: ${describeIssue(issue, raw)}`, {
       cause: doc.error,
     });
   }
   const { run, n, per_task: tasks } = doc.data;
   if (n !== tasks.length) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: n is ${n} but per_task has ${tasks.length} elements; refusing to score a partial run`,
     );
   }
@@ -162,24 +167,24 @@ export function parseReconforge(
       const issue = parsed.error.issues[0];
       const message = `${at}: ${describeIssue(issue, element)}`;
       throw issue.code === "invalid_type" || issue.code === "invalid_union"
-        ? new TypeError(message, { cause: parsed.error })
-        : new RangeError(message, { cause: parsed.error });
+        ? new InputTypeError(message, { cause: parsed.error })
+        : new InputRangeError(message, { cause: parsed.error });
     }
     const t = parsed.data;
     const taskId = String(t.task_id);
     const first = seen.get(taskId);
     if (first !== undefined) {
-      throw new RangeError(`${at}: task_id repeats per_task[${first}]`);
+      throw new InputRangeError(`${at}: task_id repeats per_task[${first}]`);
     }
     seen.set(taskId, i);
     const exp = t.expected;
     if (exp.verdict === "EXCEPTION" && exp.exception_type === null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: expected.exception_type must name the exception when verdict is EXCEPTION`,
       );
     }
     if (exp.verdict === "MATCH" && exp.exception_type !== null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: expected.exception_type must be null when verdict is MATCH, got ${
           JSON.stringify(exp.exception_type)
         }`,

@@ -16,6 +16,11 @@ import { type Decision, decisionSchema } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
 import { fastDecision } from "./_fast_decision.ts";
 import { keyHash, OffsetSet } from "./_offset_set.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -107,7 +112,7 @@ export function jsonlStats(
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${where()}: invalid JSON: ${(error as Error).message}`,
         {
           cause: error,
@@ -117,7 +122,7 @@ export function jsonlStats(
     let d = fastDecision(value);
     if (d === null) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        throw new SyntaxError(
+        throw new InputSyntaxError(
           `${where()}: expected a JSON object, got ${
             Array.isArray(value) ? "an array" : JSON.stringify(value)
           }`,
@@ -129,8 +134,8 @@ export function jsonlStats(
         const message = `${where()}: ${describeIssue(issue, value)}`;
         throw issue.code === "invalid_type" ||
             issue.code === "unrecognized_keys"
-          ? new TypeError(message, { cause: parsed.error })
-          : new RangeError(message, { cause: parsed.error });
+          ? new InputTypeError(message, { cause: parsed.error })
+          : new InputRangeError(message, { cause: parsed.error });
       }
       d = parsed.data as Decision;
     }
@@ -149,7 +154,7 @@ export function jsonlStats(
       },
     );
     if (earlier >= 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where()}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${

@@ -10,6 +10,11 @@ import type { ColumnTable } from "arquero";
 import { describeIssue } from "../_zod_issue.ts";
 import { type Decision, decisionSchema } from "./decision.ts";
 import { fastDecision } from "./_fast_decision.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -101,12 +106,12 @@ export function parseDecisionsJsonl(
       value = JSON.parse(line);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SyntaxError(`${where()}: invalid JSON: ${detail}`, {
+      throw new InputSyntaxError(`${where()}: invalid JSON: ${detail}`, {
         cause: error,
       });
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${where()}: expected a JSON object, got ${
           Array.isArray(value) ? "an array" : JSON.stringify(value)
         }`,
@@ -120,15 +125,15 @@ export function parseDecisionsJsonl(
         const message = `${where()}: ${describeIssue(issue, value)}`;
         throw issue.code === "invalid_type" ||
             issue.code === "unrecognized_keys"
-          ? new TypeError(message, { cause: parsed.error })
-          : new RangeError(message, { cause: parsed.error });
+          ? new InputTypeError(message, { cause: parsed.error })
+          : new InputRangeError(message, { cause: parsed.error });
       }
       d = parsed.data as Decision;
     }
     const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where()}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${

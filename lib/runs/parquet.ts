@@ -15,6 +15,7 @@ import {
 } from "./arrow.ts";
 import { type DuckDBOptions, sqlString, withDuckDB } from "./duckdb_session.ts";
 import { DECISION_COLUMNS, decisionTable } from "./load_decisions.ts";
+import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 
 const STRING_COLUMNS: ReadonlySet<string> = new Set([
   "runId",
@@ -101,7 +102,7 @@ export function checkDecisionColumnTypes(
         : kind === "boolean"
         ? "type BOOLEAN"
         : "a numeric type";
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: column ${name} must have ${want}, got ${type}`,
       );
     }
@@ -173,9 +174,12 @@ export async function openDecisionsParquet(
     columns = await describeRelation(connection, relation);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SyntaxError(`${where}: not a readable Parquet file: ${detail}`, {
-      cause: error,
-    });
+    throw new InputSyntaxError(
+      `${where}: not a readable Parquet file: ${detail}`,
+      {
+        cause: error,
+      },
+    );
   }
   checkDecisionColumnTypes(columns, where);
   return relation;
