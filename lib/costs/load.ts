@@ -33,6 +33,9 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { isInputError } from "../input_error.ts";
+import { readUtf8File, stripBom } from "../runs/_utf8.ts";
+import { parseJsonNoDuplicates } from "../_json_keys.ts";
 
 /** Options naming where parsed text came from, for error messages. */
 export interface ParseSourceOptions {
@@ -46,10 +49,12 @@ export interface ParseSourceOptions {
 
 function parseText(text: string, what: string, path: string): unknown {
   try {
+    text = stripBom(text);
     return path.toLowerCase().endsWith(".json")
-      ? JSON.parse(text)
+      ? parseJsonNoDuplicates(text, () => `Cannot load ${what} ${path}`)
       : parseYaml(text, { prettyErrors: true });
   } catch (error) {
+    if (isInputError(error)) throw error; // a repeated key, already named
     const detail = error instanceof Error
       ? error.message.split("\n")[0]
       : String(error);
@@ -329,7 +334,10 @@ function registryFromObject(input: unknown, path: string): CostRegistry {
  * ```
  */
 export async function loadProfileFile(path: string): Promise<CostProfile> {
-  return parseProfile(await Deno.readTextFile(path), { path });
+  return parseProfile(
+    await readUtf8File(path, `Cannot load cost profile ${path}`),
+    { path },
+  );
 }
 
 /**
@@ -352,7 +360,10 @@ export async function loadProfileFile(path: string): Promise<CostProfile> {
  * ```
  */
 export async function loadRegistryFile(path: string): Promise<CostRegistry> {
-  return parseRegistry(await Deno.readTextFile(path), { path });
+  return parseRegistry(
+    await readUtf8File(path, `Cannot load cost registry ${path}`),
+    { path },
+  );
 }
 
 /**

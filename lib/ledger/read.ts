@@ -16,6 +16,7 @@ import {
   type VerifyOptions,
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Options for {@linkcode ledgerEntries}. */
 export interface ParseLedgerOptions {
@@ -79,6 +80,7 @@ export function* ledgerEntries(
         { cause: error },
       );
     }
+    refuseDuplicateKeys(text, value, () => where);
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new InputSyntaxError(`${where}: expected a JSON object`);
     }

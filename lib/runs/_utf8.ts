@@ -63,20 +63,27 @@ export function lineOfByte(bytes: Uint8Array, at: number): number {
  * @throws {InputSyntaxError} Naming the line and byte of the first bad sequence.
  */
 export function decodeUtf8(bytes: Uint8Array, what: string): string {
-  const bad = invalidUtf8At(bytes);
-  if (bad >= 0) {
+  try {
+    // native and fast; a leading BOM is consumed by the decoder
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const bad = Math.max(0, invalidUtf8At(bytes));
     throw new InputSyntaxError(
       `${what}: line ${
         lineOfByte(bytes, bad)
       }: not valid UTF-8 at byte ${bad} (0x${
-        bytes[bad].toString(16).padStart(2, "0")
+        (bytes[bad] ?? 0).toString(16).padStart(2, "0")
       })`,
     );
   }
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-    ? 3
-    : 0;
-  return new TextDecoder().decode(bytes.subarray(start));
+}
+
+/** Read a file as strict UTF-8, dropping a leading BOM; see {@linkcode decodeUtf8}. */
+export async function readUtf8File(
+  path: string,
+  what: string,
+): Promise<string> {
+  return decodeUtf8(await Deno.readFile(path), what);
 }
 
 /** `text` without a leading byte-order mark. */

@@ -357,12 +357,47 @@ export function parseDecisionsArrow(
     });
   }
   checkDecisionColumns(table.schema.fields.map((f) => f.name), where);
+  for (const f of table.schema.fields) {
+    // a timestamp, date, time or duration column holds numbers that are not
+    // counts: refused rather than read as a trial or a token count
+    const t = (f.type as { typeId: number }).typeId;
+    if (TEMPORAL_TYPE_IDS.has(t)) {
+      throw new InputTypeError(
+        `${where}: column ${f.name} is an Arrow ${
+          TEMPORAL_TYPE_IDS.get(t)
+        } column; ${f.name} must be a number column`,
+      );
+    }
+  }
   const cols = {} as Record<DecisionColumn, ArrayLike<unknown>>;
   for (const c of DECISION_COLUMNS) {
     cols[c] = table.getChild(c).toArray() as ArrayLike<unknown>;
   }
+  // the Arrow reader replaces invalid UTF-8 by U+FFFD; refuse it instead
+  for (const c of DECISION_COLUMNS) {
+    const col = cols[c];
+    for (let i = 0; i < table.numRows; i++) {
+      const v = col[i];
+      if (typeof v === "string" && v.includes("\uFFFD")) {
+        throw new InputSyntaxError(
+          `${where}: row ${
+            i + 1
+          }: ${c} is not valid UTF-8 (it decodes to U+FFFD)`,
+        );
+      }
+    }
+  }
   return decisionsFromColumns(cols, table.numRows, where);
 }
+
+// Arrow type ids of temporal types (Date 8, Time 9, Timestamp 10, Interval 11, Duration 18)
+const TEMPORAL_TYPE_IDS = new Map<number, string>([
+  [8, "date"],
+  [9, "time"],
+  [10, "timestamp"],
+  [11, "interval"],
+  [18, "duration"],
+]);
 
 // A cell as flatDecision wants it: undefined is null, and a safe bigint is a
 // number already (so that flatDecision need not copy the row).

@@ -15,6 +15,9 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { readUtf8File, stripBom } from "./_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { KnownKeys, type UnknownKeyOptions } from "./_known_keys.ts";
 
 /**
  * The gold class given to a LossBench decision graded wrong: LossBench
@@ -24,6 +27,50 @@ export const UNRECORDED_GOLD = "UNRECORDED";
 
 /** How to read LossBench's `calibrated_probability`. */
 export type ProbabilityMeaning = "correct" | "error";
+
+// the keys a LossBench ledger line, event and outcome hold; anything else
+// is refused unless lenient
+const LINE_KEYS = new Set(["chain_hash", "event", "prev_hash", "seq"]);
+const EVENT_KEYS = new Set([
+  "calibrated_probability",
+  "cost_model_id",
+  "created_at",
+  "decision",
+  "event_id",
+  "evidence_hash",
+  "expected_loss",
+  "harness_id",
+  "harness_revision",
+  "human_cost",
+  "input_snapshot_hash",
+  "judge_cost",
+  "latency_ms",
+  "model_cost",
+  "model_id",
+  "model_revision",
+  "observed_outcome",
+  "parent_event_id",
+  "policy_id",
+  "policy_revision",
+  "prompt_hash",
+  "proposed_action",
+  "rationale",
+  "reasoning_effort",
+  "risk_features",
+  "task_id",
+  "tenant_id",
+  "timestamp",
+  "token_usage",
+  "tool_name",
+  "trace_id",
+  "trajectory_id",
+]);
+const OUTCOME_KEYS = new Set([
+  "error",
+  "exception_type",
+  "severity",
+  "verdict",
+]);
 
 const eventSchema = z.object({
   model_id: z.string().min(1),
@@ -70,7 +117,7 @@ const lineSchema = z.object({
 }).strict();
 
 /** Options for {@linkcode parseLossbenchLedger}. */
-export interface LossbenchOptions {
+export interface LossbenchOptions extends UnknownKeyOptions {
   /**
    * What `calibrated_probability` means in this ledger: `"correct"` reads it
    * as P(answer is correct), `"error"` as P(error). Required: LossBench's
@@ -146,7 +193,8 @@ export function parseLossbenchLedger(
   const decisions: Decision[] = [];
   const trials = new Map<string, number>();
   let intermediate = 0;
-  const lines = text.split("\n");
+  const keys = new KnownKeys(`Cannot load LossBench ledger ${path}`, options);
+  const lines = stripBom(text).split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
@@ -160,6 +208,16 @@ export function parseLossbenchLedger(
         { cause: error },
       );
     }
+    refuseDuplicateKeys(line, raw, () => at);
+    keys.check(raw, LINE_KEYS, at, "");
+    const ev = (raw as { event?: Record<string, unknown> } | null)?.event;
+    keys.check(ev, EVENT_KEYS, at, "event");
+    keys.check(
+      ev?.observed_outcome,
+      OUTCOME_KEYS,
+      at,
+      "event.observed_outcome",
+    );
     const outer = lineSchema.safeParse(raw);
     if (!outer.success) {
       throw new InputTypeError(
@@ -225,6 +283,7 @@ export function parseLossbenchLedger(
       ...(e.latency_ms === undefined ? {} : { latencyMs: e.latency_ms }),
     });
   }
+  keys.finish();
   return { decisions, notes: { intermediateSteps: intermediate } };
 }
 
@@ -251,8 +310,11 @@ export async function loadLossbenchLedger(
   path: string,
   options: Omit<LossbenchOptions, "path">,
 ): Promise<ImportResult> {
-  return parseLossbenchLedger(await Deno.readTextFile(path), {
-    ...options,
-    path,
-  });
+  return parseLossbenchLedger(
+    await readUtf8File(path, `Cannot load LossBench ledger ${path}`),
+    {
+      ...options,
+      path,
+    },
+  );
 }

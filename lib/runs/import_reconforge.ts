@@ -14,6 +14,9 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { readUtf8File, stripBom } from "./_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { KnownKeys, type UnknownKeyOptions } from "./_known_keys.ts";
 
 /** The predicted class of an exception verdict that names no exception type. */
 export const UNTYPED_EXCEPTION = "EXCEPTION_UNTYPED";
@@ -59,8 +62,27 @@ const documentSchema = z.object({
   per_task: z.array(z.unknown()),
 }).passthrough();
 
+// the keys ReconForge writes; anything else is refused unless lenient
+const DOCUMENT_KEYS = new Set(["run", "n", "metrics", "per_task"]);
+const TASK_KEYS = new Set([
+  "task_id",
+  "difficulty",
+  "expected",
+  "predicted",
+  "self_consistency_confidence",
+  "samples",
+  "raw_empty",
+]);
+const EXPECTED_KEYS = new Set(["verdict", "exception_type", "severity"]);
+const PREDICTED_KEYS = new Set([
+  "verdict",
+  "exception_type",
+  "severity",
+  "confidence",
+]);
+
 /** Options for {@linkcode parseReconforge}. */
-export interface ReconforgeOptions {
+export interface ReconforgeOptions extends UnknownKeyOptions {
   /** File path shown in errors. Default: `"<inline>"`. */
   path?: string;
   /** Model id of the decisions. Default: the document's `run`. */
@@ -129,13 +151,14 @@ export function parseReconforge(
   const where = `Cannot load ReconForge file ${path}`;
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(stripBom(text));
   } catch (error) {
     throw new InputSyntaxError(
       `${where}: invalid JSON: ${(error as Error).message}`,
       { cause: error },
     );
   }
+  refuseDuplicateKeys(stripBom(text), raw, () => where);
   const doc = documentSchema.safeParse(raw);
   if (!doc.success) {
     const issue = doc.error.issues[0];
@@ -143,6 +166,8 @@ export function parseReconforge(
       cause: doc.error,
     });
   }
+  const keys = new KnownKeys(where, options);
+  keys.check(raw, DOCUMENT_KEYS, where, "");
   const { run, n, per_task: tasks } = doc.data;
   if (n !== tasks.length) {
     throw new InputRangeError(
@@ -162,6 +187,22 @@ export function parseReconforge(
         ? ` (task_id ${JSON.stringify(id)})`
         : ""
     }`;
+    keys.check(element, TASK_KEYS, at, "", "per_task[]");
+    const e = element as Record<string, unknown> | null;
+    keys.check(
+      e?.expected,
+      EXPECTED_KEYS,
+      at,
+      "expected",
+      "per_task[].expected",
+    );
+    keys.check(
+      e?.predicted,
+      PREDICTED_KEYS,
+      at,
+      "predicted",
+      "per_task[].predicted",
+    );
     const parsed = taskSchema.safeParse(element);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -227,6 +268,7 @@ export function parseReconforge(
         : "model_failure",
     });
   });
+  keys.finish();
   return {
     decisions,
     notes: { parseMisses, untypedExceptionVerdicts: untyped },
@@ -254,5 +296,8 @@ export async function loadReconforge(
   path: string,
   options: Omit<ReconforgeOptions, "path"> = {},
 ): Promise<ImportResult> {
-  return parseReconforge(await Deno.readTextFile(path), { ...options, path });
+  return parseReconforge(
+    await readUtf8File(path, `Cannot load ReconForge file ${path}`),
+    { ...options, path },
+  );
 }

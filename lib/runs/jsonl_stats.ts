@@ -21,6 +21,8 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { stripBom } from "./_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -97,6 +99,7 @@ export function jsonlStats(
   const list: Cell[] = [];
   const seen = new OffsetSet();
   let decisions = 0;
+  text = stripBom(text);
   let start = 0;
   let lineNo = 0;
   const len = text.length;
@@ -119,6 +122,7 @@ export function jsonlStats(
         },
       );
     }
+    refuseDuplicateKeys(line, value, where);
     let d = fastDecision(value);
     if (d === null) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) {

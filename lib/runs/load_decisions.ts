@@ -15,6 +15,8 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { readUtf8File, stripBom } from "./_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -86,6 +88,7 @@ export function parseDecisionsJsonl(
   options: ParseDecisionsOptions = {},
 ): Decision[] {
   const path = options.path ?? "<inline>";
+  text = stripBom(text);
   const out: Decision[] = [];
   const seen = new Map<string, number>();
   let start = 0;
@@ -117,6 +120,7 @@ export function parseDecisionsJsonl(
         }`,
       );
     }
+    refuseDuplicateKeys(line, value, where);
     let d = fastDecision(value);
     if (d === null) {
       const parsed = decisionSchema.safeParse(value);
@@ -223,6 +227,9 @@ export function decisionTable(decisions: readonly Decision[]): ColumnTable {
  */
 export async function loadDecisionsJsonl(path: string): Promise<ColumnTable> {
   return decisionTable(
-    parseDecisionsJsonl(await Deno.readTextFile(path), { path }),
+    parseDecisionsJsonl(
+      await readUtf8File(path, `Cannot load run export ${path}`),
+      { path },
+    ),
   );
 }

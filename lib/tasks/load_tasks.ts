@@ -17,6 +17,8 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { readUtf8File } from "../runs/_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Options for parsing a task file. */
 export interface ParseTasksOptions {
@@ -48,6 +50,7 @@ function parseLine(line: string, where: string): Task {
       cause: error,
     });
   }
+  refuseDuplicateKeys(line, value, () => where);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new InputSyntaxError(
       `${where}: expected a JSON object, got ${
@@ -312,7 +315,10 @@ export function taskTable(tasks: readonly Task[]): ColumnTable {
  * ```
  */
 export async function loadTasksJsonl(path: string): Promise<ColumnTable> {
-  return taskTable(parseTasksJsonl(await Deno.readTextFile(path), { path }));
+  return taskTable(parseTasksJsonl(
+    await readUtf8File(path, `Cannot load tasks ${path}`),
+    { path },
+  ));
 }
 
 /**
@@ -334,5 +340,8 @@ export async function loadTasksJsonl(path: string): Promise<ColumnTable> {
  * ```
  */
 export async function readTasksJsonl(path: string): Promise<Task[]> {
-  return parseTasksJsonl(await Deno.readTextFile(path), { path });
+  return parseTasksJsonl(
+    await readUtf8File(path, `Cannot load tasks ${path}`),
+    { path },
+  );
 }

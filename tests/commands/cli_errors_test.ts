@@ -88,7 +88,7 @@ Deno.test("terminal output escapes control characters and bidirectional override
     !r.stdout.split("\n").some((l) => l.startsWith("A  0.000 (forged)")),
     "a forged line",
   );
-  assert.match(r.stdout, /m\\u001b\[32m\\nA  0\.000 \(forged\)\\u202e/);
+  assert.match(r.stdout, /m\\u001b\[32m\\nA {2}0\.000 \(forged\)\\u202e/);
   // JSON output stays JSON with the same value
   const j = await runCli(["score", path, "--profile", "flat", "--json"]);
   assert.equal(j.code, 0, j.stderr);
