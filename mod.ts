@@ -475,6 +475,14 @@ export type {
   VetoCosts,
 } from "./lib/policy/mod.ts";
 
+// input errors: what lossbook raises about the user's input
+export {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+  isInputError,
+} from "./lib/input_error.ts";
+
 // ledger
 export {
   checkLedgerRecord,
@@ -485,10 +493,12 @@ export {
   entryLine,
   errorsFlatCostRising,
   headFilePath,
+  headFileText,
   isTimestamp,
   ksTest,
   LEDGER_GENESIS,
   ledgerColumns,
+  LedgerDamagedError,
   ledgerDrift,
   ledgerEntries,
   ledgerLabels,
@@ -533,7 +543,9 @@ export type {
   DriftWindowSummary,
   ErrorsFlatCostRising,
   ErrorsFlatOptions,
+  HeadFile,
   KsTest,
+  LedgerAdoption,
   LedgerAppend,
   LedgerColumns,
   LedgerColumnsOptions,
@@ -553,6 +565,7 @@ export type {
   LossByDayOptions,
   LossWindow,
   MonthScenario,
+  OpenLedgerOptions,
   OpenReviewOptions,
   OverdueReview,
   ParseLedgerOptions,
@@ -565,6 +578,7 @@ export type {
   Refit,
   RefitBasis,
   RefitOptions,
+  RepairOptions,
   RepairResult,
   ReplayDiffRow,
   ReplayOptions,

@@ -292,6 +292,7 @@ export const calibrateCommand: Command = {
       probability: { type: "string" },
       bins: { type: "string" },
       strategy: { type: "string" },
+      lenient: { type: "boolean" },
       profile: { type: "string" },
       seed: { type: "string" },
       resamples: { type: "string" },

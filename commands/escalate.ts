@@ -229,6 +229,7 @@ export const escalateCommand: Command = {
       probability: { type: "string" },
       profile: { type: "string" },
       points: { type: "string" },
+      lenient: { type: "boolean" },
       json: { type: "boolean" },
     });
     if (positionals.length !== 1) {

@@ -288,6 +288,7 @@ export const sweepCommand: Command = {
       probability: { type: "string" },
       mode: { type: "string" },
       base: { type: "string" },
+      lenient: { type: "boolean" },
       scaled: { type: "string" },
       from: { type: "string" },
       to: { type: "string" },

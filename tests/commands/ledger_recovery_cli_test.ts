@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
+import { getProfile } from "../../lib/costs/load.ts";
+import { decisionRecord } from "../../lib/ledger/decision_record.ts";
+import type { LedgerRecord } from "../../lib/ledger/record.ts";
+import { openReview } from "../../lib/ledger/review.ts";
 import { headFilePath } from "../../lib/ledger/verify.ts";
+import { openLedger } from "../../lib/ledger/writer.ts";
+import { parseDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
 import { decision, runCli, tempFile } from "../_helpers.ts";
 
 const AT = "2026-03-01T09:00:00Z";
@@ -192,4 +198,31 @@ Deno.test("score --format lossbench checks the hash chain and exits 1 when it is
   ]);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /chain does not verify is not scored/);
+});
+
+Deno.test("records written with the older run/model/task/trial ids keep them, and re-running their batch is a no-op", async () => {
+  const path = `${await Deno.makeTempDir()}/l.jsonl`;
+  const text = batch("r1", 4);
+  const records: LedgerRecord[] = [];
+  for (const d of parseDecisionsJsonl(text)) {
+    const r = decisionRecord(d, {
+      at: AT,
+      id: `${d.runId}/${d.modelId}/${d.taskId}/${d.trial}`, // the older form
+      profile: getProfile("reconciliation"),
+    });
+    records.push(r);
+    if (r.decision.action === "escalate") records.push(openReview(r));
+  }
+  {
+    await using w = await openLedger(path);
+    await w.append(records);
+  }
+  const src = await tempFile("r1.jsonl", text);
+  const r = await runCli(["ledger", "append", path, src, "--at", AT]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^nothing appended: all 6 records of this batch/);
+  const ids = (await Deno.readTextFile(path)).trim().split("\n").map((l) =>
+    JSON.parse(l).record.id
+  ).filter((x) => x !== undefined);
+  assert.deepEqual(ids[0], "r1/openai/gpt-4o/r1-t0/0");
 });

@@ -312,6 +312,13 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     2,
     { match: /column trial is an Arrow timestamp column/ },
   );
+  await score(
+    "Arrow string that decoded to U+FFFD (invalid UTF-8)",
+    "fffd.arrow",
+    decisionsToArrow(decisionTable([decision({ modelId: "m\uFFFD" })])),
+    2,
+    { match: /modelId is not valid UTF-8/ },
+  );
   const parquet = `${dir}/empty.parquet`;
   await writeDecisionsParquet(parquet, decisionTable([]));
   cases.push({
@@ -353,6 +360,20 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     0,
     { flags: [...rfFlags, "--lenient"] },
   );
+  const lenientRf = await file(
+    "rf_lenient_calibrate.json",
+    rf([
+      { ...rfTask, reviewer_note: "x" },
+      { ...rfTask, task_id: "b", reviewer_note: "y" },
+    ]),
+  );
+  cases.push({
+    name: "calibrate --lenient lists an unknown ReconForge key on stderr",
+    args: ["calibrate", lenientRf, "--format", "reconforge", "--lenient"],
+    expect: 0,
+    match:
+      /warning: .*skipped unknown key per_task\[\]\."reviewer_note" \(2 times\)/,
+  });
   await score(
     "ReconForge repeated key",
     "rf_dup.json",
@@ -559,6 +580,18 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     2,
     /not valid UTF-8/,
   );
+
+  const emptyEval = await file("eval_empty.jsonl", "");
+  cases.push({
+    name: "contamination with one empty file among two",
+    args: [
+      "contamination",
+      await file("train.jsonl", tasks.join("\n") + "\n"),
+      emptyEval,
+    ],
+    expect: 2,
+    match: /no tasks in .*eval_empty\.jsonl/,
+  });
 
   // flags and outputs
   const runFile = await file("run.jsonl", two);

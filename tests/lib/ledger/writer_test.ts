@@ -229,3 +229,47 @@ Deno.test("LedgerWriter refuses appends after close", async () => {
   // a new ledger is anchored from its creation: its head is the genesis
   assert.deepEqual(await readHeadFile(path), { seq: 0, hash: "0".repeat(64) });
 });
+
+Deno.test("openLedger() and append() fsync the ledger's directory after creating the ledger and after renaming its head file", async () => {
+  const path = await tempLedger();
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const synced: string[] = [];
+  const opened = new WeakMap<Deno.FsFile, string>();
+  const { open } = Deno;
+  const { sync } = Deno.FsFile.prototype;
+  const { rename } = Deno;
+  Deno.open = async (p: string | URL, o?: Deno.OpenOptions) => {
+    const f = await open(p, o);
+    opened.set(f, String(p));
+    return f;
+  };
+  Deno.rename = async (a: string | URL, b: string | URL) => {
+    synced.push(`rename ${String(b).slice(dir.length + 1)}`);
+    return await rename(a, b);
+  };
+  Deno.FsFile.prototype.sync = function () {
+    const p = opened.get(this) ?? "?";
+    synced.push(`sync ${p === dir ? "<dir>" : p.slice(dir.length + 1)}`);
+    return sync.call(this);
+  };
+  try {
+    await using w = await openLedger(path);
+    await w.append(tenRecords().slice(0, 1));
+  } finally {
+    Deno.open = open;
+    Deno.rename = rename;
+    Deno.FsFile.prototype.sync = sync;
+  }
+  // created: the directory; genesis head: tmp, rename, directory; the append:
+  // ledger, head tmp, rename, directory
+  assert.deepEqual(synced, [
+    "sync <dir>",
+    "sync l.jsonl.head.tmp",
+    "rename l.jsonl.head",
+    "sync <dir>",
+    "sync l.jsonl",
+    "sync l.jsonl.head.tmp",
+    "rename l.jsonl.head",
+    "sync <dir>",
+  ]);
+});
