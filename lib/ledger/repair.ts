@@ -46,7 +46,9 @@ export interface RepairOptions {
  * @throws {RangeError} When the ledger has a problem other than a torn last
  * line (an edit, a deletion, a truncation): those are evidence, never repaired.
  * @throws {Deno.errors.Busy} When a writer holds the lock for longer than the wait.
- * @throws {Deno.errors.AlreadyExists} When the side file exists.
+ * A side file is never overwritten: when `<ledger>.torn-<offset>` exists
+ * (the same tear repaired before), the bytes go to `<ledger>.torn-<offset>.1`,
+ * `.2`, and so on.
  *
  * @example
  * ```ts
@@ -92,7 +94,9 @@ export async function repairTornTail(
       );
     }
     const size = (await Deno.stat(path)).size;
-    const sideFile = `${path}.torn-${v.goodBytes}`;
+    // a side file is never overwritten: a second tear at the same offset
+    // (a crash, a repair, the same crash again) gets the next free name
+    let sideFile = `${path}.torn-${v.goodBytes}`;
     const torn = new Uint8Array(size - v.goodBytes);
     {
       using f = await Deno.open(path, { read: true });
@@ -104,8 +108,19 @@ export async function repairTornTail(
         off += n;
       }
     }
+    let side: Deno.FsFile | null = null;
+    for (let n = 1; side === null; n++) {
+      try {
+        side = await Deno.open(sideFile, { write: true, createNew: true });
+      } catch (error) {
+        if (!(error instanceof Deno.errors.AlreadyExists) || n > 1000) {
+          throw error;
+        }
+        sideFile = `${path}.torn-${v.goodBytes}.${n}`;
+      }
+    }
     {
-      using side = await Deno.open(sideFile, { write: true, createNew: true });
+      using _side = side;
       let off = 0;
       while (off < torn.length) off += await side.write(torn.subarray(off));
       await side.sync();

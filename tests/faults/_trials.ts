@@ -353,7 +353,8 @@ export async function killDuringAppend(
 
 /**
  * Torn tails at seeded byte offsets inside a large append (what a crash in
- * the middle of the write leaves), each followed by the documented recovery.
+ * the middle of the write leaves), each followed by the documented recovery;
+ * the last one repeats the previous offset.
  */
 export async function tornTails(
   n: number,
@@ -374,9 +375,15 @@ export async function tornTails(
     return x / 2 ** 32;
   };
   const span = s.after.length - s.before.length;
+  let last = 0;
   for (let k = 0; k < points; k++) {
     await restore(s);
-    const cut = s.before.length + 1 + Math.floor(next() * (span - 2));
+    // the last trial tears at the previous trial's offset again: the same
+    // crash twice must not leave a repair that cannot write its side file
+    const cut = k > 0 && k === points - 1
+      ? last
+      : s.before.length + 1 + Math.floor(next() * (span - 2));
+    last = cut;
     await Deno.writeFile(s.ledger, s.after.subarray(0, cut));
     const r = await recover(s.ledger, s.source);
     const end = await Deno.readFile(s.ledger);

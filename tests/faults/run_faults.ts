@@ -60,7 +60,7 @@ export async function runFaultSuite(
   const wrong = results.filter((r) => !r.ok);
   failures.push(...wrong.map((r) => `input "${r.name}": ${r.why}`));
   lines.push(
-    `malformed-input corpus: ${cases.length} inputs tried, ${refused} refused as expected, ${accepted} accepted as expected (valid variants: BOM, lenient, sound ledgers), ${wrong.length} not as expected`,
+    `malformed-input corpus: ${cases.length} inputs tried, ${refused} refused as expected, ${accepted} accepted as expected (valid inputs: a BOM, --lenient, ids with control characters, sound ledgers), ${wrong.length} not as expected`,
   );
   const figure = (name: string, f: TrialFigures, extra = "") => {
     failures.push(...f.failures.map((x) => `${name}: ${x}`));

@@ -56,7 +56,7 @@ Deno.test("repairTornTail() refuses every problem other than a torn line: edits 
   );
 });
 
-Deno.test("repairTornTail() refuses while a writer holds the lock, and never overwrites a side file", async () => {
+Deno.test("repairTornTail() refuses while a writer holds the lock, and never overwrites a side file: a second tear at the same offset goes beside it", async () => {
   const path = await ledgerWithTenRecords();
   const size = (await Deno.stat(path)).size;
   await Deno.writeTextFile(path, '{"h', { append: true });
@@ -68,8 +68,11 @@ Deno.test("repairTornTail() refuses while a writer holds the lock, and never ove
       /Cannot repair ledger .*another writer holds its lock/,
     );
   }
+  // an older side file at the same offset is kept; the bytes go beside it
   await Deno.writeTextFile(`${path}.torn-${size}`, "older");
-  await assert.rejects(() => repairTornTail(path), Deno.errors.AlreadyExists);
+  const r = await repairTornTail(path);
+  assert.equal(r.sideFile, `${path}.torn-${size}.1`);
   assert.equal(await Deno.readTextFile(`${path}.torn-${size}`), "older");
-  assert.equal((await verifyLedgerFile(path)).problem, "torn");
+  assert.equal(await Deno.readTextFile(r.sideFile!), '{"h');
+  assert.equal((await verifyLedgerFile(path)).valid, true);
 });
