@@ -102,6 +102,29 @@ export async function readVerifiedLedger(
   return { verification, columns, anchored };
 }
 
+/**
+ * How long a writer waits for another's lock: `LOSSBOOK_LOCK_WAIT_MS`, or
+ * the library's default (10 s).
+ */
+function lockWaitMs(): number | undefined {
+  let raw: string | undefined;
+  try {
+    raw = Deno.env.get("LOSSBOOK_LOCK_WAIT_MS");
+  } catch {
+    return undefined; // no --allow-env
+  }
+  if (raw === undefined) return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000) {
+    throw new UsageError(
+      `LOSSBOOK_LOCK_WAIT_MS must be a whole number of milliseconds from 0 to 3,600,000, got ${
+        JSON.stringify(raw)
+      }`,
+    );
+  }
+  return ms;
+}
+
 /** The five keys of `ledger verify --json`, and whether a head anchored it. */
 function verifyJson(v: LedgerVerification, anchored: boolean): string {
   return JSON.stringify(
@@ -297,6 +320,7 @@ async function append(args: string[]): Promise<number> {
   try {
     writer = await openLedger(ledger, {
       adoptAt: values.adopt ? new Date().toISOString() : null,
+      lockWaitMs: lockWaitMs(),
     });
   } catch (error) {
     if (!(error instanceof LedgerDamagedError)) throw error;
@@ -515,7 +539,7 @@ async function repair(args: string[]): Promise<number> {
     );
     return 1;
   }
-  const r = await repairTornTail(path);
+  const r = await repairTornTail(path, { lockWaitMs: lockWaitMs() });
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else if (r.repaired) {
     console.log(

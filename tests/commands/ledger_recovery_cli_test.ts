@@ -226,3 +226,31 @@ Deno.test("records written with the older run/model/task/trial ids keep them, an
   ).filter((x) => x !== undefined);
   assert.deepEqual(ids[0], "r1/openai/gpt-4o/r1-t0/0");
 });
+
+Deno.test("a second writer waits its bound (LOSSBOOK_LOCK_WAIT_MS), then exits 2 with one line naming the ledger", async () => {
+  const path = await ledgerOf([["r1", 2]]);
+  const src = await tempFile("r2.jsonl", batch("r2", 2));
+  using holder = await Deno.open(path, { read: true });
+  await holder.lock(true);
+  Deno.env.set("LOSSBOOK_LOCK_WAIT_MS", "300");
+  try {
+    const r = await runCli(["ledger", "append", path, src, "--at", AT]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+    assert.match(
+      r.stderr,
+      /^lossbook ledger: Cannot append to ledger .*l\.jsonl: another writer holds its lock \(waited 0\.3 s\)/,
+    );
+    const rep = await runCli(["ledger", "repair", path]);
+    assert.equal(rep.code, 2);
+    assert.match(
+      rep.stderr,
+      /Cannot repair ledger .*another writer holds its lock/,
+    );
+  } finally {
+    Deno.env.delete("LOSSBOOK_LOCK_WAIT_MS");
+  }
+  await holder.unlock();
+  const ok = await runCli(["ledger", "append", path, src, "--at", AT]);
+  assert.equal(ok.code, 0, ok.stderr);
+});
