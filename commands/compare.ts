@@ -61,7 +61,9 @@ export const compareCommand: Command = {
       throw new UsageError("name the two models with --a MODEL --b MODEL");
     }
     const { level, seed, resamples, mode } = commonOptions(values);
-    const profiles: CostProfile[] = await resolveProfiles(values.profile);
+    const profiles: CostProfile[] = await resolveProfiles(values.profile, {
+      lenient: values.lenient,
+    });
     const path = positionals[0];
     const run = await readRun(path, values, true);
     const paired = withUserValues(() =>

@@ -100,12 +100,16 @@ export interface ModelScore {
 /** Resolve `--profile` values: shipped ids, or paths to `.json`/`.yaml` profile files. */
 export async function resolveProfiles(
   specs: readonly string[] | undefined,
+  options: { lenient?: boolean } = {},
 ): Promise<CostProfile[]> {
   if (specs === undefined || specs.length === 0) return [...SHIPPED_PROFILES];
   const out: CostProfile[] = [];
   for (const spec of specs) {
     const profile = /\.(json|ya?ml)$/i.test(spec)
-      ? await loadProfileFile(spec)
+      ? await loadProfileFile(spec, {
+        lenient: options.lenient ?? false,
+        onUnknownKeys: (line) => console.error(`warning: ${line}`),
+      })
       : getProfile(spec);
     if (out.some((p) => p.id === profile.id)) {
       throw new UsageError(
@@ -361,7 +365,9 @@ export const scoreCommand: Command = {
       throw new UsageError(`expected one run file, got ${positionals.length}`);
     }
     const common = commonOptions(values);
-    const profiles = await resolveProfiles(values.profile);
+    const profiles = await resolveProfiles(values.profile, {
+      lenient: values.lenient,
+    });
     const path = positionals[0];
     const run = await readRun(path, values);
     const options: ScoreOptions = {

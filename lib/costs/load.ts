@@ -47,6 +47,49 @@ export interface ParseSourceOptions {
   path?: string;
 }
 
+/** Options for {@linkcode parseProfile} and {@linkcode loadProfileFile}. */
+export interface ParseProfileOptions extends ParseSourceOptions {
+  /**
+   * Skip keys the profile format does not define instead of refusing them,
+   * reporting each through `onUnknownKeys`. Unknown severities in `K` are
+   * refused all the same. Default: `false`.
+   */
+  lenient?: boolean;
+  /** Receives one line per skipped key in lenient mode. */
+  onUnknownKeys?: (line: string) => void;
+}
+
+// Lenient mode: remove the keys zod reports as unrecognised, one report per
+// key, until none is left (unknown severities in K stay, to be refused).
+function withoutUnknownKeys(
+  input: unknown,
+  where: string,
+  options: ParseProfileOptions,
+): unknown {
+  if (input === null || typeof input !== "object") return input;
+  const copy = structuredClone(input) as Record<PropertyKey, unknown>;
+  for (let round = 0; round < 1000; round++) {
+    const r = profileFileSchema.safeParse(copy);
+    if (r.success) break;
+    const issue = r.error.issues.find((i) =>
+      i.code === "unrecognized_keys" &&
+      !(i.path.length === 1 && i.path[0] === "K")
+    );
+    if (issue === undefined || issue.code !== "unrecognized_keys") break;
+    let o = copy;
+    for (const k of issue.path) o = o[k] as Record<PropertyKey, unknown>;
+    for (const k of issue.keys) {
+      delete o[k];
+      options.onUnknownKeys?.(
+        `${where}: skipped unknown key ${
+          [...issue.path.map(String), k].join(".")
+        }`,
+      );
+    }
+  }
+  return copy;
+}
+
 function parseText(text: string, what: string, path: string): unknown {
   try {
     text = stripBom(text);
@@ -181,7 +224,7 @@ function firstDuplicate(ids: readonly string[]): string | null {
  * second form so every figure says where it comes from.
  *
  * @param text The file's text.
- * @param options Where the text came from.
+ * @param options Where the text came from, and whether unknown keys are skipped (lenient).
  * @returns The validated profile.
  * @throws {SyntaxError} When the text is not valid JSON or YAML.
  * @throws {RangeError} When a cost is negative, a severity is unknown or a
@@ -208,10 +251,16 @@ function firstDuplicate(ids: readonly string[]): string | null {
  */
 export function parseProfile(
   text: string,
-  options: ParseSourceOptions = {},
+  options: ParseProfileOptions = {},
 ): CostProfile {
   const path = options.path ?? "<inline>";
-  return profileFromObject(parseText(text, "cost profile", path), path);
+  const input = parseText(text, "cost profile", path);
+  return profileFromObject(
+    options.lenient
+      ? withoutUnknownKeys(input, `Cannot load cost profile ${path}`, options)
+      : input,
+    path,
+  );
 }
 
 /**
@@ -333,10 +382,13 @@ function registryFromObject(input: unknown, path: string): CostRegistry {
  * assert.equal(p.K.HIGH, 10);
  * ```
  */
-export async function loadProfileFile(path: string): Promise<CostProfile> {
+export async function loadProfileFile(
+  path: string,
+  options: Omit<ParseProfileOptions, "path"> = {},
+): Promise<CostProfile> {
   return parseProfile(
     await readUtf8File(path, `Cannot load cost profile ${path}`),
-    { path },
+    { ...options, path },
   );
 }
 

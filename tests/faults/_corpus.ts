@@ -523,6 +523,22 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     /not valid UTF-8/,
   );
   await profile("JSON profile with a BOM", "bom.json", "\uFEFF" + flat, 0);
+  const lenientProfile = await file(
+    "lenient.json",
+    flat.replace('"id": "flat"', '"id": "flat", "colour": "blue"'),
+  );
+  cases.push({
+    name: "JSON profile unknown key with --lenient: listed and skipped",
+    args: [
+      "score",
+      await file("run_lenient.jsonl", two),
+      "--profile",
+      lenientProfile,
+      "--lenient",
+    ],
+    expect: 0,
+    match: /warning: .*skipped unknown key colour/,
+  });
   await profile(
     "JSON profile unknown key",
     "unknown.json",

@@ -179,3 +179,31 @@ Deno.test("parseDecisionsArrow() refuses a timestamp column as trial", () => {
     /t\.arrow: column trial is an Arrow timestamp column/,
   );
 });
+
+Deno.test("parseProfile() refuses an unknown key, and in lenient mode lists and skips it but still refuses an unknown severity", async () => {
+  const flat = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../../../data/profiles/flat.json", import.meta.url),
+    ),
+  );
+  const text = JSON.stringify({ ...flat, colour: "blue" });
+  assert.throws(() => parseProfile(text, { path: "p.json" }), /colour/);
+  const seen: string[] = [];
+  const p = parseProfile(text, {
+    path: "p.json",
+    lenient: true,
+    onUnknownKeys: (l) => seen.push(l),
+  });
+  assert.equal(p.K.HIGH, 1);
+  assert.deepEqual(seen, [
+    "Cannot load cost profile p.json: skipped unknown key colour",
+  ]);
+  const badK = JSON.stringify({
+    ...flat,
+    K: { ...flat.K, SEVERE: flat.K.LOW },
+  });
+  assert.throws(
+    () => parseProfile(badK, { path: "p.json", lenient: true }),
+    /K has unknown severity "SEVERE"/,
+  );
+});
