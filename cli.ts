@@ -20,8 +20,11 @@ import { escalateCommand } from "./commands/escalate.ts";
 import { contaminationCommand } from "./commands/contamination.ts";
 import { driftCommand } from "./commands/drift.ts";
 import { generateCommand } from "./commands/generate.ts";
+import { exportTasksCommand } from "./commands/export_tasks.ts";
+import { importCommand } from "./commands/import.ts";
 import { ledgerCommand } from "./commands/ledger.ts";
 import { compareCommand } from "./commands/compare.ts";
+import { planCommand } from "./commands/plan.ts";
 import { profilesCommand } from "./commands/profiles.ts";
 import { replayCommand } from "./commands/replay.ts";
 import { scoreCommand } from "./commands/score.ts";
@@ -42,6 +45,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   profiles: profilesCommand,
   score: scoreCommand,
   compare: compareCommand,
+  plan: planCommand,
   sweep: sweepCommand,
   simulate: simulateCommand,
   generate: generateCommand,
@@ -53,6 +57,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   calibrate: calibrateCommand,
   escalate: escalateCommand,
   breakeven: breakevenCommand,
+  import: importCommand,
+  "export-tasks": exportTasksCommand,
   reproduce: {
     summary: "Regenerate every table, figure and claim into out/",
     usage:

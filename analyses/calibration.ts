@@ -34,6 +34,7 @@ import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
 import { reliabilityDiagramChart } from "../lib/charts/reliability_diagram.ts";
 import { riskCoverageChart } from "../lib/charts/risk_coverage_curve.ts";
 import { groupedBarChart } from "../lib/charts/specs.ts";
+import { STRICT_MATRIX } from "../lib/metrics/loss.ts";
 import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { type Claim, claimClose, claimEqual } from "../lib/claims/claim.ts";
 import { getProfile } from "../lib/costs/load.ts";
@@ -260,7 +261,8 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
 
   models.forEach((model, mi) => {
     const run = simulateRun(suite, model, { seed });
-    const cols = outcomeColumns(run, { profile });
+    // exposure K(severity) per decision: every error priced at K (strict matrix)
+    const cols = outcomeColumns(run, { profile, matrix: STRICT_MATRIX });
     const { p, y } = cols;
     const exposure = cols.exposure!;
     const binning = { bins };

@@ -15,6 +15,8 @@ import { drift } from "./drift.ts";
 import { calibration } from "./calibration.ts";
 import { vetoFrontier } from "./veto_frontier.ts";
 import { routing } from "./routing.ts";
+import { harnessLogs } from "./harness_logs.ts";
+import { intervalCoverage } from "./interval_coverage.ts";
 
 export {
   divergence,
@@ -69,6 +71,26 @@ export { vetoFrontier } from "./veto_frontier.ts";
 export type { VetoFrontierOptions } from "./veto_frontier.ts";
 export { routing, ROUTING_USD_PROFILE } from "./routing.ts";
 export type { RoutingOptions } from "./routing.ts";
+export {
+  HARNESS_EXAMPLE_LOGS,
+  HARNESS_SEVERITY_MAP,
+  harnessLogs,
+} from "./harness_logs.ts";
+export type { HarnessLogsOptions, HarnessLogSpec } from "./harness_logs.ts";
+export {
+  COVERAGE_MIX,
+  COVERAGE_MODEL_A,
+  COVERAGE_MODEL_B,
+  coverageCellCounts,
+  coverageTrueLoss,
+  intervalCoverage,
+  simulateCoverageSuite,
+} from "./interval_coverage.ts";
+export type {
+  CoverageCell,
+  CoverageModel,
+  IntervalCoverageOptions,
+} from "./interval_coverage.ts";
 
 /** One registered analysis. */
 export interface AnalysisEntry {
@@ -130,5 +152,16 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     title:
       "Routing in money: Switchyard with the error-cost term, loss-optimal routing, judge kappa",
     run: () => routing(),
+  },
+  {
+    id: "harness_logs",
+    title:
+      "Harness logs in money: inspect_ai and lm-eval runs under the four profiles",
+    run: () => harnessLogs(),
+  },
+  {
+    id: "interval_coverage",
+    title: "Intervals that hold where the money is: a coverage study",
+    run: () => intervalCoverage(),
   },
 ];

@@ -17,6 +17,7 @@ import { type Claim, claimClose, claimEqual } from "../lib/claims/claim.ts";
 import { SHIPPED_REGISTRY } from "../lib/costs/load.ts";
 import { type CostProfile, defineProfile } from "../lib/costs/profile.ts";
 import { seededPrng } from "../lib/metrics/sampling.ts";
+import { STRICT_MATRIX } from "../lib/metrics/loss.ts";
 import {
   errorCostCrossover,
   SWITCHYARD_RUN,
@@ -352,8 +353,9 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
   };
   const runF = simulateRun(suite, frontierModel, { seed });
   const runS = simulateRun(suite, smallModel, { seed });
-  const colsF = outcomeColumns(runF, { profile });
-  const colsS = outcomeColumns(runS, { profile });
+  // every error of either model costs K(severity), so both share one exposure column
+  const colsF = outcomeColumns(runF, { profile, matrix: STRICT_MATRIX });
+  const colsS = outcomeColumns(runS, { profile, matrix: STRICT_MATRIX });
   const evalIdx = Array.from({ length: n - half }, (_, i) => half + i);
   const pErr = (p: ArrayLike<number>, idx: number[]) =>
     Float64Array.from(idx, (i) => 1 - p[i]);

@@ -1,6 +1,7 @@
 // Private to the CLI: the command contract, usage errors and flag parsing.
 import { parseArgs } from "node:util";
 import { terminalSafe } from "./_terminal.ts";
+import { formatQuantity } from "./_format.ts";
 
 /** Raised for bad usage; the CLI maps it to exit code 2. */
 export class UsageError extends Error {}
@@ -56,10 +57,12 @@ export function alignRows(rows: readonly string[][]): string {
   ).join("\n");
 }
 
-/** Format a number for a terminal table; `null` reads "n/a". */
+/**
+ * Format a measured quantity for a terminal table: `digits` significant
+ * digits, but every integer digit kept (see `_format.ts`); `null` reads "n/a".
+ */
 export function formatNumber(value: number | null, digits = 6): string {
-  if (value === null) return "n/a";
-  return value.toLocaleString("en-US", { maximumSignificantDigits: digits });
+  return formatQuantity(value, digits);
 }
 
 /** `--seed`: a safe integer, 0 when absent. */

@@ -5,6 +5,10 @@ import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { loadReconforge } from "../lib/runs/import_reconforge.ts";
+import {
+  countPCorrectSources,
+  describePCorrectSources,
+} from "../lib/runs/mapping.ts";
 import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
 import {
   decisionTable,
@@ -17,19 +21,36 @@ import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { readUtf8File } from "../lib/runs/_utf8.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
+import type { SetAside } from "../lib/runs/import_harness.ts";
+import { decisionKey } from "../lib/runs/arrow.ts";
+import {
+  detectFormat,
+  importHarness,
+  isHarness,
+  type MappingFlags,
+  refuseMappingFlags,
+} from "./_harness_input.ts";
 
 /** Input formats the CLI reads. */
-export const FORMATS = ["decisions", "reconforge", "lossbench"] as const;
+export const FORMATS = [
+  "decisions",
+  "reconforge",
+  "lossbench",
+  ...HARNESS_FORMATS,
+] as const;
 
 /** An input format. */
 export type Format = typeof FORMATS[number];
 
-/** What the input flags say. */
-export interface InputFlags {
+/** What the input flags say (with the harness mapping flags). */
+export interface InputFlags extends MappingFlags {
   format?: string;
   probability?: string;
   /** `memory` (default) or `duckdb`, for Parquet and CSV larger than memory. */
   engine?: string;
+  /** `--pcorrect-from SOURCE`: which probability a log's decisions take. */
+  "pcorrect-from"?: string;
   /** Skip (and list on stderr) keys a closed-schema importer does not know. */
   lenient?: boolean;
 }
@@ -50,9 +71,103 @@ export interface RunInput {
   readonly notes: Readonly<Record<string, number>>;
   /** The decision table, when it was built (needed for pairing). */
   readonly table: ColumnTable | null;
+  /** The input files, in the order given. */
+  readonly files: readonly string[];
+  /** Decisions by pCorrect source (`"null"` for none), for imported logs. */
+  readonly pCorrectSources?: Readonly<Record<string, number>>;
+  /** Harness log items that are not decisions (no verdict), with their files. */
+  readonly setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+}
+
+/**
+ * The JSON keys that name a run's input: `file` for one, `files` (a list)
+ * for several.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileKeys } from "./_input.ts";
+ *
+ * assert.deepEqual(fileKeys(["a.json"]), { file: "a.json" });
+ * assert.deepEqual(fileKeys(["a.json", "b.json"]), { files: ["a.json", "b.json"] });
+ * ```
+ */
+export function fileKeys(
+  files: readonly string[],
+): { file: string } | { files: string[] } {
+  return files.length === 1 ? { file: files[0] } : { files: [...files] };
+}
+
+/**
+ * The inputs, for human output: the path, or the paths joined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileLabel } from "./_input.ts";
+ *
+ * assert.equal(fileLabel(["a.eval", "b.json"]), "a.eval + b.json");
+ * ```
+ */
+export function fileLabel(files: readonly string[]): string {
+  return files.join(" + ");
+}
+
+/**
+ * What imported logs add to a command's JSON: where each probability came
+ * from, and the items set aside; nothing for other formats.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importKeys, readRun } from "./_input.ts";
+ *
+ * assert.deepEqual(importKeys(await readRun("data/examples/model_ab.jsonl", {})), {});
+ * ```
+ */
+export function importKeys(run: RunInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (run.pCorrectSources !== undefined) {
+    out.pCorrectSources = run.pCorrectSources;
+  }
+  if (run.setAside !== undefined) out.setAside = run.setAside;
+  return out;
 }
 
 const LARGE = 50 * 1024 * 1024;
+
+/**
+ * The one format that every input is read as: the flag, or detected from
+ * each file's content (see `detectFormat`); files of different formats are
+ * refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveFormats } from "./_input.ts";
+ *
+ * assert.equal(await resolveFormats(["data/examples/harness/inspect_qwen.eval", "data/examples/harness/inspect_sonnet.json"], undefined), "inspect");
+ * await assert.rejects(() => resolveFormats(["data/examples/harness/inspect_sonnet.json", "data/examples/reconforge_run.json"], undefined), /share one format/);
+ * ```
+ */
+export async function resolveFormats(
+  paths: readonly string[],
+  flag: string | undefined,
+): Promise<Format> {
+  if (flag !== undefined || paths.length === 0) {
+    return resolveFormat(paths[0] ?? "", flag);
+  }
+  const formats = await Promise.all(paths.map((p) => detectFormat(p)));
+  const distinct = [...new Set(formats)];
+  if (distinct.length > 1) {
+    throw new UsageError(
+      `all input files must share one format, got ${
+        paths.map((p, i) => `${p} (${formats[i]})`).join(", ")
+      }`,
+    );
+  }
+  return distinct[0] as Format;
+}
 
 /** The format to read `path` as: the flag, or by extension. */
 export function resolveFormat(path: string, flag: string | undefined): Format {
@@ -95,25 +210,152 @@ function done(path: string, size: number): void {
  * table (for pairing); otherwise JSONL goes through the one-pass statistics.
  */
 export async function readRun(
-  path: string,
+  input: string | readonly string[],
   flags: InputFlags,
   needTable = false,
 ): Promise<RunInput> {
-  const run = await readRunUnnoted(path, flags, needTable);
+  const run = await readRunUnnoted(input, flags, needTable);
   // an empty input is refused by every command, never scored as 0 decisions
-  if (run.decisions === 0) throw new InputRangeError(`no decisions in ${path}`);
+  if (run.decisions === 0) {
+    throw new InputRangeError(`no decisions in ${run.files.join(", ")}`);
+  }
   noteUserStrings(run.stats.map((r) => r.modelId));
   return run;
 }
 
 async function readRunUnnoted(
-  path: string,
+  input: string | readonly string[],
   flags: InputFlags,
   needTable: boolean,
 ): Promise<RunInput> {
-  const format = resolveFormat(path, flags.format);
+  const paths = typeof input === "string" ? [input] : input;
+  if (paths.length === 0) throw new UsageError("expected a run file");
+  const format = await resolveFormats(paths, flags.format);
+  if (isHarness(format)) {
+    if (flags.probability !== undefined) {
+      throw new UsageError(`--probability applies to --format lossbench only`);
+    }
+    if ((flags.engine ?? "memory") !== "memory") {
+      throw new UsageError(
+        `--engine duckdb reads run exports (.parquet, .csv), not --format ${format}`,
+      );
+    }
+    const h = await importHarness(paths, format, flags);
+    const table = decisionTable(h.decisions);
+    return {
+      format,
+      stats: decisionStats(table),
+      decisions: h.decisions.length,
+      notes: h.notes,
+      table,
+      files: paths,
+      pCorrectSources: h.pCorrectSources,
+      setAside: h.setAside,
+    };
+  }
+  refuseMappingFlags(flags, format);
+  if (paths.length > 1) return await readSeveral(paths, format, flags);
+  const one = await readOne(paths[0], format, flags, needTable);
+  return { ...one, files: paths };
+}
+
+// Several files of one non-harness format: each is read as a table, the
+// decisions are concatenated, and a key repeated across files is refused.
+async function readSeveral(
+  paths: readonly string[],
+  format: Format,
+  flags: InputFlags,
+): Promise<RunInput> {
+  if ((flags.engine ?? "memory") !== "memory") {
+    throw new UsageError(
+      "--engine duckdb reads one file; several files are read in memory",
+    );
+  }
+  const parts: Omit<RunInput, "files">[] = [];
+  for (const p of paths) parts.push(await readOne(p, format, flags, true));
+  const first = new Map<string, string>();
+  parts.forEach((part, i) => {
+    for (
+      const row of part.table!.objects() as Array<
+        Parameters<typeof decisionKey>[0]
+      >
+    ) {
+      const key = decisionKey(row);
+      const seen = first.get(key);
+      if (seen !== undefined) {
+        throw new InputRangeError(
+          `Cannot combine ${paths[i]}: its decision for runId ${
+            JSON.stringify(row.runId)
+          }, modelId ${JSON.stringify(row.modelId)}, taskId ${
+            JSON.stringify(row.taskId)
+          }, trial ${row.trial} repeats one in ${seen}`,
+        );
+      }
+      first.set(key, paths[i]);
+    }
+  });
+  const table = parts.slice(1).reduce(
+    (t, part) => t.concat(part.table!),
+    parts[0].table!,
+  );
+  const notes: Record<string, number> = {};
+  for (const part of parts) {
+    for (const [k, v] of Object.entries(part.notes)) {
+      notes[k] = (notes[k] ?? 0) + v;
+    }
+  }
+  const sources = parts.every((p) => p.pCorrectSources !== undefined)
+    ? sumCounts(parts.map((p) => p.pCorrectSources!))
+    : undefined;
+  return {
+    format,
+    stats: decisionStats(table),
+    decisions: table.numRows(),
+    notes,
+    table,
+    files: paths,
+    ...(sources === undefined ? {} : { pCorrectSources: sources }),
+  };
+}
+
+function sumCounts(
+  counts: ReadonlyArray<Readonly<Record<string, number>>>,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of counts) {
+    for (const [k, v] of Object.entries(c)) out[k] = (out[k] ?? 0) + v;
+  }
+  return out;
+}
+
+// One file; an empty one is refused, also when it is one of several.
+async function readOne(
+  path: string,
+  format: Format,
+  flags: InputFlags,
+  needTable: boolean,
+): Promise<Omit<RunInput, "files">> {
+  const one = await readOneUnchecked(path, format, flags, needTable);
+  if (one.decisions === 0) throw new InputRangeError(`no decisions in ${path}`);
+  return one;
+}
+
+async function readOneUnchecked(
+  path: string,
+  format: Format,
+  flags: InputFlags,
+  needTable: boolean,
+): Promise<Omit<RunInput, "files">> {
   if (format !== "lossbench" && flags.probability !== undefined) {
     throw new UsageError(`--probability applies to --format lossbench only`);
+  }
+  if (
+    (format === "decisions" || format === "lossbench") &&
+    flags["pcorrect-from"] !== undefined
+  ) {
+    throw new UsageError(
+      `--pcorrect-from applies to imported logs (--format reconforge and the harness formats), not to --format ${format}`,
+    );
   }
   if (format === "lossbench") {
     if (flags.probability !== "correct" && flags.probability !== "error") {
@@ -146,9 +388,16 @@ async function readRunUnnoted(
     };
   }
   if (format === "reconforge") {
+    const from = flags["pcorrect-from"];
     const { decisions, notes } = await loadReconforge(
       path,
-      unknownKeys(flags),
+      {
+        ...unknownKeys(flags),
+        ...(from === undefined ? {} : { pCorrectFrom: from }),
+      },
+    );
+    console.error(
+      `${path}: ${describePCorrectSources(countPCorrectSources(decisions))}`,
     );
     const table = decisionTable(decisions);
     return {
@@ -157,6 +406,7 @@ async function readRunUnnoted(
       decisions: decisions.length,
       notes,
       table,
+      pCorrectSources: countPCorrectSources(decisions),
     };
   }
   const fileFormat = decisionFormatOf(path);

@@ -1,23 +1,35 @@
 // `lossbook breakeven`: the veto frontier's break-even p* = p_j + C_e/C_r.
 import { breakEven } from "../lib/policy/break_even.ts";
+import type { Rational } from "../lib/sensitivity/_rational.ts";
 import {
   type Command,
   parseFlags,
   UsageError,
   withUserValues,
 } from "./_command.ts";
+import {
+  compareWithOne,
+  exactBreakEven,
+  nearestDouble,
+  parseDecimal,
+} from "./_decimal.ts";
+import { formatRule } from "./_format.ts";
 
-function number(name: string, raw: string | undefined): number {
+function number(
+  name: string,
+  raw: string | undefined,
+): { value: number; exact: Rational } {
   if (raw === undefined) {
     throw new UsageError(`--${name} is required`);
   }
+  const exact = parseDecimal(raw);
   const v = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(v)) {
+  if (exact === null || raw.trim() === "" || !Number.isFinite(v)) {
     throw new UsageError(
       `--${name} must be a number, got ${JSON.stringify(raw)}`,
     );
   }
-  return v;
+  return { value: v, exact };
 }
 
 /** The `breakeven` command. */
@@ -38,13 +50,24 @@ export const breakevenCommand: Command = {
         `unexpected argument ${JSON.stringify(positionals[0])}`,
       );
     }
-    const b = withUserValues(() =>
-      breakEven({
-        pj: number("pj", values.pj),
-        ce: number("ce", values.ce),
-        cr: number("cr", values.cr),
-      })
+    const pj = number("pj", values.pj);
+    const ce = number("ce", values.ce);
+    const cr = number("cr", values.cr);
+    // range checks and the floating-point p* come from the library ...
+    const float = withUserValues(() =>
+      breakEven({ pj: pj.value, ce: ce.value, cr: cr.value })
     );
+    // ... the regime is decided on the decimal inputs exactly: p_j + C_e/C_r
+    // compared with 1 as rationals, so 0.08 + 1.38/1.5 is 1 and never pays
+    // although its double sum is 0.9999999999999999
+    const exact = exactBreakEven(pj.exact, ce.exact, cr.exact);
+    const b = {
+      ...float,
+      pStar: nearestDouble(exact),
+      regime: compareWithOne(exact) >= 0
+        ? "never-pays" as const
+        : "threshold" as const,
+    };
     if (values.json) {
       console.log(JSON.stringify(
         {
@@ -53,6 +76,7 @@ export const breakevenCommand: Command = {
           cr: b.cr,
           pStar: b.pStar,
           regime: b.regime,
+          pStarExact: `${exact.num}/${exact.den}`,
           rule: b.regime === "never-pays"
             ? "never escalate: p_j + C_e/C_r >= 1, so no decision is wrong often enough for the judge to pay; change the judge tier"
             : `escalate iff P(wrong) > ${b.pStar}`,
@@ -63,15 +87,15 @@ export const breakevenCommand: Command = {
     } else if (b.regime === "never-pays") {
       console.log(
         `p* = ${b.pj} + ${b.ce}/${b.cr} = ${
-          Number(b.pStar.toPrecision(12))
+          formatRule(b.pStar)
         } >= 1: escalation never pays; a wider rejection band only adds cost, change the judge tier`,
       );
     } else {
       console.log(
         `p* = ${b.pj} + ${b.ce}/${b.cr} = ${
-          Number(b.pStar.toPrecision(12))
+          formatRule(b.pStar)
         }: escalate a decision to the judge iff P(wrong) > ${
-          Number(b.pStar.toPrecision(12))
+          formatRule(b.pStar)
         }`,
       );
     }

@@ -25,7 +25,18 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import {
+  fileKeys,
+  fileLabel,
+  importKeys,
+  type InputFlags,
+  readRun,
+  type RunInput,
+} from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
+import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { formatLevel, formatRule } from "./_format.ts";
+import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
 
 /** A run read as labelled outcomes, pooled and per model. */
@@ -34,13 +45,21 @@ export interface RunOutcomes {
   readonly decisions: number;
   readonly pooled: OutcomeColumns;
   readonly models: readonly { modelId: string; columns: OutcomeColumns }[];
+  /** The decisions of each pCorrect source (`null`: none stated), in first-seen order. */
+  readonly sources: readonly {
+    pCorrectSource: string | null;
+    columns: OutcomeColumns;
+  }[];
+  /** The run as read. */
+  readonly run: RunInput;
 }
 
-/** Read a run and turn it into calibration columns (pCorrect, correct, K exposure). */
+/** Read a run and turn it into calibration columns (pCorrect, correct, exposure: cost if wrong under the matrix). */
 export async function readOutcomes(
-  path: string,
-  flags: { format?: string; probability?: string },
+  path: string | readonly string[],
+  flags: InputFlags,
   profile: CostProfile,
+  matrix: CostMatrix = CONSEQUENCE_MATRIX,
 ): Promise<RunOutcomes> {
   const run = await readRun(path, flags, true);
   const table = run.table!;
@@ -50,10 +69,12 @@ export async function readOutcomes(
     predClass: table.array("predClass") as ArrayLike<string>,
     severity: table.array("severity") as ArrayLike<string>,
   };
-  const pooled = outcomeColumns(columns, { profile });
+  const pooled = outcomeColumns(columns, { profile, matrix });
   if (pooled.p.length === 0) {
     throw new UsageError(
-      `${path}: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
+      `${
+        fileLabel(run.files)
+      }: none of its ${run.decisions} decisions states pCorrect, so there is nothing to calibrate`,
     );
   }
   const modelCol = table.array("modelId") as ArrayLike<string>;
@@ -69,9 +90,34 @@ export async function readOutcomes(
       predClass: idx.map((i) => columns.predClass[i]),
       severity: idx.map((i) => columns.severity[i]),
     };
-    return { modelId, columns: outcomeColumns(sub, { profile }) };
+    return { modelId, columns: outcomeColumns(sub, { profile, matrix }) };
   });
-  return { format: run.format, decisions: run.decisions, pooled, models };
+  const sourceCol = table.array("pCorrectSource") as ArrayLike<string | null>;
+  const sourceIds = [...new Set(Array.from(sourceCol, (s) => s ?? null))];
+  const sources = sourceIds.map((source) => {
+    const idx: number[] = [];
+    for (let i = 0; i < sourceCol.length; i++) {
+      if ((sourceCol[i] ?? null) === source) idx.push(i);
+    }
+    const sub = {
+      pCorrect: idx.map((i) => columns.pCorrect[i]),
+      trueClass: idx.map((i) => columns.trueClass[i]),
+      predClass: idx.map((i) => columns.predClass[i]),
+      severity: idx.map((i) => columns.severity[i]),
+    };
+    return {
+      pCorrectSource: source,
+      columns: outcomeColumns(sub, { profile }),
+    };
+  });
+  return {
+    format: run.format,
+    decisions: run.decisions,
+    pooled,
+    models,
+    sources,
+    run,
+  };
 }
 
 /** Options of one calibration report. */
@@ -219,8 +265,8 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     `  ECE ${fmt(r.ece)} [${fmt(r.eceInterval.lo)}, ${
       fmt(r.eceInterval.hi)
     }] (${
-      Math.round(r.eceInterval.level * 100)
-    }% bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
+      formatLevel(r.eceInterval.level)
+    } bootstrap, ${r.eceInterval.resamples} resamples, seed ${r.eceInterval.seed}); noise floor of a calibrated model ${
       fmt(r.noiseFloor.mean)
     } (95th percentile ${fmt(r.noiseFloor.quantile)})`,
     `  debiased ECE ${fmt(r.debiasedEce)}, debiased RMS ${
@@ -235,7 +281,9 @@ function human(title: string, r: CalibrationReport, unit: string): string {
     } + within-bin ${fmt(r.brierDecomposition?.withinBin ?? null)}`,
     `  cost-weighted calibration error ${
       formatNumber(r.costWeightedEce)
-    } ${unit} per decision (${formatNumber(r.costWeightedTotal)} in total)`,
+    } ${unit} per decision (${
+      formatNumber(r.costWeightedTotal)
+    } of expected loss misstated in total)`,
     `  ${r.strategy} bins, ${r.nonEmptyBins} of ${
       r.edges.length - 1
     } non-empty:`,
@@ -243,7 +291,7 @@ function human(title: string, r: CalibrationReport, unit: string): string {
   const rows = [["bin", "n", "mean confidence", "accuracy"]];
   for (const b of r.bins) {
     rows.push([
-      `(${b.lo.toFixed(4)}, ${b.hi.toFixed(4)}]`,
+      `(${formatRule(b.lo)}, ${formatRule(b.hi)}]`,
       String(b.n),
       fmt(b.meanConfidence),
       fmt(b.accuracy),
@@ -283,31 +331,42 @@ export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
   usage:
-    "lossbook calibrate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--seed N] [--resamples 1000] [--json]",
+    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--json]",
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
     const { values, positionals } = parseFlags("calibrate", args, {
+      ...MAPPING_FLAGS,
+      "by-source": { type: "boolean" },
       format: { type: "string" },
       probability: { type: "string" },
       bins: { type: "string" },
       strategy: { type: "string" },
       lenient: { type: "boolean" },
       profile: { type: "string" },
+      mode: { type: "string" },
       seed: { type: "string" },
       resamples: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const options = calibrateOptions(values);
     const [profile] = await resolveProfiles([
       values.profile ?? "reconciliation",
     ]);
-    const path = positionals[0];
-    const outcomes = await readOutcomes(path, values, profile);
+    const matrix = matrixFlag(values.mode);
+    const outcomes = await readOutcomes(positionals, values, profile, matrix);
+    const path = fileLabel(outcomes.run.files);
     const pooled = calibrationReport(outcomes.pooled, options);
+    // by source: every group of decisions whose probability has one provenance
+    const bySource = values["by-source"] === true
+      ? outcomes.sources.filter((s) => s.columns.p.length > 0).map((s) => ({
+        pCorrectSource: s.pCorrectSource,
+        ...calibrationReport(s.columns, options),
+      }))
+      : null;
     const models = outcomes.models.map((m) => ({
       modelId: m.modelId,
       ...calibrationReport(m.columns, options),
@@ -316,12 +375,15 @@ export const calibrateCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(outcomes.run.files),
           format: outcomes.format,
           decisions: outcomes.decisions,
           profile: { id: profile.id, version: profile.version, unit },
+          matrix: matrix.id,
           ...pooled,
           models,
+          ...importKeys(outcomes.run),
+          ...(bySource === null ? {} : { sources: bySource }),
         },
         null,
         2,
@@ -331,13 +393,18 @@ export const calibrateCommand: Command = {
         human(
           `${path} (${outcomes.format}), all ${models.length} model${
             models.length === 1 ? "" : "s"
-          } pooled; cost-weighted under ${profile.id}`,
+          } pooled; cost-weighted under ${profile.id}, ${matrixLine(matrix)}`,
           pooled,
           unit,
         ),
       ];
       if (models.length > 1) {
         for (const m of models) parts.push(human(m.modelId, m, unit));
+      }
+      for (const s of bySource ?? []) {
+        parts.push(
+          human(`pCorrect source ${s.pCorrectSource ?? "none"}`, s, unit),
+        );
       }
       console.log(parts.join("\n\n"));
     }

@@ -6,8 +6,20 @@ import {
   type PairedComparison,
 } from "../lib/metrics/bootstrap.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
+import {
+  AUTO_DIFFERENCE_INTERVAL,
+  LOSS_DIFFERENCE_ESTIMAND,
+  lossDifferenceInterval,
+  METHOD_LABELS,
+  resolveIntervalMethod,
+} from "../lib/metrics/loss_interval.ts";
+import {
+  pairedLossTest,
+  pairedTaskStats,
+} from "../lib/metrics/paired_loss_test.ts";
 import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
 import { pairedStats } from "../lib/runs/paired_stats.ts";
+import { pairedTasks } from "../lib/runs/paired_tasks.ts";
 import {
   alignRows,
   type Command,
@@ -16,7 +28,8 @@ import {
   UsageError,
   withUserValues,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { formatLevel } from "./_format.ts";
 import {
   commonOptions,
   matrixOf,
@@ -24,28 +37,56 @@ import {
   SCORING_FLAGS,
 } from "./score.ts";
 
-function row(label: string, c: PairedComparison, digits = 6): string[] {
+/** One difference of `compare --json`: the bootstrap keys, plus what computed them. */
+export interface CompareDifference extends Omit<PairedComparison, "method"> {
+  /** How the interval was computed, in words. */
+  method: string;
+  /** Interval method id, as `--interval` takes it. */
+  interval: string;
+  /** The test behind `pValue`. */
+  test: string;
+  /** What the interval is for. */
+  estimand: string;
+  /** Tasks paired (the unit of the test); null for the bootstrap. */
+  tasks: number | null;
+  /** Monte Carlo sign assignments of the test; 0 when exact or bootstrap. */
+  testResamples: number;
+}
+
+/** The caveat every loss test carries, in `notes` and the human output. */
+export const SYMMETRY_NOTE =
+  "The sign-flip test holds its level when the two models are exchangeable on each task (heavy tails included). When they have equal expected loss but err at different severities, per-task differences need not be symmetric and no size is claimed for that case.";
+
+function row(
+  label: string,
+  c: PairedComparison | CompareDifference,
+  digits = 6,
+): string[] {
   const f = (
     v: number | null,
   ) => (v === null ? "n/a" : formatNumber(v, digits));
+  const boot = (c as Partial<CompareDifference>).test === undefined ||
+    (c as CompareDifference).test === "paired bootstrap";
   return [
     label,
     f(c.estimate),
     c.lo === null ? "n/a" : `[${f(c.lo)}, ${f(c.hi)}]`,
     c.pValue === null
       ? "n/a"
-      : c.pValue < 1 / c.resamples + 1e-12
+      : boot && c.pValue < 1 / c.resamples + 1e-12
       ? `<= ${f(c.pValue)}`
       : f(c.pValue),
+    (c as Partial<CompareDifference>).test ?? "paired bootstrap",
   ];
 }
 
 /** The `compare` command. */
 export const compareCommand: Command = {
   summary:
-    "Compare two models on the same tasks: paired bootstrap differences in accuracy and loss",
+    "Compare two models on the same tasks: paired differences in accuracy and loss, with a sign-flip test on per-task loss differences",
   usage:
-    "lossbook compare <file> --a MODEL --b MODEL [--format ...] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--json]",
+    "lossbook compare <file>... --a MODEL --b MODEL [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|jeffreys|bootstrap] [--json]\n\n" +
+    "--interval auto|jeffreys|bootstrap: method of loss differences. auto (default) is jeffreys: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
   example:
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
@@ -54,18 +95,23 @@ export const compareCommand: Command = {
       a: { type: "string" },
       b: { type: "string" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     if (values.a === undefined || values.b === undefined) {
       throw new UsageError("name the two models with --a MODEL --b MODEL");
     }
-    const { level, seed, resamples, mode } = commonOptions(values);
+    const { level, seed, resamples, mode, interval } = commonOptions(values);
+    const method = resolveIntervalMethod(interval, AUTO_DIFFERENCE_INTERVAL);
+    if (method === "fay-feuer") {
+      throw new UsageError(
+        "--interval fay-feuer gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap",
+      );
+    }
     const profiles: CostProfile[] = await resolveProfiles(values.profile, {
       lenient: values.lenient,
     });
-    const path = positionals[0];
-    const run = await readRun(path, values, true);
+    const run = await readRun(positionals, values, true);
     const paired = withUserValues(() =>
       pairedStats(run.table!, values.a!, values.b!)
     );
@@ -82,50 +128,113 @@ export const compareCommand: Command = {
       (s) => accuracy(s).value,
       opts("accuracy"),
     );
-    const loss = Object.fromEntries(
-      profiles.map((p) => [
-        p.id,
-        pairedBootstrap(
-          paired.rows,
-          (s) => realisedLoss(s, p, { matrix }),
-          opts(`loss/${p.id}`),
-        ),
-      ]),
+    const byTask = method === "bootstrap"
+      ? null
+      : pairedTasks(run.table!, values.a, values.b);
+    const [statsA, statsB] = byTask === null
+      ? [[], []]
+      : pairedTaskStats(byTask.groups, [values.a, values.b]);
+    const loss: Record<string, CompareDifference> = Object.fromEntries(
+      profiles.map((p): [string, CompareDifference] => {
+        if (byTask === null) {
+          return [p.id, {
+            ...pairedBootstrap(
+              paired.rows,
+              (s) => realisedLoss(s, p, { matrix }),
+              opts(`loss/${p.id}`),
+            ),
+            interval: "bootstrap",
+            test: "paired bootstrap",
+            estimand: LOSS_DIFFERENCE_ESTIMAND,
+            tasks: null,
+            testResamples: 0,
+          }];
+        }
+        const ci = lossDifferenceInterval(statsA, statsB, p, {
+          ...opts(`loss/${p.id}`),
+          draws: resamples,
+          matrix,
+          unit: "task",
+        });
+        const t = pairedLossTest(byTask.groups, p, {
+          matrix,
+          resamples,
+          prng: seededPrng(seedFor(seed, `test/loss/${p.id}`)),
+        });
+        return [p.id, {
+          estimate: ci.estimate,
+          lo: ci.lo,
+          hi: ci.hi,
+          level,
+          resamples: ci.resamples,
+          undefinedResamples: 0,
+          seed: ci.seed,
+          method: METHOD_LABELS.jeffreys,
+          pValue: byTask.tasks === 0 ? null : t.pValue,
+          pairs: accuracyDiff.pairs,
+          interval: "jeffreys",
+          test: `sign-flip permutation, ${t.mode}`,
+          estimand: ci.estimand,
+          tasks: byTask.tasks,
+          testResamples: t.resamples,
+        }];
+      }),
     );
+    const notes = method === "bootstrap"
+      ? [
+        "The paired bootstrap p-value is kept for comparison; it over-rejects under heavy-tailed losses (see docs/method.md).",
+      ]
+      : [SYMMETRY_NOTE];
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
+          format: run.format,
+          matrix: matrix.id,
           a: values.a,
           b: values.b,
           mode,
           level,
           seed,
           resamples,
+          interval,
           pairs: accuracyDiff.pairs,
           onlyA: paired.onlyA,
           onlyB: paired.onlyB,
+          tasks: byTask?.tasks ?? null,
+          onlyATasks: byTask?.onlyA ?? null,
+          onlyBTasks: byTask?.onlyB ?? null,
+          notes,
           differences: { accuracy: accuracyDiff, loss },
+          ...importKeys(run),
         },
         null,
         2,
       ));
       return 0;
     }
-    const lv = `${Math.round(level * 100)}%`;
+    const lv = formatLevel(level);
     const rows = [
-      ["difference (A - B)", "estimate", `${lv} CI`, "p-value"],
+      ["difference (A - B)", "estimate", `${lv} CI`, "p-value", "test"],
       row("accuracy", accuracyDiff),
     ];
     for (const p of profiles) rows.push(row(`loss, ${p.id}`, loss[p.id]));
     console.log(
-      `${path}: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared tasks${
+      `${
+        fileLabel(run.files)
+      }: ${values.a} (A) vs ${values.b} (B) on ${accuracyDiff.pairs} shared decisions${
+        byTask !== null && byTask.tasks !== accuracyDiff.pairs
+          ? ` of ${byTask.tasks} tasks (a task's trials averaged for loss)`
+          : ""
+      }${
         paired.onlyA + paired.onlyB > 0
           ? ` (unpaired: ${paired.onlyA} only A, ${paired.onlyB} only B)`
           : ""
-      }; ${mode} mode; paired bootstrap, seed ${seed}, ${resamples} resamples\n${
+      }; ${mode} mode, ${matrix.id} matrix; loss intervals: ${
+        METHOD_LABELS[method]
+      } (--interval ${interval}); accuracy: paired bootstrap; seed ${seed}, ${resamples} resamples\n${
         alignRows(rows)
-      }`,
+      }\n${notes.map((n) => `note: ${n}`).join("\n")}`,
     );
     return 0;
   },

@@ -10,19 +10,21 @@ import {
   UsageError,
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
+import { matrixFlag } from "./_matrix.ts";
 
 /** The `drift` command. */
 export const driftCommand: Command = {
   summary:
     "Drift between two windows of a ledger: error rate, loss per decision (errors flat, cost rising), PSI and KS on expected loss, rolling calibration",
   usage:
-    "lossbook drift <ledger.jsonl> --split ISO [--profile ID|FILE] [--alpha 0.01] [--window 2000] [--bound 0.02] [--fail-on-alert] [--json]",
+    "lossbook drift <ledger.jsonl> --split ISO [--profile ID|FILE] [--mode consequence|strict] [--alpha 0.01] [--window 2000] [--bound 0.02] [--fail-on-alert] [--json]",
   example:
     "deno task lossbook drift month.jsonl --split 2026-03-16T00:00:00Z --json",
   async run(args) {
     const { values, positionals } = parseFlags("drift", args, {
       split: { type: "string" },
       profile: { type: "string" },
+      mode: { type: "string" },
       alpha: { type: "string" },
       window: { type: "string" },
       bound: { type: "string" },
@@ -60,6 +62,7 @@ export const driftCommand: Command = {
     );
     const bound = num("bound", values.bound, 0.02, (x) => x >= 0);
     const profile = await oneProfile(values.profile);
+    const matrix = matrixFlag(values.mode);
     const path = positionals[0];
     const { verification, columns } = await readVerifiedLedger(path);
     if (columns === null) {
@@ -71,6 +74,7 @@ export const driftCommand: Command = {
     const d = ledgerDrift(columns, {
       split: values.split,
       profile,
+      matrix,
       alpha,
       calibration: { window, bound },
     });
@@ -85,7 +89,10 @@ export const driftCommand: Command = {
             path,
             records: verification.records,
             head: verification.head,
+            expectedLossMatrices: columns.expectedLossMatrices,
+            expectedLossAssumedStrict: columns.expectedLossAssumedStrict,
           },
+          matrix: matrix.id,
           ...d,
         },
         null,
@@ -97,7 +104,9 @@ export const driftCommand: Command = {
     const pct = (x: number | null) =>
       x === null ? "n/a" : `${(x * 100).toFixed(2)}%`;
     console.log(
-      `${path}: split at ${d.split}, realised loss under ${d.profile}`,
+      `${path}: split at ${d.split}, realised loss under ${d.profile}, ${matrix.id} matrix; recorded expected loss under ${
+        columns.expectedLossMatrices.join(", ") || "none"
+      }`,
     );
     console.log(alignRows([
       ["", "before", "after", "test"],

@@ -8,6 +8,8 @@ import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
 import { policyColumns } from "../lib/policy/policy_columns.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
 import { readOutcomes } from "./calibrate.ts";
+import { fileKeys, fileLabel, importKeys } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
   alignRows,
   type Command,
@@ -16,6 +18,13 @@ import {
   UsageError,
 } from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
+import { matrixFlag, matrixLine } from "./_matrix.ts";
+import { formatRule } from "./_format.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  costIfWrong,
+  type CostMatrix,
+} from "../lib/metrics/loss.ts";
 
 /** One threshold policy's result. Keys are a contract: extend, never rename. */
 export interface ThresholdResult {
@@ -35,7 +44,14 @@ export interface EscalationReport {
   /** Decisions with a stated pCorrect (the others cannot be ranked and are left out). */
   n: number;
   missingPCorrect: number;
+  /** Realised cost of acting on every decision automatically, under the matrix. */
   costAllAuto: number;
+  /**
+   * Expected cost of acting on every decision automatically, Σ P(error) ×
+   * cost if wrong under the matrix: `score`'s expected loss of the same
+   * decisions when none was escalated.
+   */
+  expectedCostAllAuto: number;
   costAllEscalate: number;
   /** The best single threshold on P(error). */
   global: ThresholdResult;
@@ -43,12 +59,15 @@ export interface EscalationReport {
   bySeverity: Record<Severity, ThresholdResult | null>;
   /** Cost and saving of the per-severity policy. */
   perSeverity: { cost: number; saved: number };
-  /** The Bayes rule on the stated probabilities: escalate iff P(error)·K(s) > review cost. */
+  /** The Bayes rule on the stated probabilities: escalate iff P(error) × cost if wrong > review cost. */
   bayes: {
     cost: number;
     saved: number;
     escalated: number;
+    /** Thresholds on P(error) of a decision that predicted the clean class (a miss if wrong), capped at 1; null where an error costs nothing. */
     thresholds: Record<Severity, number | null>;
+    /** Thresholds on P(error) of a decision that predicted an exception class (wrong type or false alarm if wrong). */
+    thresholdsIfFlagged: Record<Severity, number | null>;
   };
   /** Loss saved by the best policy found (per severity) against always-auto. */
   lossSaved: number;
@@ -85,12 +104,23 @@ function thresholdResult(
   };
 }
 
+/**
+ * Chow's threshold on P(error): escalate iff P(error) × cost if wrong >
+ * review cost, so the threshold is review / cost if wrong, capped at 1 (a
+ * review that costs at least the error never pays); null when an error
+ * costs nothing.
+ */
+function chowThreshold(wrong: number, review: number): number | null {
+  return wrong <= 0 ? null : Math.min(1, review / wrong);
+}
+
 /** Every escalation figure of one set of decisions. */
 export function escalationReport(
   modelId: string,
   cols: OutcomeColumns,
   profile: CostProfile,
   points: number,
+  matrix: CostMatrix = CONSEQUENCE_MATRIX,
 ): EscalationReport {
   const pol = policyColumns(cols);
   const opts = { exposure: pol.exposure!, reviewCost: profile.reviewCost };
@@ -102,6 +132,10 @@ export function escalationReport(
   const bayesMask = bayesEscalation(pol.pError, pol.exposure!, opts);
   const bayes = policyCost(bayesMask, pol.error, opts);
   const costAllAuto = rc.optimal.costAllAuto;
+  let expectedCostAllAuto = 0;
+  for (let i = 0; i < pol.pError.length; i++) {
+    expectedCostAllAuto += pol.pError[i] * pol.exposure![i];
+  }
   // the same sums added in different orders: an exact 0 must not print as 1e-15
   const snap = (x: number) =>
     Math.abs(x) < 1e-9 * Math.max(1, Math.abs(costAllAuto)) ? 0 : x;
@@ -124,6 +158,7 @@ export function escalationReport(
     n: rc.n,
     missingPCorrect: cols.missing,
     costAllAuto,
+    expectedCostAllAuto,
     costAllEscalate: rc.optimal.costAllEscalate,
     global: thresholdResult(rc.optimal),
     bySeverity: Object.fromEntries(
@@ -137,11 +172,21 @@ export function escalationReport(
       saved: snap(costAllAuto - bayes.cost),
       escalated: bayes.escalated,
       thresholds: Object.fromEntries(
-        SEVERITIES.map((
+        SEVERITIES.map((s) => [
           s,
-        ) => [
+          chowThreshold(
+            costIfWrong("MATCH", s, { profile, matrix }),
+            profile.reviewCost,
+          ),
+        ]),
+      ) as Record<Severity, number | null>,
+      thresholdsIfFlagged: Object.fromEntries(
+        SEVERITIES.map((s) => [
           s,
-          profile.K[s] === 0 ? null : profile.reviewCost / profile.K[s],
+          chowThreshold(
+            costIfWrong("AMOUNT_MISMATCH", s, { profile, matrix }),
+            profile.reviewCost,
+          ),
         ]),
       ) as Record<Severity, number | null>,
     },
@@ -156,11 +201,13 @@ export function escalationReport(
 
 function human(r: EscalationReport, unit: string): string {
   const t = (x: number | null) =>
-    x === null ? "escalate all" : `P(error) ≤ ${formatNumber(x, 4)}`;
+    x === null ? "escalate all" : `P(error) ≤ ${formatRule(x)}`;
   const lines = [
     `${r.modelId}: ${r.n} decisions with pCorrect${
       r.missingPCorrect ? ` (${r.missingPCorrect} without, left out)` : ""
-    }; always auto ${formatNumber(r.costAllAuto)} ${unit}, always escalate ${
+    }; always auto ${formatNumber(r.costAllAuto)} ${unit} (expected ${
+      formatNumber(r.expectedCostAllAuto)
+    } from stated P(error)), always escalate ${
       formatNumber(r.costAllEscalate)
     }`,
     `  best global threshold: serve automatically iff ${
@@ -192,7 +239,7 @@ function human(r: EscalationReport, unit: string): string {
   }
   lines.push(alignRows(rows).replace(/^/gm, "    "));
   lines.push(
-    `  Bayes rule on stated P(error) (escalate iff P(error)·K > review cost): ${r.bayes.escalated} escalated, cost ${
+    `  Bayes rule on stated P(error) (escalate iff P(error) × cost if wrong > review cost): ${r.bayes.escalated} escalated, cost ${
       formatNumber(r.bayes.cost)
     }, saves ${formatNumber(r.bayes.saved)}`,
     `  AURC ${formatNumber(r.aurc, 4)}, E-AURC ${
@@ -206,7 +253,7 @@ function human(r: EscalationReport, unit: string): string {
   for (const p of r.riskCoverage) {
     curve.push([
       p.coverage.toFixed(3),
-      p.threshold === null ? "-" : formatNumber(p.threshold, 4),
+      p.threshold === null ? "-" : formatRule(p.threshold),
       formatNumber(p.cost),
       p.selectiveRisk === null ? "n/a" : p.selectiveRisk.toFixed(4),
     ]);
@@ -220,20 +267,22 @@ export const escalateCommand: Command = {
   summary:
     "Escalation thresholds that minimise a run's cost: global and per severity, the Bayes rule, loss saved, risk-coverage in money",
   usage:
-    "lossbook escalate <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--profile ID|FILE] [--points 21] [--json]",
+    "lossbook escalate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--profile ID|FILE] [--mode consequence|strict] [--points 21] [--json]",
   example:
     "deno task lossbook escalate data/examples/reconforge_run.json --profile reconciliation",
   async run(args) {
     const { values, positionals } = parseFlags("escalate", args, {
+      ...MAPPING_FLAGS,
       format: { type: "string" },
       probability: { type: "string" },
       profile: { type: "string" },
+      mode: { type: "string" },
       points: { type: "string" },
       lenient: { type: "boolean" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const points = values.points === undefined ? 21 : Number(values.points);
     if (!Number.isInteger(points) || points < 2 || points > 100_000) {
@@ -244,17 +293,21 @@ export const escalateCommand: Command = {
     const [profile] = await resolveProfiles([
       values.profile ?? "reconciliation",
     ]);
-    const path = positionals[0];
-    const outcomes = await readOutcomes(path, values, profile);
+    const matrix = matrixFlag(values.mode);
+    const outcomes = await readOutcomes(positionals, values, profile, matrix);
+    const path = fileLabel(outcomes.run.files);
     const models = outcomes.models
       .filter((m) => m.columns.p.length > 0)
-      .map((m) => escalationReport(m.modelId, m.columns, profile, points));
+      .map((m) =>
+        escalationReport(m.modelId, m.columns, profile, points, matrix)
+      );
     const unit = profile.currency ?? profile.unit ?? "profile units";
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(outcomes.run.files),
           format: outcomes.format,
+          ...importKeys(outcomes.run),
           decisions: outcomes.decisions,
           profile: {
             id: profile.id,
@@ -263,8 +316,9 @@ export const escalateCommand: Command = {
             K: profile.K,
             reviewCost: profile.reviewCost,
           },
+          matrix: matrix.id,
           costing:
-            "an automatic error costs K(severity); an escalation costs the review cost; decisions are ranked by P(error) = 1 − pCorrect",
+            `an automatic error costs what the ${matrix.id} matrix charges (${matrix.description}); decisions are ranked by P(error) = 1 − pCorrect`,
           models,
         },
         null,
@@ -273,7 +327,9 @@ export const escalateCommand: Command = {
     } else {
       console.log(
         [
-          `${path} (${outcomes.format}) under ${profile.id}: an automatic error costs K(severity), an escalation ${profile.reviewCost} ${unit}`,
+          `${path} (${outcomes.format}) under ${profile.id}, ${
+            matrixLine(matrix)
+          } (review cost ${profile.reviewCost} ${unit})`,
           ...models.map((m) => human(m, unit)),
         ].join("\n\n"),
       );

@@ -30,10 +30,23 @@ import {
   openLedger,
 } from "../lib/ledger/writer.ts";
 import { canonicalJson } from "../lib/ledger/_canonical_json.ts";
-import { decisionKey, legacyDecisionId } from "../lib/ledger/_decision_id.ts";
+import {
+  decisionKey as ledgerDecisionKey,
+  legacyDecisionId,
+} from "../lib/ledger/_decision_id.ts";
 import type { Decision } from "../lib/runs/decision.ts";
 import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
+import { decisionKey } from "../lib/runs/arrow.ts";
+import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
+import {
+  importHarness,
+  isHarness,
+  MAPPING_FLAGS,
+  refuseMappingFlags,
+} from "./_harness_input.ts";
+import { resolveFormats } from "./_input.ts";
+import { matrixFlag } from "./_matrix.ts";
 import {
   alignRows,
   type Command,
@@ -99,6 +112,13 @@ export async function readVerifiedLedger(
   const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
   noteUserStrings(columns.models);
   step("loaded");
+  if (columns.expectedLossAssumedStrict > 0) {
+    console.error(
+      `${path}: ${columns.expectedLossAssumedStrict} decision record${
+        columns.expectedLossAssumedStrict === 1 ? " carries" : "s carry"
+      } an expected loss without a matrix id; read as strict (risk × K(severity))`,
+    );
+  }
   return { verification, columns, anchored };
 }
 
@@ -190,7 +210,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl> [--format decisions|lossbench] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--lenient] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--lenient] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -198,6 +218,8 @@ const USAGE = [
 
 async function append(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("ledger append", args, {
+    ...MAPPING_FLAGS,
+    mode: { type: "string" },
     at: { type: "string" },
     profile: { type: "string" },
     served: { type: "string" },
@@ -212,15 +234,17 @@ async function append(args: string[]): Promise<number> {
     lenient: { type: "boolean" },
     json: { type: "boolean" },
   });
-  if (positionals.length !== 2) {
+  if (positionals.length < 2) {
     throw new UsageError(
-      `ledger append takes <ledger.jsonl> <decisions.jsonl>, got ${positionals.length} arguments`,
+      `ledger append takes <ledger.jsonl> <decisions.jsonl>..., got ${positionals.length} arguments`,
     );
   }
-  const [ledger, source] = positionals;
-  await refuseInputAsOutput({ flag: "ledger", path: ledger }, [
-    { flag: "source", path: source },
-  ]);
+  const [ledger, source, ...more] = positionals;
+  const sources = [source, ...more];
+  await refuseInputAsOutput(
+    { flag: "ledger", path: ledger },
+    sources.map((path) => ({ flag: "source", path })),
+  );
   const at = values.at ?? new Date().toISOString();
   if (!isTimestamp(at)) {
     throw new UsageError(
@@ -243,16 +267,32 @@ async function append(args: string[]): Promise<number> {
       `--sla-hours must be a number >= 0, got ${values["sla-hours"]}`,
     );
   }
-  const format = values.format ?? "decisions";
-  if (format !== "decisions" && format !== "lossbench") {
+  const format = values.format ?? await resolveFormats(sources, undefined);
+  if (
+    format !== "decisions" && format !== "lossbench" && !isHarness(format)
+  ) {
     throw new UsageError(
-      `--format must be decisions or lossbench, got ${JSON.stringify(format)}`,
+      `--format must be decisions, lossbench or a harness format (${
+        HARNESS_FORMATS.join(", ")
+      }), got ${JSON.stringify(format)}`,
+    );
+  }
+  if (!isHarness(format)) refuseMappingFlags(values, format);
+  if (!isHarness(format) && values["pcorrect-from"] !== undefined) {
+    throw new UsageError(
+      `--pcorrect-from applies to imported logs, not to --format ${format}`,
+    );
+  }
+  if (format === "lossbench" && sources.length > 1) {
+    throw new UsageError(
+      "ledger append reads one LossBench ledger at a time (its chain is verified as a whole)",
     );
   }
   if (format !== "lossbench" && values.probability !== undefined) {
     throw new UsageError("--probability applies to --format lossbench only");
   }
   const profile = await oneProfile(values.profile);
+  const matrix = matrixFlag(values.mode);
   let decisions: Decision[];
   // per decision: its own time, id and revisions, when the source has them
   let meta: (EventMeta | null)[];
@@ -282,13 +322,32 @@ async function append(args: string[]): Promise<number> {
       onUnknownKeys: (line) => console.error(`warning: ${line}`),
     }).decisions;
     meta = lossbenchMeta(text, source);
+  } else if (isHarness(format)) {
+    decisions = (await importHarness(sources, format, values)).decisions;
+    meta = decisions.map(() => null);
   } else {
-    decisions = parseDecisionsJsonl(
-      await readUtf8File(source, `Cannot load run export ${source}`),
-      {
-        path: source,
-      },
-    );
+    decisions = [];
+    const first = new Map<string, string>();
+    for (const path of sources) {
+      for (
+        const d of parseDecisionsJsonl(
+          await readUtf8File(path, `Cannot load run export ${path}`),
+          { path },
+        )
+      ) {
+        const key = decisionKey(d);
+        const seen = first.get(key);
+        if (seen !== undefined) {
+          throw new InputRangeError(
+            `Cannot combine ${path}: its decision ${
+              JSON.stringify(key.replaceAll("\u0000", "/"))
+            } repeats one in ${seen}`,
+          );
+        }
+        first.set(key, path);
+        decisions.push(d);
+      }
+    }
     meta = decisions.map(() => null);
   }
   if (decisions.length === 0) {
@@ -306,12 +365,14 @@ async function append(args: string[]): Promise<number> {
   const served = values.served;
   if (shared && served === undefined) {
     throw new UsageError(
-      `${source} has answers of several models for the same task; say which model's answers were acted on with --served MODEL (the others are recorded as shadow answers)`,
+      `${
+        sources.join(", ")
+      } has answers of several models for the same task; say which model's answers were acted on with --served MODEL (the others are recorded as shadow answers)`,
     );
   }
   if (served !== undefined && !decisions.some((d) => d.modelId === served)) {
     throw new UsageError(
-      `--served ${served}: no decision of that model in ${source}`,
+      `--served ${served}: no decision of that model in ${sources.join(", ")}`,
     );
   }
   // Take the lock before reading what decides what to write: a second
@@ -351,7 +412,7 @@ async function append(args: string[]): Promise<number> {
   const reviewed = new Set<string>();
   for (const e of existing) {
     if (e.record.kind === "decision") {
-      byKey.set(decisionKey(e.record.decision), e);
+      byKey.set(ledgerDecisionKey(e.record.decision), e);
     } else if (e.record.kind === "review_opened") {
       reviewed.add(e.record.decisionId);
     }
@@ -365,13 +426,14 @@ async function append(args: string[]): Promise<number> {
       at: m?.at ?? at,
       ...(m?.id ? { id: m.id } : {}),
       profile,
+      matrix,
       served: served === undefined || d.modelId === served,
       goldKnown: gold === "known",
       policyRevision: values["policy-revision"] ?? m?.policyRevision ?? null,
       modelRevision: values["model-revision"] ?? m?.modelRevision ?? null,
       promptHash: values["prompt-hash"] ?? m?.promptHash ?? null,
     });
-    const twin = byKey.get(decisionKey(d));
+    const twin = byKey.get(ledgerDecisionKey(d));
     let rec: DecisionRecord = r;
     if (twin !== undefined) {
       const old = twin.record as DecisionRecord;
@@ -426,6 +488,7 @@ async function append(args: string[]): Promise<number> {
     first: result.first,
     last: result.last,
     head: result.head.hash,
+    matrix: matrix.id,
     alreadyPresent: present,
   };
   if (values.json) console.log(JSON.stringify(summary, null, 2));
@@ -435,7 +498,7 @@ async function append(args: string[]): Promise<number> {
     );
   } else {
     console.log(
-      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened): seq ${result.first}..${result.last}, head ${result.head.hash}${
+      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened; expected loss under ${profile.id}, ${matrix.id} matrix): seq ${result.first}..${result.last}, head ${result.head.hash}${
         present === 0
           ? ""
           : `; ${present} records of this batch were already in the ledger`

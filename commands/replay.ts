@@ -23,6 +23,7 @@ import {
   UsageError,
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
+import { formatLevel, formatRule } from "./_format.ts";
 
 function parseThreshold(spec: string): ReplayPolicy["threshold"] {
   if (spec === "chow" || spec === "recorded") return spec;
@@ -234,7 +235,7 @@ export const replayCommand: Command = {
       console.log(alignRows([
         ["threshold", "loss", "reviews", "auto errors", "unevaluable"],
         ...[...new Set([...shown, best])].sort((a, b) => a - b).map((i) => [
-          `${formatNumber(grid[i], 4)}${i === best ? " (best)" : ""}`,
+          `${formatRule(grid[i])}${i === best ? " (best)" : ""}`,
           formatNumber(curve.loss[i]),
           String(curve.reviews[i]),
           String(curve.autoErrors[i]),
@@ -286,6 +287,13 @@ export const replayCommand: Command = {
           ? "recorded actions"
           : `escalate when P(error) > ${
             SEVERITIES.map((s) => `${s} ${t[s]}`).join(", ")
+          }${
+            r.policy.thresholdIfFlagged
+              ? ` (answers that predicted clean; those that predicted an exception: ${
+                SEVERITIES.map((s) => `${s} ${r.policy.thresholdIfFlagged![s]}`)
+                  .join(", ")
+              })`
+              : ""
           }`
       }; route ${
         typeof r.policy.route === "string"
@@ -319,8 +327,8 @@ export const replayCommand: Command = {
     );
     console.log(
       `difference (replayed - recorded): ${formatNumber(d.estimate)}, ${
-        Math.round(d.level * 100)
-      }% CI [${formatNumber(d.lo)}, ${formatNumber(d.hi)}], p = ${
+        formatLevel(d.level)
+      } CI [${formatNumber(d.lo)}, ${formatNumber(d.hi)}], p = ${
         formatNumber(d.pValue, 3)
       } (paired bootstrap over ${d.pairs} cases, ${d.resamples} resamples, seed ${d.seed})`,
     );

@@ -22,6 +22,21 @@ import {
   realisedLoss,
   STRICT_MATRIX,
 } from "../lib/metrics/loss.ts";
+import {
+  INTERVAL_METHODS,
+  type IntervalMethod,
+  jeffreysFromDraws,
+  LOSS_ESTIMAND,
+  type LossInterval,
+  lossInterval,
+  METHOD_LABELS,
+  resolveIntervalMethod,
+} from "../lib/metrics/loss_interval.ts";
+import {
+  lossPosterior,
+  posteriorLossDraws,
+} from "../lib/metrics/loss_posterior.ts";
+import { probabilityBest } from "../lib/metrics/rank_probability.ts";
 import type { Rate, RateInterval } from "../lib/metrics/rate.ts";
 import {
   caughtRecallBySeverity,
@@ -46,7 +61,9 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
+import { formatLevel } from "./_format.ts";
 
 /** Scoring modes. */
 export const MODES = ["consequence", "strict", "reconforge"] as const;
@@ -72,15 +89,25 @@ export interface ModelScore {
   recallBySeverity: Record<Severity, number | null>;
   /** Realised loss per profile id, under the mode's cost matrix. */
   loss: Record<string, number | null>;
-  /** Expected loss from pCorrect per profile id; null when some automatic decision states none. */
+  /** Expected loss from pCorrect per profile id, under the same cost matrix as `loss`; null when some automatic decision states none. */
   expectedLoss: Record<string, number | null>;
   /** ReconForge's severity-weighted recall R_w; null where it is not defined. */
   severityWeightedRecall: number | null;
-  /** Intervals: Wilson for rates, seeded percentile bootstrap for loss and R_w. */
+  /**
+   * Probability of having the lowest expected loss among the run's models,
+   * per profile id, from the per-cell Jeffreys posterior draws of every
+   * model (independent across models, aligned by draw); null with one model.
+   */
+  pBest: Record<string, number> | null;
+  /**
+   * Intervals: Wilson or Clopper-Pearson for rates; for loss the method of
+   * `--interval` (default `auto`: Fay-Feuer gamma), each naming its
+   * `method` and `estimand`; seeded percentile bootstrap for R_w.
+   */
   intervals: {
     accuracy: RateInterval | null;
     recallBySeverity: Record<Severity, RateInterval | null>;
-    loss: Record<string, BootstrapInterval>;
+    loss: Record<string, LossInterval>;
     accuracyBootstrap: BootstrapInterval;
     recallBySeverityBootstrap: Record<Severity, BootstrapInterval>;
     severityWeightedRecall: BootstrapInterval | null;
@@ -133,6 +160,8 @@ export interface ScoreOptions {
   resamples: number;
   /** Include the confusion matrix. */
   confusion: boolean;
+  /** Loss interval method. Default: `"auto"` (see `AUTO_INTERVAL`). */
+  interval?: IntervalMethod;
 }
 
 /** The cost matrix of a mode. */
@@ -158,12 +187,47 @@ export function scoreModels(
 ): ModelScore[] {
   const { mode, level, seed, resamples } = options;
   const matrix = matrixOf(mode);
+  const method = resolveIntervalMethod(options.interval ?? "auto");
   const bySeverity = <T>(f: (s: Severity) => T) =>
     Object.fromEntries(SEVERITIES.map((s) => [s, f(s)])) as Record<Severity, T>;
+  const ids = modelIds(stats);
+  // Every model's kinds range over the classes of the whole run, so their
+  // posteriors are comparable.
+  const classes = [
+    ...new Set(stats.flatMap((r) => [r.trueClass, r.predClass])),
+  ];
+  // Posterior draws per model: the Jeffreys intervals and pBest read them.
+  // Each has its own stream (seedFor), like every interval here.
+  const needDraws = method === "jeffreys" || ids.length > 1;
+  const draws = new Map<string, Map<string, Float64Array>>();
+  const drawSeed = new Map<string, number>();
+  if (needDraws) {
+    for (const m of ids) {
+      const prng = seededPrng(seedFor(seed, `${m}/loss-posterior`));
+      const post = lossPosterior(forModel(stats, m), {
+        draws: resamples,
+        prng,
+        classes,
+      });
+      drawSeed.set(m, prng.seed);
+      draws.set(
+        m,
+        new Map(
+          profiles.map((p) => [p.id, posteriorLossDraws(post, p, { matrix })]),
+        ),
+      );
+    }
+  }
+  const pBest = ids.length < 2 ? null : Object.fromEntries(profiles.map((p) => {
+    const best = probabilityBest(
+      Object.fromEntries(ids.map((m) => [m, draws.get(m)!.get(p.id)!])),
+    );
+    return [p.id, best];
+  }));
   // One generator per interval, seeded from the run seed, the model and the
   // statistic's name (seedFor), so asking for another profile or model never
   // moves an interval that was already printed.
-  return modelIds(stats).map((m) => {
+  return ids.map((m) => {
     const rows = forModel(stats, m);
     const acc = accuracy(rows, { level });
     const recall = recallOf(rows, mode, level);
@@ -178,6 +242,21 @@ export function scoreModels(
         prng: seededPrng(seedFor(seed, `${m}/${label}`)),
       });
     const rw = severityWeightedRecall(rows);
+    const lossCi = (p: CostProfile): LossInterval =>
+      method === "jeffreys"
+        ? jeffreysFromDraws(
+          realisedLoss(rows, p, { matrix }),
+          draws.get(m)!.get(p.id)!,
+          { level, seed: drawSeed.get(m)! },
+        )
+        : lossInterval(rows, p, {
+          method,
+          level,
+          matrix,
+          classes,
+          draws: resamples,
+          prng: seededPrng(seedFor(seed, `${m}/loss/${p.id}`)),
+        });
     return {
       modelId: m,
       n: acc.denominator,
@@ -188,20 +267,16 @@ export function scoreModels(
         profiles.map((p) => [p.id, realisedLoss(rows, p, { matrix })]),
       ),
       expectedLoss: Object.fromEntries(
-        profiles.map((p) => [p.id, expectedLoss(rows, p)]),
+        profiles.map((p) => [p.id, expectedLoss(rows, p, { matrix })]),
       ),
       severityWeightedRecall: rw,
+      pBest: pBest === null
+        ? null
+        : Object.fromEntries(profiles.map((p) => [p.id, pBest[p.id][m]])),
       intervals: {
         accuracy: acc.interval,
         recallBySeverity: bySeverity((s) => recall[s].interval),
-        loss: Object.fromEntries(
-          profiles.map((
-            p,
-          ) => [
-            p.id,
-            boot((s) => realisedLoss(s, p, { matrix }), `loss/${p.id}`),
-          ]),
-        ),
+        loss: Object.fromEntries(profiles.map((p) => [p.id, lossCi(p)])),
         accuracyBootstrap: boot((s) => accuracy(s).value, "accuracy"),
         recallBySeverityBootstrap: bySeverity((sev) =>
           boot((s) => recallOf(s, mode, level)[sev].value, `recall/${sev}`)
@@ -240,7 +315,7 @@ function humanReport(
   profiles: readonly CostProfile[],
   options: ScoreOptions,
 ): string {
-  const lv = `${Math.round(options.level * 100)}%`;
+  const lv = formatLevel(options.level);
   const lines = [header];
   for (const m of models) {
     lines.push("");
@@ -252,7 +327,11 @@ function humanReport(
           m.intervals.accuracy?.lo ?? null,
           m.intervals.accuracy?.hi ?? null,
         )
-      } (${lv} Wilson), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
+      } (${lv} ${
+        m.intervals.accuracy?.method === "clopper-pearson"
+          ? "Clopper-Pearson"
+          : "Wilson"
+      }), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
     if (m.severityWeightedRecall !== null) {
       const ci = m.intervals.severityWeightedRecall!;
@@ -273,11 +352,15 @@ function humanReport(
       ]);
     }
     lines.push(alignRows(sev).replace(/^/gm, "  "));
+    const method = profiles.length > 0
+      ? m.intervals.loss[profiles[0].id].interval
+      : resolveIntervalMethod(options.interval ?? "auto");
     const loss = [[
       "profile",
       "loss",
-      `loss ${lv} CI`,
+      `loss ${lv} CI (${method})`,
       "expected loss",
+      ...(m.pBest === null ? [] : ["P(best)"]),
       "unit",
     ]];
     for (const p of profiles) {
@@ -289,6 +372,7 @@ function humanReport(
           ? "n/a"
           : `[${formatNumber(ci.lo)}, ${formatNumber(ci.hi)}]`,
         formatNumber(m.expectedLoss[p.id]),
+        ...(m.pBest === null ? [] : [m.pBest[p.id].toFixed(3)]),
         p.unit ?? "",
       ]);
     }
@@ -307,12 +391,15 @@ export const SCORING_FLAGS = {
   format: { type: "string" },
   probability: { type: "string" },
   engine: { type: "string" },
+  // --pcorrect-from and the other mapping flags
+  ...MAPPING_FLAGS,
   mode: { type: "string" },
   profile: { type: "string", multiple: true },
   ci: { type: "string" },
   seed: { type: "string" },
   resamples: { type: "string" },
   lenient: { type: "boolean" },
+  interval: { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -324,6 +411,7 @@ export function commonOptions(
     seed?: string;
     resamples?: string;
     mode?: string;
+    interval?: string;
   },
 ) {
   const raw = values.ci ?? values.level;
@@ -345,15 +433,30 @@ export function commonOptions(
       }`,
     );
   }
-  return { level, seed, resamples, mode };
+  const interval = (values.interval ?? "auto") as IntervalMethod;
+  if (!INTERVAL_METHODS.includes(interval)) {
+    throw new UsageError(
+      `--interval must be one of ${INTERVAL_METHODS.join(", ")}, got ${
+        JSON.stringify(values.interval)
+      }`,
+    );
+  }
+  return { level, seed, resamples, mode, interval };
 }
+
+/**
+ * What `--interval` does, for `--help`: the methods and what `auto` picks.
+ */
+export const INTERVAL_HELP =
+  "--interval auto|fay-feuer|jeffreys|bootstrap: method of loss intervals. auto (default) is fay-feuer, the gamma interval of Fay & Feuer (1997) on the cost-weighted counts per cell, which held its level in a seeded coverage study where the bootstrap did not; jeffreys draws per-cell Jeffreys-Dirichlet posteriors by seeded Monte Carlo (--resamples draws); bootstrap is the percentile bootstrap of earlier versions, which cannot see a costly cell with zero observed errors.";
 
 /** The `score` command. */
 export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--lenient] [--json]",
+    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--lenient] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n\n" +
+    INTERVAL_HELP,
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
@@ -361,15 +464,14 @@ export const scoreCommand: Command = {
       ...SCORING_FLAGS,
       level: { type: "string" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const common = commonOptions(values);
     const profiles = await resolveProfiles(values.profile, {
       lenient: values.lenient,
     });
-    const path = positionals[0];
-    const run = await readRun(path, values);
+    const run = await readRun(positionals, values);
     const options: ScoreOptions = {
       ...common,
       confusion: common.mode === "reconforge" || run.format === "reconforge",
@@ -378,15 +480,20 @@ export const scoreCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
           format: run.format,
           mode: common.mode,
           matrix: matrixOf(common.mode).id,
           level: common.level,
           seed: common.seed,
           resamples: common.resamples,
+          interval: common.interval,
+          lossIntervalMethod:
+            METHOD_LABELS[resolveIntervalMethod(common.interval)],
+          estimand: LOSS_ESTIMAND,
           decisions: run.decisions,
           notes: run.notes,
+          ...importKeys(run),
           profiles: profiles.map((p) => ({
             id: p.id,
             version: p.version,
@@ -401,12 +508,17 @@ export const scoreCommand: Command = {
       const notes = Object.entries(run.notes).filter(([, v]) => v > 0).map((
         [k, v],
       ) => `${k} ${v}`);
-      const header =
-        `${path} (${run.format}, ${common.mode} mode): ${models.length} model${
-          models.length === 1 ? "" : "s"
-        }, ${run.decisions} decisions${
-          notes.length ? `; ${notes.join(", ")}` : ""
-        }; bootstrap seed ${common.seed}, ${common.resamples} resamples`;
+      const header = `${
+        fileLabel(run.files)
+      } (${run.format}, ${common.mode} mode, ${
+        matrixOf(common.mode).id
+      } matrix): ${models.length} model${
+        models.length === 1 ? "" : "s"
+      }, ${run.decisions} decisions${
+        notes.length ? `; ${notes.join(", ")}` : ""
+      }; loss intervals: ${
+        METHOD_LABELS[resolveIntervalMethod(common.interval)]
+      } (--interval ${common.interval}); seed ${common.seed}, ${common.resamples} resamples`;
       console.log(humanReport(header, models, profiles, options));
     }
     return 0;

@@ -8,6 +8,11 @@ import { type CostProfile, profileSpan } from "../lib/costs/profile.ts";
 import { isSeverity, type Severity } from "../lib/costs/severity.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { costFamily, familyProfile } from "../lib/sensitivity/cost_family.ts";
+import {
+  type CoefficientDraws,
+  coefficientDraws,
+  crossoverInterval,
+} from "../lib/sensitivity/crossover_interval.ts";
 import { sweepFamily } from "../lib/sensitivity/family_sweep.ts";
 import {
   lossCoefficients,
@@ -28,7 +33,8 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { readRun } from "./_input.ts";
+import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
+import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
   commonOptions,
   matrixOf,
@@ -58,9 +64,15 @@ export interface SweepCommandOptions {
   distribution: DrawDistribution;
 }
 
+/** Posterior draws behind each crossover interval. */
+const CROSSOVER_DRAWS = 1000;
+
 /**
  * The `sweep --json` document. Keys are a contract: extend, never rename.
- * `crossovers` lists every pairwise crossing at r > 0 with its exact ratio;
+ * `crossovers` lists every pairwise crossing at r > 0 with its exact ratio,
+ * a 95% `interval` of the ratio over posterior draws of both models' loss
+ * coefficients (null when no draw crosses) and `noCrossShare`, the share of
+ * draws in which the lines do not cross at r > 0;
  * `flips` is the exact number of winner changes over [from, to];
  * `kendallTau`, `winners` and `regret` have one entry per grid point;
  * `winShare` is each model's share of the grid points (ties split).
@@ -78,6 +90,21 @@ export function sweepDocument(
     points: options.points,
     per: options.per,
   });
+  // Posterior draws of each model's loss coefficients, drawn once per model
+  // (seeded by --seed and the model id) and shared by its crossovers.
+  const drawn = new Map<string, CoefficientDraws>();
+  const posteriorOf = (m: string): CoefficientDraws => {
+    let d = drawn.get(m);
+    if (d === undefined) {
+      d = coefficientDraws(stats, m, {
+        matrix,
+        draws: CROSSOVER_DRAWS,
+        seed: options.seed,
+      });
+      drawn.set(m, d);
+    }
+    return d;
+  };
   const shipped = sweepProfiles(coefficients, SHIPPED_PROFILES, {
     per: options.per,
   });
@@ -129,10 +156,23 @@ export function sweepDocument(
       accuracy: sweep.accuracy[i],
     })),
     accuracyWinners: sweep.accuracyWinners,
-    crossovers: sweep.crossovers.map((x) => ({
-      ...x,
-      span: profileSpan(familyProfile(family, x.ratio)),
-    })),
+    crossovers: sweep.crossovers.map((x) => {
+      const ci = crossoverInterval(posteriorOf(x.a), posteriorOf(x.b), family, {
+        per: options.per,
+      });
+      return {
+        ...x,
+        span: profileSpan(familyProfile(family, x.ratio)),
+        interval: ci.lo === null ? null : {
+          lo: ci.lo,
+          hi: ci.hi,
+          level: ci.level,
+          draws: ci.draws,
+          method: ci.method,
+        },
+        noCrossShare: ci.noCrossShare,
+      };
+    }),
     winnerChanges: sweep.winnerChanges,
     flips: sweep.flips,
     gridFlips: sweep.gridFlips,
@@ -185,7 +225,7 @@ function human(
   doc: ReturnType<typeof sweepDocument>,
 ): string {
   const lines = [
-    `${path} (${format}, ${doc.mode} mode, loss per ${doc.per}): ${doc.models.length} model${
+    `${path} (${format}, ${doc.mode} mode, ${doc.matrix} matrix, loss per ${doc.per}): ${doc.models.length} model${
       doc.models.length === 1 ? "" : "s"
     }, ${decisions} decisions`,
     `family: ${doc.family.base} with K(${
@@ -210,12 +250,18 @@ function human(
   } else {
     lines.push(
       alignRows([
-        ["crossover", "r (exact)", "r", "span"],
+        ["crossover", "r (exact)", "r", "span", "r 95% interval", "no cross"],
         ...doc.crossovers.map((x) => [
           `${x.b} overtakes ${x.a}`,
           x.exact,
           formatNumber(x.ratio, 8),
           x.span === null ? "n/a" : `${formatNumber(x.span)}x`,
+          x.interval === null
+            ? "n/a"
+            : `[${formatNumber(x.interval.lo)}, ${
+              formatNumber(x.interval.hi)
+            }]`,
+          `${(x.noCrossShare * 100).toFixed(1)}% of draws`,
         ]),
       ]),
     );
@@ -279,11 +325,12 @@ export const sweepCommand: Command = {
   summary:
     "K-sensitivity of a run: exact crossovers, flips, Kendall tau and win shares as costs vary",
   usage:
-    "lossbook sweep <file> [--format decisions|reconforge|lossbench] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
+    "lossbook sweep <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
   example:
     "deno task lossbook sweep data/examples/model_ab.jsonl --registry-draws 10000 --seed 1 --json",
   async run(args) {
     const { values, positionals } = parseFlags("sweep", args, {
+      ...MAPPING_FLAGS,
       format: { type: "string" },
       probability: { type: "string" },
       mode: { type: "string" },
@@ -299,8 +346,8 @@ export const sweepCommand: Command = {
       distribution: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) {
-      throw new UsageError(`expected one run file, got ${positionals.length}`);
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more run files, got none");
     }
     const { mode, seed } = commonOptions(values);
     const [base] = await resolveProfiles([values.base ?? "reconciliation"]);
@@ -359,8 +406,7 @@ export const sweepCommand: Command = {
         }`,
       );
     }
-    const path = positionals[0];
-    const run = await readRun(path, values);
+    const run = await readRun(positionals, values);
     const doc = sweepDocument(run.stats, {
       mode,
       base,
@@ -376,16 +422,17 @@ export const sweepCommand: Command = {
     if (values.json) {
       console.log(JSON.stringify(
         {
-          file: path,
+          ...fileKeys(run.files),
           format: run.format,
           decisions: run.decisions,
+          ...importKeys(run),
           ...doc,
         },
         null,
         2,
       ));
     } else {
-      console.log(human(path, run.format, run.decisions, doc));
+      console.log(human(fileLabel(run.files), run.format, run.decisions, doc));
     }
     return 0;
   },

@@ -1,6 +1,9 @@
 // Benchmark: score a 1,000,000-decision JSONL export under the four shipped
 // profiles, with per-severity recall and 1,000-resample bootstrap intervals,
 // against two peers measured in the same run on the same file:
+//   - the same score with the old loss intervals (--interval bootstrap), to
+//     show the default ones (Fay-Feuer, plus 1,000 posterior draws per model
+//     for pBest) cost at most 1.1x;
 //   - the floor: a bare loop that reads the file and JSON-parses every line;
 //   - pandas (Debian's python3-pandas): read_json(lines=True) plus a groupby
 //     computing the same loss under the four profiles and the same recall.
@@ -133,6 +136,7 @@ console.error(`file: ${(bytes / 1e6).toFixed(0)} MB`);
 
 const bare: number[] = [];
 const ours: number[] = [];
+const old: number[] = [];
 let lossbookPeak = 0;
 let lastScore: ReturnType<typeof scoreModels> = [];
 for (let r = 0; r < repeats; r++) {
@@ -145,18 +149,63 @@ for (let r = 0; r < repeats; r++) {
   bare.push((performance.now() - t) / 1000);
   if (trials !== 0) throw new Error("unexpected");
 
-  const sampler = peakSampler();
-  t = performance.now();
-  const { stats } = jsonlStats(await Deno.readTextFile(file), { path: file });
-  lastScore = scoreModels(stats, SHIPPED_PROFILES, {
-    mode: "consequence",
-    level: 0.95,
-    seed: 0,
-    resamples: 1000,
-    confusion: false,
-  });
-  ours.push((performance.now() - t) / 1000);
-  lossbookPeak = Math.max(lossbookPeak, sampler.stop());
+  // The default intervals and the old ones, in alternating order so that
+  // neither always runs on a warmer machine.
+  const runs = r % 2 === 0
+    ? (["auto", "bootstrap"] as const)
+    : (["bootstrap", "auto"] as const);
+  for (const interval of runs) {
+    const sampler = peakSampler();
+    t = performance.now();
+    const { stats } = jsonlStats(await Deno.readTextFile(file), {
+      path: file,
+    });
+    const score = scoreModels(stats, SHIPPED_PROFILES, {
+      mode: "consequence",
+      level: 0.95,
+      seed: 0,
+      resamples: 1000,
+      confusion: false,
+      interval,
+    });
+    const seconds = (performance.now() - t) / 1000;
+    if (interval === "auto") {
+      ours.push(seconds);
+      lastScore = score;
+      lossbookPeak = Math.max(lossbookPeak, sampler.stop());
+    } else {
+      old.push(seconds);
+      sampler.stop();
+    }
+  }
+}
+
+// The intervals alone, on the same statistics, alternating: the part that
+// differs between the two, without the (shared) JSONL scan and its noise.
+const { stats: benchStats } = jsonlStats(await Deno.readTextFile(file), {
+  path: file,
+});
+const scoreOnly: Record<"auto" | "bootstrap", number[]> = {
+  auto: [],
+  bootstrap: [],
+};
+for (let r = 0; r < 10; r++) {
+  for (
+    const interval of r % 2 === 0
+      ? ["auto", "bootstrap"] as const
+      : ["bootstrap", "auto"] as const
+  ) {
+    const t = performance.now();
+    scoreModels(benchStats, SHIPPED_PROFILES, {
+      mode: "consequence",
+      level: 0.95,
+      seed: 0,
+      resamples: 1000,
+      confusion: false,
+      interval,
+    });
+    scoreOnly[interval].push((performance.now() - t) / 1000);
+  }
 }
 
 const profiles = Object.fromEntries(
@@ -196,6 +245,7 @@ for (const m of lastScore) {
 
 const b = median(bare);
 const o = median(ours);
+const ob = median(old);
 console.log(
   `decisions: ${N.toLocaleString("en-US")} (${
     (bytes / 1e6).toFixed(0)
@@ -203,11 +253,31 @@ console.log(
 );
 console.log(`bare read + JSON.parse loop (floor):        ${b.toFixed(2)} s`);
 console.log(
-  `lossbook score (4 profiles, recall, 1,000-resample bootstrap CIs): ${
+  `lossbook score (4 profiles, recall, Fay-Feuer loss CIs, pBest from 1,000 draws, bootstrap R_w): ${
     o.toFixed(2)
   } s, ${(N / o / 1e6).toFixed(2)} M decisions/s, peak RSS ${
     (lossbookPeak / 2 ** 20).toFixed(0)
   } MiB`,
+);
+console.log(
+  `lossbook score, old loss intervals (--interval bootstrap):        ${
+    ob.toFixed(2)
+  } s`,
+);
+console.log(
+  `  each run, new: ${ours.map((x) => x.toFixed(2)).join(", ")} s; old: ${
+    old.map((x) => x.toFixed(2)).join(", ")
+  } s`,
+);
+console.log(
+  `ratio new intervals / old intervals: ${(o / ob).toFixed(3)}x (goal <= 1.1x)`,
+);
+console.log(
+  `scoreModels alone on the statistics, 10 alternating runs, medians: new ${
+    median(scoreOnly.auto).toFixed(3)
+  } s, old ${median(scoreOnly.bootstrap).toFixed(3)} s, ratio ${
+    (median(scoreOnly.auto) / median(scoreOnly.bootstrap)).toFixed(3)
+  }x`,
 );
 console.log(
   `pandas read_json(lines=True) + groupby (loss, recall, no CIs): ${

@@ -2,7 +2,9 @@
 # check. Reads a JSON document on stdin:
 #   {"curves": [{"p": [...], "y": [...], "bins": 10, "strategy": "uniform"}],
 #    "brier": [{"p": [...], "y": [...]}],
-#    "kappa": [{"a": [...], "b": [...]}]}
+#    "kappa": [{"a": [...], "b": [...]}],
+#    "isotonic": [{"p": [...], "y": [...], "at": [...]}],
+#    "linspace": [10, 15, ...]}
 # and writes the same structure with scikit-learn's answers. Run with
 # Debian's /usr/bin/python3 (python3-sklearn).
 import json
@@ -11,10 +13,11 @@ import sys
 import numpy as np
 import sklearn
 from sklearn.calibration import calibration_curve
+from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss, cohen_kappa_score
 
 doc = json.load(sys.stdin)
-out = {"sklearn": sklearn.__version__, "numpy": np.__version__, "curves": [], "brier": [], "kappa": []}
+out = {"sklearn": sklearn.__version__, "numpy": np.__version__, "curves": [], "brier": [], "kappa": [], "isotonic": [], "linspace": []}
 for c in doc.get("curves", []):
     y = np.asarray(c["y"], dtype=float)
     p = np.asarray(c["p"], dtype=float)
@@ -34,4 +37,10 @@ for b in doc.get("brier", []):
     out["brier"].append(brier_score_loss(np.asarray(b["y"]), np.asarray(b["p"], dtype=float)))
 for k in doc.get("kappa", []):
     out["kappa"].append(cohen_kappa_score(k["a"], k["b"]))
+for c in doc.get("isotonic", []):
+    # clip: held constant outside the fitted range, as lossbook's map is
+    iso = IsotonicRegression(out_of_bounds="clip").fit(np.asarray(c["p"], dtype=float), np.asarray(c["y"], dtype=float))
+    out["isotonic"].append(iso.predict(np.asarray(c["at"], dtype=float)).tolist())
+for b in doc.get("linspace", []):
+    out["linspace"].append(np.linspace(0.0, 1.0, b + 1).tolist())
 json.dump(out, sys.stdout)

@@ -1,18 +1,16 @@
 // Agreement of lossbook's calibration with scikit-learn on the same data:
-// calibration_curve (both binning strategies), brier_score_loss and
-// cohen_kappa_score. Needs Debian's python3-sklearn at /usr/bin/python3 (the
+// calibration_curve (both binning strategies), brier_score_loss,
+// cohen_kappa_score, IsotonicRegression on tied probabilities and
+// numpy.linspace bin edges. Needs Debian's python3-sklearn at /usr/bin/python3 (the
 // python3 on PATH may be a different interpreter without it).
 //   deno run -A scripts/sklearn_agreement.ts
 //
 // Binning conventions:
-// - lossbook equal-width: edges i/B; bins right-closed (lo, hi], the first
-//   also holding 0; a probability on an inner edge goes to the lower bin.
-// - scikit-learn "uniform": edges np.linspace(0, 1, B + 1) = i·(1/B);
-//   np.searchsorted(edges[1:-1], p) (side left), the same right-closed rule.
-//   The edges differ only in the last bit for some i (at B = 10:
-//   0.30000000000000004, 0.6000000000000001, 0.7000000000000001 against 0.3,
-//   0.6, 0.7), so only a probability lying between the two doubles can land
-//   in different bins; no probability written with six decimals can.
+// - lossbook equal-width: edges i·(1/B), the last set to 1, computed as
+//   np.linspace(0, 1, B + 1) computes them (equalWidthEdges), so they are
+//   scikit-learn's "uniform" edges bit for bit; bins right-closed (lo, hi],
+//   the first also holding 0; a probability on an inner edge goes to the
+//   lower bin, as np.searchsorted(edges[1:-1], p) (side left) does.
 // - lossbook equal-mass: cuts after round(i·n/B) sorted values, moved so
 //   that equal probabilities stay together, edges halfway between distinct
 //   values.
@@ -27,6 +25,9 @@ import { seededPrng } from "../lib/metrics/sampling.ts";
 import { cohensKappa } from "../lib/policy/kappa.ts";
 import { SIMULATED_MODELS, simulateRun } from "../lib/runs/simulate.ts";
 import { outcomeColumns } from "../lib/calibration/outcome_columns.ts";
+import { equalWidthEdges } from "../lib/calibration/binning.ts";
+import { applyCalibrator } from "../lib/calibration/calibrator.ts";
+import { fitIsotonic } from "../lib/calibration/isotonic.ts";
 
 /** The interpreter that has scikit-learn on these machines. */
 export const PYTHON = "/usr/bin/python3";
@@ -153,13 +154,64 @@ export interface CurveAgreement {
   readonly sklearnCounts: number[];
 }
 
+/** One isotonic case: tied probabilities, fitted by both, evaluated on a grid. */
+export interface IsotonicCase {
+  readonly name: string;
+  readonly p: number[];
+  readonly y: number[];
+  /** Where both fitted maps are evaluated. */
+  readonly at: number[];
+}
+
+/**
+ * Isotonic cases with heavy ties, the normal case for stated LLM
+ * confidences: probabilities on a 0.1 and a 0.05 grid, rows in seeded
+ * random order, and a small case whose tie groups straddle a violation.
+ */
+export function isotonicCases(): IsotonicCase[] {
+  const rng = seededPrng(23);
+  const grid = (step: number, n: number) => {
+    const p = Array.from(
+      { length: n },
+      () => Math.round((0.5 + rng.next() * 0.5) / step) * step,
+    );
+    // over-confident: right with probability below the stated one, and noisy
+    const y = p.map((v) => (rng.next() < v - 0.15 ? 1 : 0));
+    return { p, y };
+  };
+  const at = Array.from({ length: 101 }, (_, i) => i / 100);
+  return [
+    { name: "0.1 grid, 400 decisions", ...grid(0.1, 400), at },
+    { name: "0.05 grid, 2000 decisions", ...grid(0.05, 2000), at },
+    {
+      name: "tie groups straddling a violation",
+      p: [0.6, 0.6, 0.7, 0.7, 0.7, 0.7, 0.8, 0.8],
+      y: [0, 1, 0, 1, 1, 1, 0, 1],
+      at,
+    },
+  ];
+}
+
 /** Everything compared against scikit-learn. */
 export interface Agreement {
   readonly sklearnVersion: string;
   readonly curves: CurveAgreement[];
+  /** Largest |lossbook − scikit-learn| of the fitted isotonic maps, per case. */
+  readonly isotonic: {
+    readonly name: string;
+    readonly maxDifference: number;
+  }[];
+  /** Bin counts whose equal-width edges equal np.linspace's bit for bit, and those that do not. */
+  readonly linspace: { readonly same: number[]; readonly different: number[] };
   readonly brier: { readonly lossbook: number; readonly sklearn: number }[];
   readonly kappa: { readonly lossbook: number; readonly sklearn: number }[];
 }
+
+/** Bin counts whose edges are compared with numpy's linspace. */
+export const LINSPACE_BINS: readonly number[] = Array.from(
+  { length: 100 },
+  (_, i) => i + 1,
+);
 
 /** Run the cases through scikit-learn and lossbook. */
 export async function compareWithSklearn(): Promise<Agreement> {
@@ -188,6 +240,8 @@ export async function compareWithSklearn(): Promise<Agreement> {
     })),
     brier: cases.map((c) => ({ p: c.p, y: c.y })),
     kappa: [{ a: judge, b: gold }, { a: three, b: threeB }],
+    isotonic: isotonicCases().map((c) => ({ p: c.p, y: c.y, at: c.at })),
+    linspace: LINSPACE_BINS,
   };
   const child = new Deno.Command(PYTHON, {
     args: [new URL("./sklearn_agreement.py", import.meta.url).pathname],
@@ -247,6 +301,28 @@ export async function compareWithSklearn(): Promise<Agreement> {
       { lossbook: cohensKappa(judge, gold).kappa!, sklearn: ref.kappa[0] },
       { lossbook: cohensKappa(three, threeB).kappa!, sklearn: ref.kappa[1] },
     ],
+    isotonic: isotonicCases().map((c, i) => {
+      const ours = applyCalibrator(fitIsotonic(c.p, c.y), c.at);
+      const theirs: number[] = ref.isotonic[i];
+      let d = 0;
+      for (let j = 0; j < c.at.length; j++) {
+        d = Math.max(d, Math.abs(ours[j] - theirs[j]));
+      }
+      return { name: c.name, maxDifference: d };
+    }),
+    linspace: (() => {
+      const same: number[] = [];
+      const different: number[] = [];
+      LINSPACE_BINS.forEach((b, i) => {
+        const ours = equalWidthEdges(b);
+        const theirs: number[] = ref.linspace[i];
+        (ours.length === theirs.length &&
+            ours.every((e, j) => Object.is(e, theirs[j]))
+          ? same
+          : different).push(b);
+      });
+      return { same, different };
+    })(),
   };
 }
 
@@ -287,6 +363,20 @@ if (import.meta.main) {
   console.log(
     `cohen_kappa_score  ${a.kappa.length} cases, max |difference| ${
       maxKappa.toExponential(2)
+    }`,
+  );
+  for (const c of a.isotonic) {
+    console.log(
+      `IsotonicRegression ${c.name}: max |difference| ${
+        c.maxDifference.toExponential(2)
+      }`,
+    );
+  }
+  console.log(
+    `np.linspace edges  ${a.linspace.same.length} of ${LINSPACE_BINS.length} bin counts identical bit for bit${
+      a.linspace.different.length
+        ? `; different at ${a.linspace.different.join(", ")}`
+        : ""
     }`,
   );
 }

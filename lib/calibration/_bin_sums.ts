@@ -1,6 +1,6 @@
 // Private to lib/calibration: one pass that sums count, p, y (and weights)
 // per bin, and the diagram built from those sums.
-import { binIndex, type BinStrategy } from "./binning.ts";
+import { binIndex, type BinStrategy, equalWidthEdges } from "./binning.ts";
 import type { ReliabilityBin, ReliabilityDiagram } from "./reliability.ts";
 
 /** Per-bin sums of a binned column pair. */
@@ -25,7 +25,8 @@ export function _binSums(
   const sumY = new Float64Array(bins);
   const sumW = new Float64Array(bins);
   const index = new Int32Array(p.length);
-  const equalWidth = edges.every((e, i) => e === i / bins);
+  const ew = equalWidthEdges(bins);
+  const equalWidth = edges.every((e, i) => e === ew[i]);
   for (let i = 0; i < p.length; i++) {
     const v = p[i];
     let b: number;

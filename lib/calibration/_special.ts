@@ -1,4 +1,4 @@
-// Private to lib/calibration and lib/policy: special functions for exact
+// Private to lib/calibration, lib/policy and lib/metrics: special functions for exact
 // intervals and closed-form corrections. Log-gamma by Lanczos (g = 7, nine
 // coefficients, about 1e-15 relative error), regularised incomplete gamma by
 // series / continued fraction and regularised incomplete beta by Lentz's

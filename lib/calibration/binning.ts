@@ -10,7 +10,8 @@ import { _checkInteger } from "./_columns.ts";
 /**
  * How bin edges are chosen.
  *
- * - `equal-width`: edges at i/B, i = 0..B (scikit-learn's `"uniform"`);
+ * - `equal-width`: edges at i·(1/B), i = 0..B, the last set to 1, exactly
+ *   numpy's `linspace(0, 1, B + 1)` (scikit-learn's `"uniform"`);
  * - `equal-mass`: about n/B decisions per bin, moved so that equal
  *   probabilities never fall on both sides of an edge (ties stay together,
  *   so there may be fewer than B bins).
@@ -32,13 +33,48 @@ export interface BinningOptions {
 }
 
 /**
+ * Equal-width bin edges on [0, 1], computed as numpy's `linspace(0, 1, B + 1)`
+ * computes them, so they equal scikit-learn's `"uniform"` edges bit for bit.
+ *
+ * numpy (`numpy/core/function_base.py`) takes step = (stop − start) / (num −
+ * 1) = 1/B, multiplies it by i, adds start and then sets the last edge to
+ * stop. So edge i is i·(1/B), which is not always the double nearest i/B
+ * (at B = 10, edge 3 is 0.30000000000000004, not 0.3), and edge B is
+ * exactly 1. Cost: O(B).
+ *
+ * @param bins Number of bins, an integer >= 1.
+ * @returns The B + 1 ascending edges, 0 first and 1 last.
+ * @throws {RangeError} When `bins` is not an integer >= 1.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { equalWidthEdges } from "./binning.ts";
+ *
+ * const e = equalWidthEdges(10);
+ * assert.equal(e[3], 0.30000000000000004); // np.linspace(0, 1, 11)[3]
+ * assert.equal(e[5], 0.5);
+ * assert.equal(e[10], 1);
+ * ```
+ */
+export function equalWidthEdges(bins: number): number[] {
+  _checkInteger("bin edges", "bins", bins, 1);
+  const step = (1 - 0) / bins;
+  const edges = new Array<number>(bins + 1);
+  for (let i = 0; i < bins; i++) edges[i] = i * step; // + start, which is 0
+  edges[bins] = 1;
+  return edges;
+}
+
+/**
  * The bin edges of a strategy for a column of probabilities.
  *
  * Bins are right-closed, (lo, hi], except the first, which also holds its
  * lower edge: a probability exactly on an inner edge goes to the lower bin.
  * That is the convention of scikit-learn's `calibration_curve`
  * (`np.searchsorted(edges[1:-1], p)`, side left) and of Guo et al. (2017).
- * Equal-width edges are i/B. Equal-mass edges start at the cut after
+ * Equal-width edges are {@linkcode equalWidthEdges}, bit for bit the edges
+ * scikit-learn's `"uniform"` strategy uses. Equal-mass edges start at the cut after
  * round(i·n/B) sorted values; when that cut would separate two equal values
  * it moves to the nearest place between distinct values, and an inner edge
  * sits halfway between the two values it separates. The outer edges are
@@ -68,9 +104,7 @@ export function binEdges(
   const bins = _checkInteger("bin edges", "bins", options.bins ?? 10, 1);
   const strategy = options.strategy ?? "equal-width";
   if (strategy === "equal-width") {
-    const edges = new Array<number>(bins + 1);
-    for (let i = 0; i <= bins; i++) edges[i] = i / bins;
-    return edges;
+    return equalWidthEdges(bins);
   }
   if (strategy !== "equal-mass") {
     throw new RangeError(

@@ -30,7 +30,10 @@ export interface CostWeightedBin {
   readonly exposure: number;
   /** |accuracy − mean confidence|; `null` when the bin is empty. */
   readonly gap: number | null;
-  /** `exposure × gap`: the money the bin's miscalibration puts at stake; 0 when empty. */
+  /**
+   * |Σ exposure × (p − y)| over the bin's decisions: how much the stated
+   * probabilities misstate the bin's expected loss; 0 when empty.
+   */
   readonly money: number;
 }
 
@@ -38,7 +41,7 @@ export interface CostWeightedBin {
 export interface CostWeightedCalibrationError extends BinnedResult {
   /** Money of miscalibration per decision, `total / n`; `null` when there are no decisions. */
   readonly value: number | null;
-  /** Money of miscalibration over all decisions, Σ_b exposure_b × gap_b. */
+  /** Expected loss misstated over all decisions, Σ over bins of |Σ exposure × (p − y)|. */
   readonly total: number;
   /** Sum of every decision's exposure. */
   readonly exposure: number;
@@ -47,16 +50,21 @@ export interface CostWeightedCalibrationError extends BinnedResult {
 }
 
 /**
- * Cost-weighted calibration error: each bin's miscalibration weighted by the
- * money exposed in it.
+ * Cost-weighted calibration error: the expected loss that the stated
+ * probabilities misstate, bin by bin, in money.
  *
- * ECE weights a bin's gap |acc_b − conf_b| by its share of decisions; this
- * weights it by the bin's exposure E_b = Σ K(severity) over its decisions,
- * so the result reads in money: `total` = Σ_b E_b·|acc_b − conf_b| is how
- * many units of expected loss the stated probabilities misstate, and
- * `value` = total / n is that per decision. A gap in a bin of CRITICAL
- * decisions costs what the same gap among LOW ones cannot. With a constant
- * exposure k it equals k × ECE. Cost as {@linkcode reliabilityDiagram}.
+ * A decision stated correct with probability p and exposed to K (its cost
+ * if wrong) carries a stated expected loss K·(1 − p); what it realises is
+ * K·(1 − y). Within a bin the stated expected loss is off by |Σ K·(p − y)|,
+ * and `total` = Σ over bins of |Σ_{i in bin} K_i·(p_i − y_i)| is how many
+ * units of expected loss the stated probabilities misstate; `value` =
+ * total / n is that per decision. A gap among CRITICAL decisions costs what
+ * the same gap among LOW ones cannot, and within a bin it is the errors'
+ * own exposures that count, not the bin's average: two bins with the same
+ * total exposure and the same gap misstate very different amounts when the
+ * expensive decisions are the ones that were wrong. With a constant
+ * exposure k it equals k × ECE; with one bin it is |stated − realised
+ * expected loss| / n. Cost as {@linkcode reliabilityDiagram}.
  *
  * @param p Stated probabilities in [0, 1].
  * @param y Outcomes in {0, 1}.
@@ -75,7 +83,7 @@ export interface CostWeightedCalibrationError extends BinnedResult {
  * const low = costWeightedCalibrationError(p, y, { exposure: [0.2, 0.2, 50, 50] });
  * const high = costWeightedCalibrationError(p, y, { exposure: [50, 50, 0.2, 0.2] });
  * assert.ok(high.value! > low.value!);
- * // 100 × 0.45 + 0.4 × 0.05 = 45.02 over 4 decisions
+ * // top bin |50 × (0.95 − 1) + 50 × (0.95 − 0)| = 45, middle |0.2 × (−0.45) + 0.2 × 0.55| = 0.02
  * assert.ok(Math.abs(high.value! - 45.02 / 4) < 1e-9);
  * ```
  */
@@ -90,7 +98,12 @@ export function costWeightedCalibrationError(
   const strategy = options.strategy ?? "equal-width";
   const binsRequested = options.bins ?? 10;
   const edges = binEdges(p, { bins: binsRequested, strategy });
-  const { count, sumP, sumY, sumW } = _binSums(p, y, edges, exposure);
+  const { count, sumP, sumY, sumW, index } = _binSums(p, y, edges, exposure);
+  // Σ K·(p − y) per bin: the bin's stated minus realised expected loss
+  const misstated = new Float64Array(count.length);
+  for (let i = 0; i < p.length; i++) {
+    misstated[index[i]] += exposure[i] * (p[i] - y[i]);
+  }
   const bins: CostWeightedBin[] = [];
   let total = 0;
   let totalExposure = 0;
@@ -111,14 +124,15 @@ export function costWeightedCalibrationError(
     }
     nonEmptyBins++;
     const gap = Math.abs(sumY[b] / c - sumP[b] / c);
-    total += sumW[b] * gap;
+    const money = Math.abs(misstated[b]);
+    total += money;
     bins.push({
       lo: edges[b],
       hi: edges[b + 1],
       n: c,
       exposure: sumW[b],
       gap,
-      money: sumW[b] * gap,
+      money,
     });
   }
   const n = p.length;

@@ -6,6 +6,11 @@
 
 import type { CostProfile } from "../costs/profile.ts";
 import { isSeverity, type Severity } from "../costs/severity.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  costIfWrong,
+  type CostMatrix,
+} from "../metrics/loss.ts";
 
 /** A labelled outcome: a decision whose gold class is known. */
 export interface LabelledOutcome {
@@ -33,8 +38,17 @@ export interface OutcomeTable {
 
 /** Options for {@linkcode outcomeColumns}. */
 export interface OutcomeColumnsOptions {
-  /** Profile whose K(severity) becomes each decision's exposure. Default: none (`exposure` is `null`). */
+  /** Profile that prices each decision's exposure. Default: none (`exposure` is `null`). */
   profile?: CostProfile;
+  /**
+   * Cost matrix that prices an error: the exposure of a decision is its
+   * cost if wrong (`costIfWrong`), K(severity) for a predicted clean item
+   * and, under `consequence`, a review for a predicted exception.
+   * Default: `CONSEQUENCE_MATRIX`, as for realised loss.
+   */
+  matrix?: CostMatrix;
+  /** Gold class of clean items. Default: `"MATCH"`. */
+  cleanClass?: string;
 }
 
 /** Calibration columns: one entry per decision that stated a probability. */
@@ -43,7 +57,7 @@ export interface OutcomeColumns {
   readonly p: Float64Array;
   /** 1 when the decision was correct. */
   readonly y: Uint8Array;
-  /** K(severity) under the profile, or `null` when no profile was given. */
+  /** Cost if wrong under the profile and matrix, or `null` when no profile was given. */
   readonly exposure: Float64Array | null;
   /** Severity of each kept decision. */
   readonly severity: readonly Severity[];
@@ -62,10 +76,12 @@ export interface OutcomeColumns {
  * left out and counted in `missing`, never read as certain. This is how
  * calibration is refitted from labelled outcomes as they arrive (from a run
  * export or a ledger): collect the recent labelled decisions, make columns,
- * fit a calibrator. Cost: O(n).
+ * fit a calibrator. The exposure of a decision is what it costs if wrong
+ * under the profile and the cost matrix (`costIfWrong`), so cost-weighted
+ * calibration and escalation price errors as realised loss does. Cost: O(n).
  *
  * @param source Labelled decisions as records, or as columns.
- * @param options A profile for the exposure column.
+ * @param options A profile for the exposure column, its cost matrix and the clean class.
  * @returns The columns, the kept positions and the count left out.
  * @throws {RangeError} When a pCorrect is outside [0, 1] or a severity is unknown.
  * @throws {TypeError} When columns differ in length.
@@ -74,16 +90,22 @@ export interface OutcomeColumns {
  * ```ts
  * import assert from "node:assert/strict";
  * import { getProfile } from "../costs/mod.ts";
+ * import { STRICT_MATRIX } from "../metrics/loss.ts";
  * import { outcomeColumns } from "./outcome_columns.ts";
  *
- * const cols = outcomeColumns([
+ * const run = [
  *   { pCorrect: 0.9, trueClass: "MATCH", predClass: "MATCH", severity: "LOW" },
  *   { pCorrect: 0.8, trueClass: "AMOUNT_MISMATCH", predClass: "MATCH", severity: "HIGH" },
+ *   { pCorrect: 0.6, trueClass: "MATCH", predClass: "DUPLICATE", severity: "HIGH" },
  *   { pCorrect: null, trueClass: "MATCH", predClass: "MATCH", severity: "LOW" },
- * ], { profile: getProfile("reconciliation") });
- * assert.deepEqual([...cols.y], [1, 0]);
- * assert.deepEqual([...cols.exposure!], [0.2, 10]);
+ * ] as const;
+ * const cols = outcomeColumns(run, { profile: getProfile("reconciliation") });
+ * assert.deepEqual([...cols.y], [1, 0, 0]);
+ * // consequence: a predicted exception, if wrong, is still reviewed (1)
+ * assert.deepEqual([...cols.exposure!], [0.2, 10, 1]);
  * assert.equal(cols.missing, 1);
+ * const strict = outcomeColumns(run, { profile: getProfile("reconciliation"), matrix: STRICT_MATRIX });
+ * assert.deepEqual([...strict.exposure!], [0.2, 10, 10]);
  * ```
  */
 export function outcomeColumns(
@@ -124,6 +146,7 @@ export function outcomeColumns(
   const y = new Uint8Array(m);
   const severity: Severity[] = new Array(m);
   const exposure = options.profile ? new Float64Array(m) : null;
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
   for (let j = 0; j < m; j++) {
     const i = keep[j];
     p[j] = table.pCorrect[i] as number;
@@ -137,7 +160,13 @@ export function outcomeColumns(
       );
     }
     severity[j] = s;
-    if (exposure) exposure[j] = options.profile!.K[s];
+    if (exposure) {
+      exposure[j] = costIfWrong(String(table.predClass[i]), s, {
+        profile: options.profile!,
+        matrix,
+        cleanClass: options.cleanClass,
+      });
+    }
   }
   return {
     p,

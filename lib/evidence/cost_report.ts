@@ -38,9 +38,9 @@ export interface CostReportRow {
   readonly rateDenominator: number;
   /** Success rate, or `null` over an empty denominator. */
   readonly successRate: number | null;
-  /** Lower Wilson bound, or `null` over an empty denominator. */
+  /** Lower bound of the rate interval (`rateInterval`), or `null` over an empty denominator. */
   readonly successRateLo: number | null;
-  /** Upper Wilson bound, or `null` over an empty denominator. */
+  /** Upper bound of the rate interval (`rateInterval`), or `null` over an empty denominator. */
   readonly successRateHi: number | null;
   /** Dollars per resolved attempt, or `null` unless the label is `complete`. */
   readonly costPerSuccessUsd: number | null;
@@ -64,7 +64,7 @@ export interface CostReportOptions extends SuccessRateOptions {
  * One row per group with the books seed document 003 asks a report to
  * expose: complete-attempt count and total, partial-attempt count and its
  * observed floor, unavailable and not_applicable counts, the success rate
- * with its denominator and Wilson interval (null over an empty denominator),
+ * with its denominator and interval (null over an empty denominator),
  * and cost per success with its label. A group's rows are aggregated
  * exactly as `costTotals()`, `costPerSuccess()` and `successRate()` would on
  * that group alone. O(n + groups).

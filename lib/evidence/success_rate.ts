@@ -1,5 +1,5 @@
 /**
- * Success rate over attempts, with its denominator, its Wilson interval, and
+ * Success rate over attempts, with its denominator, its interval, and
  * null when there is nothing to divide by.
  *
  * @module
@@ -26,8 +26,8 @@ export interface SuccessRateOptions {
  * The share of attempts that resolved, as a rate with its denominator.
  *
  * Seed document 003: "a rate computed over an empty denominator is not 0.0
- * — it is null, with a null interval beside it". This is `rate()` (Wilson
- * interval) over the attempts whose class is not excluded; when none
+ * — it is null, with a null interval beside it". This is `rate()` (Wilson,
+ * Clopper–Pearson within three of 0 or n) over the attempts whose class is not excluded; when none
  * remain, `value` and `interval` are `null`. O(n).
  *
  * @param outcome Failure class per attempt.

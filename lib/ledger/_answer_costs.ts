@@ -6,19 +6,28 @@
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import { type CostMatrix, ruleCost } from "../metrics/loss.ts";
-import { OUTCOMES } from "../metrics/sufficient_stats.ts";
+import { isVerdictClass, OUTCOMES } from "../metrics/sufficient_stats.ts";
 import type { LedgerColumns } from "./columns.ts";
 
 const CORRECT = 1, MISSED = 2, WRONG_TYPE = 4, FALSE_ALARM = 8;
 const BITS = [CORRECT, MISSED, WRONG_TYPE, FALSE_ALARM]; // in OUTCOMES order
 
-/** Bit mask of the outcomes a (gold, not, pred) triple leaves possible. */
+/**
+ * Bit mask of the outcomes a (gold, not, pred) triple leaves possible.
+ * `verdict` marks the codes of the reserved harness verdict classes: a wrong
+ * harness verdict is always a miss, never a wrong type or a false alarm.
+ */
 export function possibleOutcomes(
   gold: number,
   not: number,
   pred: number,
+  verdict: (code: number) => boolean = () => false,
 ): number {
   const clean = 0;
+  if ((gold >= 0 && verdict(gold)) || verdict(pred)) {
+    if (gold >= 0) return pred === gold ? CORRECT : MISSED;
+    return not >= 0 && pred === not ? MISSED : CORRECT | MISSED;
+  }
   if (gold >= 0) {
     if (pred === gold) return CORRECT;
     if (gold === clean) return FALSE_ALARM;
@@ -65,6 +74,10 @@ export function answerCosts(
       return out;
     })
   );
+  const verdictCodes = new Set(
+    cols.classes.flatMap((name, code) => isVerdictClass(name) ? [code] : []),
+  );
+  const verdict = (code: number) => verdictCodes.has(code);
   const n = cols.answers;
   const auto = new Float64Array(n);
   const escalate = new Float64Array(n);
@@ -75,6 +88,7 @@ export function answerCosts(
       cols.caseGold[c],
       cols.caseNot[c],
       cols.answerPred[j],
+      verdict,
     );
     const t = table[cols.caseSeverity[c]];
     auto[j] = t[0][mask];

@@ -19,6 +19,8 @@ const RECORD_KEYS = new Set([
   "promptHash",
   "served",
 ]);
+// optional: written by new records, absent from records that predate it
+const OPTIONAL_KEYS = new Set(["matrix"]);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 const id = (v: unknown) => typeof v === "string" && v.length > 0;
@@ -31,6 +33,10 @@ export function fastDecisionRecord(value: unknown): DecisionRecord | null {
   if (!isObject(value) || value.kind !== "decision") return null;
   let keys = 0;
   for (const k in value) {
+    if (OPTIONAL_KEYS.has(k)) {
+      if (!nullableId(value[k])) return null;
+      continue;
+    }
     if (!RECORD_KEYS.has(k)) return null;
     keys++;
   }

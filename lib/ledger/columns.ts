@@ -97,6 +97,14 @@ export interface LedgerColumns {
   readonly answerRisk: Float64Array;
   /** Recorded expected loss, NaN when null. */
   readonly answerExpectedLoss: Float64Array;
+  /**
+   * Ids of the cost matrices that priced the recorded expected losses, in
+   * order of first appearance; a record with an expected loss and no matrix
+   * id (written before records named their matrix) counts as `"strict"`.
+   */
+  readonly expectedLossMatrices: readonly string[];
+  /** Decision records with an expected loss but no matrix id, read as `"strict"` (risk × K(severity)). */
+  readonly expectedLossAssumedStrict: number;
   /** Recorded action: 0 auto, 1 escalate. */
   readonly answerAction: Uint8Array;
   /** 1 when served, 0 for a shadow answer. */
@@ -193,6 +201,8 @@ export function ledgerColumns(
   const answerPred: number[] = [];
   const answerRisk: number[] = [];
   const answerExpectedLoss: number[] = [];
+  const expectedLossMatrices: string[] = [];
+  let expectedLossAssumedStrict = 0;
   const answerAction: number[] = [];
   const answerServed: number[] = [];
   const answerAt: number[] = [];
@@ -281,6 +291,13 @@ export function ledgerColumns(
       answerPred.push(code(classCode, classes, d.predClass));
       answerRisk.push(r.risk === null ? NaN : r.risk);
       answerExpectedLoss.push(r.expectedLoss === null ? NaN : r.expectedLoss);
+      if (r.expectedLoss !== null) {
+        const m = r.matrix ?? "strict";
+        if (r.matrix === undefined || r.matrix === null) {
+          expectedLossAssumedStrict++;
+        }
+        if (!expectedLossMatrices.includes(m)) expectedLossMatrices.push(m);
+      }
       answerAction.push(d.action === "escalate" ? 1 : 0);
       answerServed.push(r.served ? 1 : 0);
       answerAt.push(Date.parse(r.at));
@@ -398,6 +415,8 @@ export function ledgerColumns(
     answerPred: Int32Array.from(answerPred),
     answerRisk: Float64Array.from(answerRisk),
     answerExpectedLoss: Float64Array.from(answerExpectedLoss),
+    expectedLossMatrices,
+    expectedLossAssumedStrict,
     answerAction: Uint8Array.from(answerAction),
     answerServed: Uint8Array.from(answerServed),
     answerAt: Float64Array.from(answerAt),

@@ -8,6 +8,11 @@
 
 import type { CostProfile } from "../costs/profile.ts";
 import { decisionKeyId } from "./_decision_id.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  costIfWrong,
+  type CostMatrix,
+} from "../metrics/loss.ts";
 import { type Decision, pError } from "../runs/decision.ts";
 import {
   policyAction,
@@ -31,6 +36,8 @@ export interface DecisionRecordOptions {
   risk?: number | null;
   /** Profile that prices the expected loss. Default: `null` (expected loss unknown). */
   profile?: CostProfile | null;
+  /** Cost matrix that prices the expected loss; its id is recorded. Default: `CONSEQUENCE_MATRIX`. */
+  matrix?: CostMatrix;
   /**
    * The policy in force. When given, it chooses the action (replacing the
    * decision's own) and its revision is recorded. Default: `null`, the
@@ -55,8 +62,11 @@ export interface DecisionRecordOptions {
 /**
  * Build the ledger record of one decision.
  *
- * The expected loss is risk × K(severity) under the profile; it is `null`
- * when either is unknown. When a policy is given, the action is the policy's
+ * The expected loss is that of acting on the answer, risk × its cost if
+ * wrong under the profile and the cost matrix (`costIfWrong`: K(severity)
+ * for an answer that predicted clean; under `consequence`, a review for one
+ * that predicted an exception); it is `null` when either is unknown. The
+ * record stores the matrix id beside it. When a policy is given, the action is the policy's
  * (escalate when risk is above the severity's threshold), so the record shows
  * what was actually done.
  *
@@ -78,7 +88,8 @@ export interface DecisionRecordOptions {
  * const r = decisionRecord(d, { at: "2026-03-01T09:00:00Z", profile: getProfile("reconciliation"),
  *   policy: thresholdPolicy("desk", 0.2), goldKnown: false });
  * assert.equal(r.decision.action, "escalate"); // risk 0.3 > 0.2
- * assert.ok(Math.abs(r.expectedLoss! - 3) < 1e-12); // 0.3 x K(HIGH) = 0.3 x 10
+ * assert.ok(Math.abs(r.expectedLoss! - 3) < 1e-12); // predicted MATCH: 0.3 x K(HIGH) = 0.3 x 10
+ * assert.equal(r.matrix, "consequence"); // priced under the consequence matrix
  * assert.equal(r.decision.trueClass, null);
  * assert.equal(r.id, '["r","m","t1",0]');
  * ```
@@ -103,6 +114,7 @@ export function decisionRecord(
     );
   }
   const profile = options.profile ?? null;
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
   const policy = options.policy ?? null;
   const action = policy === null
     ? decision.action
@@ -119,8 +131,12 @@ export function decisionRecord(
     risk,
     expectedLoss: risk === null || profile === null
       ? null
-      : risk * profile.K[decision.severity],
+      : risk * costIfWrong(decision.predClass, decision.severity, {
+        profile,
+        matrix,
+      }),
     profile: profile === null ? null : profileRef(profile),
+    matrix: risk === null || profile === null ? null : matrix.id,
     policyRevision: options.policyRevision !== undefined
       ? options.policyRevision
       : policy === null

@@ -4,8 +4,10 @@
  *
  * A policy escalates a decision when its calibrated risk, P(error), is above
  * the threshold of its severity. Chow's reject rule in money (DESIGN §4.1)
- * is the special case `threshold(s) = reviewCost / K(s)`: escalate exactly
- * when the expected loss of acting, risk × K(s), exceeds the review cost.
+ * is the special case `threshold = reviewCost / cost if wrong`: escalate
+ * exactly when the expected loss of acting, risk × cost if wrong, exceeds
+ * the review cost, with the cost if wrong read from the cost matrix
+ * (`costIfWrong`: K(s) for a decision that predicted clean).
  *
  * @module
  */
@@ -15,6 +17,7 @@ import { sha256Hex } from "./_sha256.ts";
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
+import { costIfWrong, type CostMatrix } from "../metrics/loss.ts";
 import type { PolicyRecord, RefitBasis } from "./record.ts";
 
 /** Thresholds on P(error), one per severity. */
@@ -147,13 +150,29 @@ export function policyAction(
   return risk > policy.thresholds[severity] ? "escalate" : "auto";
 }
 
+/** Options for {@linkcode chowThresholds}. */
+export interface ChowOptions {
+  /** Cost matrix that prices an error. Default: `CONSEQUENCE_MATRIX`. */
+  matrix?: CostMatrix;
+  /**
+   * The prediction the thresholds are for: `"clean"` (a wrong answer is a
+   * miss) or `"exception"` (a wrong type or a false alarm). Default: `"clean"`.
+   */
+  predicted?: "clean" | "exception";
+}
+
 /**
- * Chow's rule in money: per-severity thresholds `reviewCost / K(s)`, capped
- * at 1, so that a decision is escalated exactly when risk × K(s) exceeds the
- * review cost (DESIGN §4.1). Where K(s) is 0, or the review costs at least
- * K(s), escalation never pays and the threshold is 1.
+ * Chow's rule in money: per-severity thresholds `reviewCost / cost if
+ * wrong`, capped at 1, so that a decision is escalated exactly when risk ×
+ * its cost if wrong exceeds the review cost. The cost if wrong comes from
+ * the cost matrix and the prediction (`costIfWrong`): K(s) for a decision
+ * that predicted clean under either shipped matrix; for one that predicted
+ * an exception, a review under `consequence` (so it is never worth
+ * escalating) and K(s) under `strict`. Where an error costs nothing, or the
+ * review costs at least as much, escalation never pays and the threshold is 1.
  *
  * @param profile Cost profile.
+ * @param options Cost matrix and the prediction.
  * @returns Thresholds per severity.
  *
  * @example
@@ -165,12 +184,22 @@ export function policyAction(
  * // reconciliation: review 1, K = 0.2 / 1 / 10 / 50
  * assert.deepEqual(chowThresholds(getProfile("reconciliation")),
  *   { LOW: 1, MEDIUM: 1, HIGH: 0.1, CRITICAL: 0.02 });
+ * // consequence: a wrong exception type still reaches review, so escalating it never pays
+ * assert.deepEqual(chowThresholds(getProfile("reconciliation"), { predicted: "exception" }),
+ *   { LOW: 1, MEDIUM: 1, HIGH: 1, CRITICAL: 1 });
  * ```
  */
-export function chowThresholds(profile: CostProfile): SeverityThresholds {
+export function chowThresholds(
+  profile: CostProfile,
+  options: ChowOptions = {},
+): SeverityThresholds {
+  // any exception class stands for "predicted an exception"
+  const pred = (options.predicted ?? "clean") === "clean"
+    ? "MATCH"
+    : "AMOUNT_MISMATCH";
   const out = {} as Record<Severity, number>;
   for (const s of SEVERITIES) {
-    const k = profile.K[s];
+    const k = costIfWrong(pred, s, { profile, matrix: options.matrix });
     out[s] = k <= 0 ? 1 : Math.min(1, profile.reviewCost / k);
   }
   return Object.freeze(out);

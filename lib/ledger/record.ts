@@ -44,10 +44,20 @@ export interface DecisionRecord {
   readonly decision: LedgerDecision;
   /** Calibrated P(error) the policy acted on, or `null` when none was available. */
   readonly risk: number | null;
-  /** `risk × K(severity)` under `profile`, or `null` when either is unknown. */
+  /**
+   * Expected loss of acting on the answer, `risk × cost if wrong` under
+   * `profile` and `matrix`, or `null` when either is unknown.
+   */
   readonly expectedLoss: number | null;
   /** Cost profile that priced `expectedLoss`, as `id@version`, or `null`. */
   readonly profile: string | null;
+  /**
+   * Id of the cost matrix that priced `expectedLoss` (`"consequence"`,
+   * `"strict"`), or `null` when there is none. Records written before the
+   * field existed have none: their expected loss is `risk × K(severity)`,
+   * and readers take it as `"strict"` and say so.
+   */
+  readonly matrix?: string | null;
   /** Revision of the policy that chose the action, or `null` when unknown. */
   readonly policyRevision: string | null;
   /** Revision of the model that answered, or `null` when unknown. */
@@ -227,6 +237,7 @@ export const ledgerRecordSchema = z.discriminatedUnion("kind", [
     risk: probability.nullable(),
     expectedLoss: nonNegative.nullable(),
     profile: nullableId,
+    matrix: nullableId.optional(),
     policyRevision: nullableId,
     modelRevision: nullableId,
     promptHash: nullableId,

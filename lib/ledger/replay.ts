@@ -19,7 +19,11 @@ import { getProfile } from "../costs/load.ts";
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type PairedComparison, quantileSorted } from "../metrics/bootstrap.ts";
-import { CONSEQUENCE_MATRIX, type CostMatrix } from "../metrics/loss.ts";
+import {
+  CONSEQUENCE_MATRIX,
+  costIfWrong,
+  type CostMatrix,
+} from "../metrics/loss.ts";
 import { multinomial, seededPrng } from "../metrics/sampling.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
 import { answerCosts } from "./_answer_costs.ts";
@@ -36,8 +40,10 @@ export interface ReplayPolicy {
   /**
    * When to escalate: `"recorded"` keeps each answer's recorded action; a
    * number escalates every answer whose risk is above it; a per-severity map
-   * does so per severity; `"chow"` uses the replay profile's Chow thresholds
-   * (escalate when risk × K(severity) > review cost). Default: `"recorded"`.
+   * does so per severity; `"chow"` uses Chow's rule under the replay's
+   * profile and cost matrix (escalate when risk × cost if wrong > review
+   * cost, the cost if wrong following from the answer's prediction through
+   * the matrix). Default: `"recorded"`.
    */
   threshold?: "recorded" | "chow" | number | Readonly<Record<Severity, number>>;
   /**
@@ -123,6 +129,12 @@ export interface ReplayResult {
     readonly threshold: "recorded" | SeverityThresholds;
     readonly route: "recorded" | Readonly<Partial<Record<Severity, string>>>;
     readonly missingRisk: "escalate" | "auto";
+    /**
+     * Under `"chow"`, the thresholds of answers that predicted an exception
+     * (`threshold` then holds those of answers that predicted clean);
+     * otherwise `null`.
+     */
+    readonly thresholdIfFlagged?: SeverityThresholds | null;
   };
   /** Profile pricing both sides (`id@version`). */
   readonly profile: string;
@@ -155,6 +167,9 @@ export interface ReplayResult {
 
 interface Resolved {
   threshold: "recorded" | SeverityThresholds;
+  /** Under chow: the threshold per (class code × 4 + severity code); else null. */
+  chow: Float64Array | null;
+  thresholdIfFlagged: SeverityThresholds | null;
   route: "recorded" | Readonly<Partial<Record<Severity, string>>>;
   missingRisk: "escalate" | "auto";
   /** Per case, the answer used after; -1 when none. */
@@ -165,13 +180,31 @@ function resolvePolicy(
   cols: LedgerColumns,
   policy: ReplayPolicy,
   profile: CostProfile,
+  matrix: CostMatrix,
 ): Resolved {
   const t = policy.threshold ?? "recorded";
   const threshold = t === "recorded"
     ? "recorded"
     : t === "chow"
-    ? chowThresholds(profile)
+    ? chowThresholds(profile, { matrix })
     : severityThresholds(t);
+  let chow: Float64Array | null = null;
+  if (t === "chow") {
+    chow = new Float64Array(cols.classes.length * SEVERITIES.length);
+    cols.classes.forEach((name, c) => {
+      SEVERITIES.forEach((s, k) => {
+        // class code 0 is the clean class
+        const wrong = costIfWrong(name, s, {
+          profile,
+          matrix,
+          cleanClass: cols.classes[0],
+        });
+        chow![c * SEVERITIES.length + k] = wrong <= 0
+          ? 1
+          : Math.min(1, profile.reviewCost / wrong);
+      });
+    });
+  }
   const r = policy.route ?? "recorded";
   const route = r === "recorded"
     ? "recorded"
@@ -207,6 +240,10 @@ function resolvePolicy(
   }
   return {
     threshold,
+    chow,
+    thresholdIfFlagged: t === "chow"
+      ? chowThresholds(profile, { matrix, predicted: "exception" })
+      : null,
     route,
     missingRisk: policy.missingRisk ?? "escalate",
     chosen,
@@ -221,9 +258,11 @@ function actionOf(
   if (p.threshold === "recorded") return cols.answerAction[j];
   const r = cols.answerRisk[j];
   if (Number.isNaN(r)) return p.missingRisk === "escalate" ? 1 : 0;
-  return r > p.threshold[SEVERITIES[cols.caseSeverity[cols.answerCase[j]]]]
-    ? 1
-    : 0;
+  const sev = cols.caseSeverity[cols.answerCase[j]];
+  if (p.chow !== null) {
+    return r > p.chow[cols.answerPred[j] * SEVERITIES.length + sev] ? 1 : 0;
+  }
+  return r > p.threshold[SEVERITIES[sev]] ? 1 : 0;
 }
 
 function emptySide() {
@@ -288,7 +327,7 @@ export function replay(
   const profile = options.profile ?? getProfile("reconciliation");
   const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
   const wantDiff = options.diff ?? true;
-  const p = resolvePolicy(cols, policy, profile);
+  const p = resolvePolicy(cols, policy, profile, matrix);
   const costs = answerCosts(cols, profile, matrix);
   const before = emptySide();
   const after = emptySide();
@@ -391,6 +430,7 @@ export function replay(
       threshold: p.threshold,
       route: p.route,
       missingRisk: p.missingRisk,
+      thresholdIfFlagged: p.thresholdIfFlagged,
     },
     profile: profileRef(profile),
     matrix: matrix.id,
@@ -602,11 +642,16 @@ export function costCurve(
       );
     }
   }
-  const p = resolvePolicy(cols, {
-    route: options.route ?? "recorded",
-    missingRisk: options.missingRisk ?? "escalate",
-    threshold: 0,
-  }, profile);
+  const p = resolvePolicy(
+    cols,
+    {
+      route: options.route ?? "recorded",
+      missingRisk: options.missingRisk ?? "escalate",
+      threshold: 0,
+    },
+    profile,
+    matrix,
+  );
   const costs = answerCosts(cols, profile, matrix);
   const common = (options.support ?? "each") === "common";
   // constant part: cases with no answer, and answers with no risk

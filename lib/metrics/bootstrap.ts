@@ -114,6 +114,7 @@ function resampleCells(
       pErrorSum: c.pErrorSum * scale,
       pMissing: c.pMissing * scale,
       parseFailures: c.parseFailures * scale,
+      ...(c.taskShare === undefined ? {} : { taskShare: c.taskShare * scale }),
     });
   }
   return out;

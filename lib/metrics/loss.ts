@@ -24,6 +24,8 @@
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import {
+  type Action,
+  isVerdictClass,
   type Outcome,
   outcomeOf,
   OUTCOMES,
@@ -332,46 +334,134 @@ export function realisedLoss(
   return n === 0 ? null : loss;
 }
 
+/** Options for {@linkcode costIfWrong}. */
+export interface CostIfWrongOptions {
+  /** Cost profile. Required. */
+  profile: CostProfile;
+  /** Cost matrix. Default: {@linkcode CONSEQUENCE_MATRIX}. */
+  matrix?: CostMatrix;
+  /** The decision's action. Default: `"auto"`. */
+  action?: Action;
+  /** Gold class of clean items. Default: `"MATCH"`. */
+  cleanClass?: string;
+}
+
 /**
- * Expected loss of a run from the models' stated probabilities.
+ * What one decision costs if it is wrong, given its prediction and the
+ * cost matrix: the one place where "the cost of an error" is decided.
  *
- * Each automatic decision contributes P(error) × K(severity), with P(error) =
- * 1 - pCorrect; each escalated decision contributes the review cost. This is
- * the expected loss of DESIGN §4.1, which prices any error at K. When any
- * automatic decision states no probability the expected loss is unknown and
- * the result is `null`: a missing probability is never read as certainty.
+ * A wrong answer that predicted the clean class is a miss, so it costs the
+ * matrix's `missed` rule (K of its severity in both shipped matrices). A
+ * wrong answer that predicted an exception class is either a wrong type
+ * (the gold class is another exception) or a false alarm (the item was
+ * clean); the prediction alone cannot tell the two apart, so it costs the
+ * larger of the matrix's `wrongType` and `falseAlarm` rules (they are equal
+ * in both shipped matrices: K under `strict`, a review under
+ * `consequence`). A reserved harness class ({@linkcode isVerdictClass},
+ * as importers write for right/wrong graded answers) has no exception type
+ * to route on, so its wrong answers are always a miss. Expected loss,
+ * escalation thresholds, Chow's rule and ledger records all price an error
+ * through this function, so they agree with the realised loss of the same
+ * matrix. Cost: O(1).
  *
- * @param stats Sufficient statistics, usually of one model.
- * @param profile Cost profile.
- * @returns The expected loss, or `null` when there are no decisions or some automatic decision lacks pCorrect.
+ * @param predClass The class the decision was taken as.
+ * @param severity Task severity.
+ * @param options Profile (required), matrix, action and clean class.
+ * @returns The cost of the decision if it is wrong.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { getProfile } from "../costs/mod.ts";
- * import { expectedLoss } from "./loss.ts";
+ * import { costIfWrong, STRICT_MATRIX } from "./loss.ts";
  *
- * const cell = { modelId: "m", severity: "HIGH", trueClass: "X", predClass: "X", action: "auto",
+ * const profile = getProfile("reconciliation"); // K(HIGH) 10, review 1
+ * assert.equal(costIfWrong("MATCH", "HIGH", { profile }), 10); // a miss
+ * assert.equal(costIfWrong("AMOUNT_MISMATCH", "HIGH", { profile }), 1); // still reviewed
+ * assert.equal(costIfWrong("AMOUNT_MISMATCH", "HIGH", { profile, matrix: STRICT_MATRIX }), 10);
+ * assert.equal(costIfWrong("verdict:correct", "HIGH", { profile }), 10); // always a miss
+ * ```
+ */
+export function costIfWrong(
+  predClass: string,
+  severity: Severity,
+  options: CostIfWrongOptions,
+): number {
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
+  const side = options.action === "escalate" ? matrix.escalate : matrix.auto;
+  const clean = options.cleanClass ?? "MATCH";
+  const profile = options.profile;
+  if (predClass === clean || isVerdictClass(predClass)) {
+    return ruleCost(side.missed, profile, severity);
+  }
+  return Math.max(
+    ruleCost(side.wrongType, profile, severity),
+    ruleCost(side.falseAlarm, profile, severity),
+  );
+}
+
+/**
+ * Expected loss of a run from the models' stated probabilities.
+ *
+ * Each decision contributes P(error) × its cost if wrong plus
+ * (1 − P(error)) × its cost if right, with P(error) = 1 − pCorrect and both
+ * costs read from the same cost matrix as {@linkcode realisedLoss}
+ * ({@linkcode costIfWrong}): under the default `consequence` matrix an
+ * automatic decision that predicted clean risks K(severity) and one that
+ * predicted an exception risks a review; an escalated decision costs the
+ * review cost whatever its probability. So expected and realised loss are
+ * two estimates of the same quantity. When an automatic decision states no
+ * probability (and its cost depends on being right) the expected loss is
+ * unknown and the result is `null`: a missing probability is never read as
+ * certainty. Cost: O(rows of `stats`).
+ *
+ * @param stats Sufficient statistics, usually of one model.
+ * @param profile Cost profile.
+ * @param options Cost matrix and clean class.
+ * @returns The expected loss, or `null` when there are no decisions or some decision whose cost depends on it lacks pCorrect.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getProfile } from "../costs/mod.ts";
+ * import { expectedLoss, STRICT_MATRIX } from "./loss.ts";
+ *
+ * const cell = { modelId: "m", severity: "HIGH", trueClass: "X", predClass: "MATCH", action: "auto",
  *   n: 2, pErrorSum: 0.3, pMissing: 0, parseFailures: 0 } as const;
- * // (0.1 + 0.2) x K(HIGH) = 0.3 x 10 = 3
+ * // predicted clean: (0.1 + 0.2) x K(HIGH) = 0.3 x 10 = 3
  * assert.ok(Math.abs(expectedLoss([cell], getProfile("reconciliation"))! - 3) < 1e-12);
+ * // predicted an exception: a wrong answer is still reviewed, 0.3 x 1
+ * const flagged = { ...cell, predClass: "X" };
+ * assert.ok(Math.abs(expectedLoss([flagged], getProfile("reconciliation"))! - 0.3) < 1e-12);
+ * assert.ok(Math.abs(expectedLoss([flagged], getProfile("reconciliation"), { matrix: STRICT_MATRIX })! - 3) < 1e-12);
  * assert.equal(expectedLoss([{ ...cell, pMissing: 1 }], getProfile("reconciliation")), null);
  * ```
  */
 export function expectedLoss(
   stats: readonly StatsRow[],
   profile: CostProfile,
+  options: LossOptions = {},
 ): number | null {
+  const matrix = options.matrix ?? CONSEQUENCE_MATRIX;
+  const cleanClass = options.cleanClass ?? "MATCH";
   let n = 0;
   let loss = 0;
   for (const r of stats) {
     n += r.n;
-    if (r.action === "escalate") {
-      loss += r.n * profile.reviewCost;
+    const side = r.action === "escalate" ? matrix.escalate : matrix.auto;
+    const right = ruleCost(side.correct, profile, r.severity);
+    const wrong = costIfWrong(r.predClass, r.severity, {
+      profile,
+      matrix,
+      action: r.action,
+      cleanClass,
+    });
+    if (right === wrong) {
+      loss += r.n * right;
       continue;
     }
     if (r.pMissing > 0) return null;
-    loss += r.pErrorSum * profile.K[r.severity];
+    loss += (r.n - r.pErrorSum) * right + r.pErrorSum * wrong;
   }
   return n === 0 ? null : loss;
 }

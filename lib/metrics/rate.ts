@@ -1,9 +1,11 @@
 /**
- * Rates with their denominators and Wilson score intervals.
+ * Rates with their denominators and Wilson score intervals, switching to
+ * Clopper–Pearson next to 0 and n successes, where Wilson under-covers.
  *
  * @module
  */
 
+import { clopperPearsonInterval } from "../policy/clopper_pearson.ts";
 import { normalQuantile } from "./normal_quantile.ts";
 
 /** A confidence interval for a rate. */
@@ -14,8 +16,8 @@ export interface RateInterval {
   readonly hi: number;
   /** Confidence level, for example 0.95. */
   readonly level: number;
-  /** How it was computed. */
-  readonly method: "wilson";
+  /** How it was computed: `"wilson"`, or `"clopper-pearson"` next to the boundary. */
+  readonly method: "wilson" | "clopper-pearson";
 }
 
 /**
@@ -31,7 +33,7 @@ export interface Rate {
   readonly denominator: number;
   /** `numerator / denominator`, or `null` when the denominator is 0. */
   readonly value: number | null;
-  /** Wilson score interval, or `null` when the denominator is 0. */
+  /** The {@linkcode rateInterval}, or `null` when the denominator is 0. */
   readonly interval: RateInterval | null;
 }
 
@@ -111,7 +113,66 @@ export function wilsonInterval(
 }
 
 /**
- * A rate with its denominator and Wilson interval.
+ * Within this many successes or failures of the boundary, {@linkcode rateInterval}
+ * uses Clopper–Pearson instead of Wilson.
+ */
+export const BOUNDARY_COUNT = 3;
+
+/**
+ * The interval lossbook prints for a rate: Wilson, except within
+ * {@linkcode BOUNDARY_COUNT} successes or failures of the boundary, where it
+ * is Clopper–Pearson.
+ *
+ * Wilson's coverage dips to about 0.83 at nominal 0.95 when the true rate is
+ * so close to 1 (or 0) that one or two failures are typical: recall near 1
+ * on a severity with a few dozen exceptions. Brown, Cai and DasGupta (2001)
+ * locate the dip at k or n − k in {1, 2, 3}. There the exact interval takes
+ * over; the coverage study computes the switched interval's coverage
+ * exactly from the binomial and finds at least 0.919 for every n ≤ 400 and p,
+ * against 0.828 for Wilson alone.
+ *
+ * @param successes Count of successes, an integer in [0, n].
+ * @param n Count of trials.
+ * @param options Confidence level.
+ * @returns The interval with its method, or `null` when `n` is 0.
+ * @throws {RangeError} As {@linkcode wilsonInterval}.
+ *
+ * @example 99 of 100 is next to the boundary; 90 of 100 is not
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rateInterval } from "./rate.ts";
+ *
+ * assert.equal(rateInterval(99, 100)!.method, "clopper-pearson");
+ * assert.equal(rateInterval(90, 100)!.method, "wilson");
+ * assert.equal(rateInterval(0, 0), null);
+ * ```
+ */
+export function rateInterval(
+  successes: number,
+  n: number,
+  options: RateOptions = {},
+): RateInterval | null {
+  const wilson = wilsonInterval(successes, n, options);
+  if (wilson === null) return null;
+  if (Math.min(successes, n - successes) > BOUNDARY_COUNT) return wilson;
+  // Clopper–Pearson bounds are found by bisection; a bootstrap of recall asks
+  // for the same few (k, n) thousands of times, so they are remembered.
+  const key = `${successes}/${n}/${wilson.level}`;
+  let exact = EXACT_CACHE.get(key);
+  if (exact === undefined) {
+    exact = Object.freeze(
+      clopperPearsonInterval(successes, n, { level: wilson.level })!,
+    );
+    if (EXACT_CACHE.size >= 4096) EXACT_CACHE.clear();
+    EXACT_CACHE.set(key, exact);
+  }
+  return exact;
+}
+
+const EXACT_CACHE = new Map<string, RateInterval>();
+
+/**
+ * A rate with its denominator and interval ({@linkcode rateInterval}).
  *
  * @param successes Count of successes.
  * @param n Count of trials.
@@ -133,7 +194,7 @@ export function rate(
   n: number,
   options: RateOptions = {},
 ): Rate {
-  const interval = wilsonInterval(successes, n, options);
+  const interval = rateInterval(successes, n, options);
   return {
     numerator: successes,
     denominator: n,

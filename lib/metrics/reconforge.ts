@@ -7,7 +7,7 @@
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type Rate, rate, type RateOptions } from "./rate.ts";
-import type { StatsRow } from "./sufficient_stats.ts";
+import { isVerdictClass, type StatsRow } from "./sufficient_stats.ts";
 
 /**
  * ReconForge's class weights: HIGH classes 1.0 / 1.0 / 0.9 / 0.9 (amount,
@@ -45,6 +45,11 @@ function isCaught(
   clean: string,
   flag: readonly Severity[],
 ): boolean {
+  // a harness verdict is caught only when correct: "verdict:incorrect" is
+  // not a flag that reaches a human, it is a wrong answer acted on
+  if (isVerdictClass(r.trueClass) || isVerdictClass(r.predClass)) {
+    return r.predClass === r.trueClass;
+  }
   return flag.includes(r.severity)
     ? r.predClass !== clean
     : r.predClass === r.trueClass;

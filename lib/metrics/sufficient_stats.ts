@@ -40,6 +40,16 @@ export interface StatsRow {
   readonly pMissing: number;
   /** Decisions in the cell whose raw output did not parse. */
   readonly parseFailures: number;
+  /**
+   * The cell's decisions counted in tasks: the sum over its decisions of
+   * 1 / (decisions of the same model on the same task). A task answered in
+   * T trials (epochs, repeated runs, samples) adds 1/T per trial, so the
+   * cell's `taskShare` is its count of independent units when trials of a
+   * task are treated as one cluster. Equals `n` when every task has one
+   * trial; absent (read as `n`) in statistics built before clustering was
+   * tracked.
+   */
+  readonly taskShare?: number;
 }
 
 /** The numeric fields of a {@linkcode StatsRow}, which add across cells. */
@@ -78,7 +88,51 @@ export const OUTCOMES: readonly Outcome[] = [
 ];
 
 /**
+ * The gold class of every decision a harness verdict decides (an inspect_ai,
+ * lm-evaluation-harness, HELM or promptfoo log): the log has no clean class
+ * and no flagging step, only the harness's verdict on the answer.
+ */
+export const VERDICT_CORRECT = "verdict:correct";
+
+/** The predicted class of an answer the harness scored incorrect. */
+export const VERDICT_INCORRECT = "verdict:incorrect";
+
+/** The predicted class of a sample the harness scored as no answer (`parseOk: false`). */
+export const VERDICT_NO_ANSWER = "verdict:no_answer";
+
+/** The reserved verdict classes; no task's own class may take these names. */
+export const VERDICT_CLASSES = [
+  VERDICT_CORRECT,
+  VERDICT_INCORRECT,
+  VERDICT_NO_ANSWER,
+] as const;
+
+/**
+ * Whether a class is one of the reserved verdict classes.
+ *
+ * @param cls A class name.
+ * @returns `true` for `verdict:correct`, `verdict:incorrect`, `verdict:no_answer`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isVerdictClass } from "./sufficient_stats.ts";
+ *
+ * assert.equal(isVerdictClass("verdict:incorrect"), true);
+ * assert.equal(isVerdictClass("MATCH"), false);
+ * ```
+ */
+export function isVerdictClass(cls: string): boolean {
+  return (VERDICT_CLASSES as readonly string[]).includes(cls);
+}
+
+/**
  * Classify a (gold, predicted) pair.
+ *
+ * A harness verdict (gold class {@linkcode VERDICT_CORRECT}) that is not
+ * correct is `missed`, whatever the predicted verdict: the wrong answer was
+ * acted on, so every cost matrix prices it at K(severity), never as a
+ * review of a wrong exception type.
  *
  * @param trueClass Gold class.
  * @param predClass Predicted class.
@@ -93,6 +147,7 @@ export const OUTCOMES: readonly Outcome[] = [
  * assert.equal(outcomeOf("AMOUNT_MISMATCH", "MATCH"), "missed");
  * assert.equal(outcomeOf("AMOUNT_MISMATCH", "FX_CONVERSION_ERROR"), "wrongType");
  * assert.equal(outcomeOf("MATCH", "DUPLICATE"), "falseAlarm");
+ * assert.equal(outcomeOf("verdict:correct", "verdict:incorrect"), "missed");
  * ```
  */
 export function outcomeOf(
@@ -101,6 +156,9 @@ export function outcomeOf(
   cleanClass = "MATCH",
 ): Outcome {
   if (predClass === trueClass) return "correct";
+  if (trueClass === VERDICT_CORRECT || isVerdictClass(predClass)) {
+    return "missed";
+  }
   if (trueClass === cleanClass) return "falseAlarm";
   return predClass === cleanClass ? "missed" : "wrongType";
 }

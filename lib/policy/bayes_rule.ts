@@ -8,17 +8,20 @@ import { _checkReviewCost } from "./_score_groups.ts";
 import type { EscalationOptions } from "./optimal_threshold.ts";
 
 /**
- * The Bayes pointwise escalation rule: escalate iff P(error)·K(s) > reviewCost.
+ * The Bayes pointwise escalation rule: escalate iff P(error) × exposure > reviewCost.
  *
- * A decision served automatically costs P(error)·K in expectation; a review
+ * The exposure of a decision is what it costs if wrong, under the cost
+ * matrix (`costIfWrong`: K(s) for a decision that predicted clean; under
+ * `consequence`, a review for one that predicted an exception). A decision
+ * served automatically costs P(error) × exposure in expectation; a review
  * costs reviewCost. Escalating exactly when the first exceeds the second
  * minimises expected cost decision by decision (Chow's reject rule in
- * money; DESIGN §4.1). Its threshold on P(error) is reviewCost / K(s), so it
- * is a per-severity threshold that needs no fitting, only calibrated
- * probabilities. Ties are served automatically. Cost: O(n).
+ * money). Its threshold on P(error) is reviewCost / exposure,
+ * so it needs no fitting, only calibrated probabilities. Ties are served
+ * automatically. Cost: O(n).
  *
  * @param pError P(error) per decision, in [0, 1].
- * @param exposure K(severity) per decision: what an automatic error costs.
+ * @param exposure Cost if wrong per decision (`costIfWrong`), for example K(severity).
  * @param options Review cost. Default: 1.
  * @returns 1 where the rule escalates, 0 where it serves automatically.
  * @throws {RangeError} When a probability or exposure is out of range.

@@ -55,6 +55,12 @@ const EMPTY_RATE: NullReason = {
     "empty denominator: every attempt is excluded from the success rate (for example harness-invalid), so there is no rate and no interval",
 };
 
+const NOT_PRICED: NullReason = {
+  label: "n/a",
+  why:
+    "not priced: this statistic counts decisions and does not depend on a cost profile",
+};
+
 const NOTHING_ESCALATED = (what: string): NullReason => ({
   label: "n/a",
   why: `always auto-execute: nothing is escalated, so there is no ${what}`,
@@ -135,6 +141,12 @@ export const NULL_REASONS: Readonly<Record<string, NullReasonRule>> = {
         label: "unknown",
         why: "no cost was observed for any attempt of this system",
       }
+      : undefined,
+  // the coverage study: a rate, R_w or ECE is not priced under any profile
+  profile: (r) =>
+    typeof r.statistic === "string" &&
+      /^(accuracy|recall |R_w$|ECE$)/.test(r.statistic)
+      ? NOT_PRICED
       : undefined,
   successRate: (r) => r.rateDenominator === 0 ? EMPTY_RATE : undefined,
   successRateLo: (r) => r.rateDenominator === 0 ? EMPTY_RATE : undefined,

@@ -3,6 +3,7 @@
 // (a property test pins this); on anything it does not accept, the caller
 // re-runs zod to produce the precise error message.
 import type { Decision } from "./decision.ts";
+import { isPCorrectSource } from "./mapping.ts";
 
 const SEVERITY = new Set(["LOW", "MEDIUM", "HIGH", "CRITICAL"]);
 const OUTCOME = new Set([
@@ -33,6 +34,17 @@ const KEYS = new Set([
   "tokensIn",
   "tokensOut",
   "latencyMs",
+  "pCorrectSource",
+  "answer",
+  "target",
+]);
+const OPTIONAL = new Set([
+  "tokensIn",
+  "tokensOut",
+  "latencyMs",
+  "pCorrectSource",
+  "answer",
+  "target",
 ]);
 
 function id(v: unknown): boolean {
@@ -77,7 +89,7 @@ export function isDecisionShape(
   let required = 0;
   for (const k in d) {
     if (!KEYS.has(k)) return false;
-    if (k !== "tokensIn" && k !== "tokensOut" && k !== "latencyMs") required++;
+    if (!OPTIONAL.has(k)) required++;
   }
   if (required !== REQUIRED) return false;
   const p = d.pCorrect;
@@ -99,6 +111,12 @@ export function isDecisionShape(
     !(typeof d.latencyMs === "number" && Number.isFinite(d.latencyMs) &&
       d.latencyMs >= 0)
   ) return false;
+  if (
+    d.pCorrectSource !== undefined && d.pCorrectSource !== null &&
+    !isPCorrectSource(d.pCorrectSource)
+  ) return false;
+  if (d.answer !== undefined && typeof d.answer !== "string") return false;
+  if (d.target !== undefined && typeof d.target !== "string") return false;
   return true;
 }
 

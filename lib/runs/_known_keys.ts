@@ -59,6 +59,50 @@ export class KnownKeys {
     }
   }
 
+  /**
+   * Lenient mode for a value checked by a closed zod schema: remove each key
+   * the schema reports as unrecognised (counting it under `pattern`), until
+   * none is left. Outside lenient mode the value is returned as it is.
+   */
+  strip(
+    value: unknown,
+    schema: {
+      safeParse(v: unknown): {
+        success: boolean;
+        error?: {
+          issues: readonly {
+            code: string;
+            path: readonly PropertyKey[];
+            keys?: readonly string[];
+          }[];
+        };
+      };
+    },
+    pattern: string,
+  ): unknown {
+    if (!this.#options.lenient) return value;
+    if (value === null || typeof value !== "object") return value;
+    const copy = structuredClone(value) as Record<PropertyKey, unknown>;
+    for (let round = 0; round < 1000; round++) {
+      const r = schema.safeParse(copy);
+      if (r.success) break;
+      const issue = r.error?.issues.find((i) => i.code === "unrecognized_keys");
+      if (issue === undefined) break;
+      let o = copy;
+      for (const k of issue.path) o = o[k] as Record<PropertyKey, unknown>;
+      for (const k of issue.keys ?? []) {
+        delete o[k];
+        const field = [
+          ...(pattern === "" ? [] : [pattern]),
+          ...issue.path.map((p) => typeof p === "number" ? "[]" : String(p)),
+        ].join(".").replaceAll(".[]", "[]");
+        const at = `${field === "" ? "" : `${field}.`}${JSON.stringify(k)}`;
+        this.#counts.set(at, (this.#counts.get(at) ?? 0) + 1);
+      }
+    }
+    return copy;
+  }
+
   /** Report the keys skipped in lenient mode. */
   finish(): void {
     for (const [at, n] of this.#counts) {

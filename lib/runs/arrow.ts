@@ -27,6 +27,7 @@ import { type Decision, decisionSchema } from "./decision.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,
+  OPTIONAL_DECISION_COLUMNS,
   type ParseDecisionsOptions,
 } from "./load_decisions.ts";
 import {
@@ -34,12 +35,21 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { isPCorrectSource } from "./mapping.ts";
 
 /** The name of one column of the flat Decision layout. */
 export type DecisionColumn = typeof DECISION_COLUMNS[number];
 
-/** One row of the flat layout: a value (or `null`) for every column. */
-export type FlatDecisionRow = Record<DecisionColumn, unknown>;
+/** A column a file may leave out (see `OPTIONAL_DECISION_COLUMNS`). */
+type OptionalColumn = typeof OPTIONAL_DECISION_COLUMNS[number];
+
+/**
+ * One row of the flat layout: a value (or `null`) for every column; the
+ * optional columns may be missing (read as `null`).
+ */
+export type FlatDecisionRow =
+  & Record<Exclude<DecisionColumn, OptionalColumn>, unknown>
+  & Partial<Record<OptionalColumn, unknown>>;
 
 const NUMERIC: ReadonlySet<string> = new Set([
   "trial",
@@ -114,7 +124,10 @@ export function checkDecisionColumns(
       } (expected exactly ${DECISION_COLUMNS.join(", ")})`,
     );
   }
-  const missing = DECISION_COLUMNS.filter((c) => !seen.has(c));
+  const optional = new Set<string>(OPTIONAL_DECISION_COLUMNS);
+  const missing = DECISION_COLUMNS.filter((c) =>
+    !seen.has(c) && !optional.has(c)
+  );
   if (missing.length > 0) {
     throw new InputTypeError(
       `${where}: missing column${missing.length > 1 ? "s" : ""} ${
@@ -154,7 +167,10 @@ function isValidFlat(r: FlatDecisionRow): boolean {
     OUTCOME.has(r.outcome) && isOptionalCount(r.tokensIn) &&
     isOptionalCount(r.tokensOut) &&
     (lat === null ||
-      (typeof lat === "number" && Number.isFinite(lat) && lat >= 0));
+      (typeof lat === "number" && Number.isFinite(lat) && lat >= 0)) &&
+    (r.pCorrectSource == null || isPCorrectSource(r.pCorrectSource)) &&
+    (r.answer == null || typeof r.answer === "string") &&
+    (r.target == null || typeof r.target === "string");
 }
 
 function unflatten(r: FlatDecisionRow): Record<string, unknown> {
@@ -175,6 +191,9 @@ function unflatten(r: FlatDecisionRow): Record<string, unknown> {
   if (r.tokensIn !== null) value.tokensIn = r.tokensIn;
   if (r.tokensOut !== null) value.tokensOut = r.tokensOut;
   if (r.latencyMs !== null) value.latencyMs = r.latencyMs;
+  if (r.pCorrectSource != null) value.pCorrectSource = r.pCorrectSource;
+  if (r.answer != null) value.answer = r.answer;
+  if (r.target != null) value.target = r.target;
   return value;
 }
 
@@ -370,8 +389,11 @@ export function parseDecisionsArrow(
     }
   }
   const cols = {} as Record<DecisionColumn, ArrayLike<unknown>>;
+  const names = new Set(table.schema.fields.map((f) => f.name));
   for (const c of DECISION_COLUMNS) {
-    cols[c] = table.getChild(c).toArray() as ArrayLike<unknown>;
+    cols[c] = names.has(c)
+      ? table.getChild(c).toArray() as ArrayLike<unknown>
+      : new Array(table.numRows).fill(null);
   }
   // the Arrow reader replaces invalid UTF-8 by U+FFFD; refuse it instead
   for (const c of DECISION_COLUMNS) {
@@ -435,7 +457,11 @@ function value(v: unknown): unknown {
  * ```
  */
 export function decisionsFromColumns(
-  cols: Readonly<Record<DecisionColumn, ArrayLike<unknown>>>,
+  cols:
+    & Readonly<
+      Record<Exclude<DecisionColumn, OptionalColumn>, ArrayLike<unknown>>
+    >
+    & Readonly<Partial<Record<OptionalColumn, ArrayLike<unknown>>>>,
   rows: number,
   where: string,
 ): Decision[] {
@@ -461,6 +487,9 @@ export function decisionsFromColumns(
       tokensIn: value(c.tokensIn[i]),
       tokensOut: value(c.tokensOut[i]),
       latencyMs: value(c.latencyMs[i]),
+      pCorrectSource: value(c.pCorrectSource?.[i]),
+      answer: value(c.answer?.[i]),
+      target: value(c.target?.[i]),
     };
     const at = `${where}: row ${i + 1}`;
     const d = flatDecision(row, at);
@@ -526,6 +555,9 @@ function arrowTypes() {
     tokensIn: int64(),
     tokensOut: int64(),
     latencyMs: float64(),
+    pCorrectSource: enumType(),
+    answer: utf8(),
+    target: utf8(),
   };
 }
 

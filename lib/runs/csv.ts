@@ -260,8 +260,17 @@ function cellValue(column: DecisionColumn, text: string): unknown {
       ? null
       : text;
   }
+  // an empty cell of a nullable text column is null (CSV cannot tell an
+  // empty string from a missing value once unquoted)
+  if (text === "" && NULLABLE_TEXT.has(column)) return null;
   return text;
 }
+
+const NULLABLE_TEXT: ReadonlySet<string> = new Set([
+  "pCorrectSource",
+  "answer",
+  "target",
+]);
 
 /** Options for checking CSV decisions as they stream past. */
 interface VisitOptions {
@@ -553,7 +562,7 @@ function csvField(value: unknown): string {
  * import { decisionsToCsv } from "./csv.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * assert.equal(decisionsToCsv(decisionTable([])).split("\n")[0].split(",").length, 16);
+ * assert.equal(decisionsToCsv(decisionTable([])).split("\n")[0].split(",").length, 19);
  * ```
  */
 export function decisionsToCsv(table: ColumnTable): string {

@@ -18,6 +18,11 @@ export const CLEAN_CLASS = "MATCH";
 export type { Action } from "../metrics/sufficient_stats.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
 import { InputRangeError } from "../input_error.ts";
+import {
+  isPCorrectSource,
+  PCORRECT_SOURCE_ERROR,
+  type PCorrectSource,
+} from "./mapping.ts";
 
 /**
  * One line of a run export (DESIGN §3).
@@ -57,6 +62,16 @@ export interface Decision {
   readonly tokensOut?: number;
   /** Wall-clock latency in milliseconds, when known. */
   readonly latencyMs?: number;
+  /**
+   * Where `pCorrect` came from (`stated`, `logprob-option`, `logprob-token`,
+   * `agreement@k`, `score-metadata:KEY`), or `null` when there is no
+   * probability; absent in exports that predate provenance.
+   */
+  readonly pCorrectSource?: PCorrectSource | null;
+  /** The answer text a harness recorded; kept for review, never used for correctness. */
+  readonly answer?: string;
+  /** The target text a harness recorded; kept for review, never used for correctness. */
+  readonly target?: string;
 }
 
 const id = z.string({ error: "must be a string" }).min(1, {
@@ -117,6 +132,12 @@ export const decisionSchema = z.object({
     error: "must be >= 0",
   })
     .optional(),
+  pCorrectSource: z.string({ error: PCORRECT_SOURCE_ERROR }).refine(
+    isPCorrectSource,
+    { error: PCORRECT_SOURCE_ERROR },
+  ).nullable().optional(),
+  answer: z.string({ error: "must be a string" }).optional(),
+  target: z.string({ error: "must be a string" }).optional(),
 }).strict();
 
 /**

@@ -22,6 +22,8 @@ import {
  * The same grouping in SQL is `GROUP BY modelId, severity, trueClass,
  * predClass, action` with `count(*)`, `sum(1 - pCorrect)`,
  * `count(*) - count(pCorrect)` and `sum(CASE WHEN parseOk THEN 0 ELSE 1 END)`.
+ * `taskShare` sums 1 / (decisions of the same model on the same task) over
+ * the cell, so trials of a task (epochs, repeated runs) count as one task.
  *
  * @param table A decision table, as made by `decisionTable` or a loader.
  * @returns Statistics rows, in canonical order (see `sortStats`).
@@ -47,7 +49,11 @@ import {
 export function decisionStats(table: ColumnTable): StatsRow[] {
   if (table.numRows() === 0) return [];
   const rolled = table
+    .groupby("modelId", "taskId")
+    .derive({ _taskTrials: op.count() })
+    .ungroup()
     .derive({
+      _share: (d: Record<string, unknown>) => 1 / (d._taskTrials as number),
       _pErr: (d: Record<string, unknown>) =>
         d.pCorrect != null ? 1 - (d.pCorrect as number) : 0,
       _pMiss: (d: Record<string, unknown>) => d.pCorrect == null ? 1 : 0,
@@ -59,6 +65,7 @@ export function decisionStats(table: ColumnTable): StatsRow[] {
       pErrorSum: op.sum("_pErr"),
       pMissing: op.sum("_pMiss"),
       parseFailures: op.sum("_parseFail"),
+      taskShare: op.sum("_share"),
     });
   const rows = rolled.objects() as Array<Record<string, unknown>>;
   return sortStats(rows.map((r) => ({
@@ -71,5 +78,6 @@ export function decisionStats(table: ColumnTable): StatsRow[] {
     pErrorSum: r.pErrorSum as number,
     pMissing: r.pMissing as number,
     parseFailures: r.parseFailures as number,
+    taskShare: r.taskShare as number,
   })));
 }

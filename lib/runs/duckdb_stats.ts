@@ -30,12 +30,28 @@ import {
   invalidDecisionSql,
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
-import { decisionColumnKind, openDecisionsParquet } from "./parquet.ts";
 import {
   InputRangeError,
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import {
+  decisionColumnKind,
+  describeRelation,
+  openDecisionsParquet,
+  parquetSource,
+} from "./parquet.ts";
+
+async function parquetColumnNames(
+  connection: DuckDBConnection,
+  path: string,
+): Promise<string[]> {
+  return (await describeRelation(
+    connection,
+    `read_parquet(${sqlString(path)})`,
+  ))
+    .map((c) => c.name);
+}
 
 /** A progress sample taken while DuckDB scans the file. */
 export interface DuckDBProgress {
@@ -96,7 +112,9 @@ export function duckdbCsvRelation(
   header: readonly string[],
 ): string {
   const columns = header.map((c) => `'${c}': 'VARCHAR'`).join(", ");
+  const have = new Set(header);
   const select = DECISION_COLUMNS.map((c) => {
+    if (!have.has(c)) return `CAST(NULL AS VARCHAR) AS ${c}`;
     const kind = decisionColumnKind(c);
     if (kind === "number") {
       return `CASE WHEN "${c}" IS NULL THEN NULL WHEN regexp_matches("${c}", ${NUMBER_RE}) ` +
@@ -184,7 +202,7 @@ async function firstBadParquetRow(
     `SELECT ${
       DECISION_COLUMNS.map((c) => `"${c}"`).join(", ")
     }, ${flags}, file_row_number
-FROM read_parquet(${sqlString(path)}, file_row_number = true)
+FROM ${parquetSource(path, await parquetColumnNames(connection, path), true)}
 WHERE ${invalidDecisionSql()}
 ORDER BY file_row_number
 LIMIT 1`,
@@ -365,6 +383,7 @@ export async function duckdbDecisionStats(
       pErrorSum: toNumber(r[6]),
       pMissing: toNumber(r[7]),
       parseFailures: toNumber(r[8]),
+      taskShare: toNumber(r[10]),
     })));
   }, options);
 }

@@ -41,6 +41,7 @@ import {
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
 import type { DecisionColumn } from "./arrow.ts";
+import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "./mapping.ts";
 
 /** One row check: the field it is about and a predicate true for bad rows. */
 export interface DecisionCheck {
@@ -134,7 +135,32 @@ export const DECISION_CHECKS: readonly DecisionCheck[] = [
     sql:
       `latencyMs IS NOT NULL AND NOT (latencyMs BETWEEN 0 AND ${MAX_DOUBLE})`,
   },
+  {
+    field: "pCorrectSource",
+    rule: PCORRECT_SOURCE_ERROR.replace(/^must be /, ""),
+    sql: `pCorrectSource IS NOT NULL AND NOT (${pCorrectSourceSql()})`,
+  },
+  // the answer and target texts are kept for review: any text, or null, is
+  // valid, so no row fails these (the column types are checked before)
+  { field: "answer", rule: "text or null", sql: "1 = 0" },
+  { field: "target", rule: "text or null", sql: "1 = 0" },
 ];
+
+// ANSI SQL for "pCorrectSource is in the vocabulary": the fixed names,
+// agreement@K (K digits without a leading zero: the digits removed leave
+// nothing), or score-metadata: with a key. SUBSTR, LENGTH and REPLACE work
+// the same on DuckDB, PostgreSQL and SQLite.
+function pCorrectSourceSql(): string {
+  const tail = "SUBSTR(pCorrectSource, 11)";
+  let digitsRemoved = tail;
+  for (let d = 0; d <= 9; d++) {
+    digitsRemoved = `REPLACE(${digitsRemoved}, '${d}', '')`;
+  }
+  return `pCorrectSource IN (${list(PCORRECT_SOURCES)}) OR ` +
+    `(SUBSTR(pCorrectSource, 1, 10) = 'agreement@' AND LENGTH(pCorrectSource) > 10 ` +
+    `AND SUBSTR(pCorrectSource, 11, 1) <> '0' AND ${digitsRemoved} = '') OR ` +
+    `(SUBSTR(pCorrectSource, 1, 15) = 'score-metadata:' AND LENGTH(pCorrectSource) > 15)`;
+}
 
 /**
  * One ANSI SQL predicate that is TRUE for a row failing any of
@@ -161,10 +187,14 @@ export function invalidDecisionSql(): string {
  * predClass, action); per group: `n` = count(*), `pErrorSum` = sum of
  * 1 - pCorrect over rows that state it (0 when none do), `pMissing` = rows
  * with null pCorrect, `parseFailures` = rows whose output did not parse,
- * and `invalidRows` = rows failing {@linkcode DECISION_CHECKS}. A caller
- * must refuse the result when any `invalidRows` is not 0. This is the same
- * table `decisionStats` builds with Arquero (columns in this order; read
- * them by position, see the module notes on Trino).
+ * `invalidRows` = rows failing {@linkcode DECISION_CHECKS}, and
+ * `taskShare` = the sum of 1 / (rows of the same modelId and taskId), from a
+ * window count, so a task's trials count as one task. A caller must refuse
+ * the result when any `invalidRows` is not 0. This is the same table
+ * `decisionStats` builds with Arquero (columns in this order; read them by
+ * position, see the module notes on Trino). Numbers are made floating point
+ * by arithmetic with a float literal (`1.0E0 - pCorrect`), not by a cast:
+ * type names differ between engines.
  *
  * @param relation The relation to scan: a table or view name, or a table
  * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
@@ -184,12 +214,16 @@ export function decisionStatsSql(relation = "decisions"): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  COALESCE(SUM(1 - CAST(pCorrect AS DOUBLE)), 0) AS pErrorSum,
+  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}
-    THEN 1 ELSE 0 END) AS invalidRows
-FROM ${relation}
+    THEN 1 ELSE 0 END) AS invalidRows,
+  SUM(1.0E0 / taskTrials) AS taskShare
+FROM (
+  SELECT *, COUNT(*) OVER (PARTITION BY modelId, taskId) AS taskTrials
+  FROM ${relation}
+) withTrials
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
 

@@ -42,6 +42,7 @@ interface Cell {
   pErrorSum: number;
   pMissing: number;
   parseFailures: number;
+  taskShare: number;
 }
 
 /** The 1-based line number of a text offset. */
@@ -63,7 +64,10 @@ function lineOf(text: string, offset: number): number {
  * counts, so memory grows with the number of distinct decision keys, not
  * with whole decisions. Gives the same statistics as
  * `decisionStats(decisionTable(parseDecisionsJsonl(text)))`; a test pins
- * this. Cost is O(n).
+ * this. Cost is O(n). When every decision has trial 0 and one runId, no
+ * task has two decisions of one model and `taskShare` equals `n` at no
+ * cost; otherwise a second pass over the lines counts each model's
+ * decisions per task (memory grows with the number of tasks).
  *
  * @param text The JSONL text.
  * @param options Path for errors, and a progress callback.
@@ -102,6 +106,8 @@ export function jsonlStats(
   text = stripBom(text);
   let start = 0;
   let lineNo = 0;
+  let firstRun: string | null = null;
+  let repeatedTasks = false;
   const len = text.length;
   while (start < len) {
     let end = text.indexOf("\n", start);
@@ -186,6 +192,7 @@ export function jsonlStats(
         pErrorSum: 0,
         pMissing: 0,
         parseFailures: 0,
+        taskShare: 0,
       };
       byAction.set(d.action, c);
       list.push(c);
@@ -194,10 +201,45 @@ export function jsonlStats(
     if (d.pCorrect === null) c.pMissing++;
     else c.pErrorSum += 1 - d.pCorrect;
     if (!d.parseOk) c.parseFailures++;
+    if (firstRun === null) firstRun = d.runId;
+    if (d.trial !== 0 || d.runId !== firstRun) repeatedTasks = true;
     decisions++;
     if (options.onProgress !== undefined && decisions % 100_000 === 0) {
       options.onProgress(lineNo, start);
     }
   }
+  if (repeatedTasks) shareByTask(text, cells);
+  else for (const c of list) c.taskShare = c.n;
   return { stats: sortStats(list), decisions };
+}
+
+// Second pass, for runs where a task can have several decisions of one
+// model: every line was validated by the first pass, so it is only parsed.
+function shareByTask(
+  text: string,
+  cells: Map<string, Map<string, Map<string, Map<string, Map<string, Cell>>>>>,
+): void {
+  const tasks = new Map<string, Map<string, Cell[]>>();
+  let start = 0;
+  const len = text.length;
+  while (start < len) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = len;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === "") continue;
+    const d = JSON.parse(line) as Decision;
+    const cell = cells.get(d.modelId)!.get(d.severity)!.get(d.trueClass)!
+      .get(d.predClass)!.get(d.action)!;
+    let byTask = tasks.get(d.modelId);
+    if (byTask === undefined) tasks.set(d.modelId, byTask = new Map());
+    const seen = byTask.get(d.taskId);
+    if (seen === undefined) byTask.set(d.taskId, [cell]);
+    else seen.push(cell);
+  }
+  for (const byTask of tasks.values()) {
+    for (const trials of byTask.values()) {
+      for (const c of trials) c.taskShare += 1 / trials.length;
+    }
+  }
 }

@@ -47,6 +47,19 @@ export const DECISION_COLUMNS = [
   "tokensIn",
   "tokensOut",
   "latencyMs",
+  "pCorrectSource",
+  "answer",
+  "target",
+] as const;
+
+/**
+ * Columns of {@linkcode DECISION_COLUMNS} that a file may leave out (exports
+ * written before they existed); a missing one reads as all `null`.
+ */
+export const OPTIONAL_DECISION_COLUMNS = [
+  "pCorrectSource",
+  "answer",
+  "target",
 ] as const;
 
 /**
@@ -202,6 +215,9 @@ export function decisionTable(decisions: readonly Decision[]): ColumnTable {
     cols.tokensIn[i] = d.tokensIn ?? null;
     cols.tokensOut[i] = d.tokensOut ?? null;
     cols.latencyMs[i] = d.latencyMs ?? null;
+    cols.pCorrectSource[i] = d.pCorrectSource ?? null;
+    cols.answer[i] = d.answer ?? null;
+    cols.target[i] = d.target ?? null;
   }
   return aq.table(cols);
 }

@@ -14,8 +14,12 @@ import {
   decisionsFromColumns,
 } from "./arrow.ts";
 import { type DuckDBOptions, sqlString, withDuckDB } from "./duckdb_session.ts";
-import { DECISION_COLUMNS, decisionTable } from "./load_decisions.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
+import {
+  DECISION_COLUMNS,
+  decisionTable,
+  OPTIONAL_DECISION_COLUMNS,
+} from "./load_decisions.ts";
 
 const STRING_COLUMNS: ReadonlySet<string> = new Set([
   "runId",
@@ -27,6 +31,9 @@ const STRING_COLUMNS: ReadonlySet<string> = new Set([
   "action",
   "costCompleteness",
   "outcome",
+  "pCorrectSource",
+  "answer",
+  "target",
 ]);
 const NUMERIC_TYPE =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
@@ -182,7 +189,42 @@ export async function openDecisionsParquet(
     );
   }
   checkDecisionColumnTypes(columns, where);
-  return relation;
+  return parquetSource(path, columns.map((c) => c.name));
+}
+
+/**
+ * A DuckDB relation over a Parquet run export in which every column of
+ * {@linkcode DECISION_COLUMNS} exists: optional columns the file lacks (an
+ * export written before they existed) read as text `NULL`.
+ *
+ * @param path The Parquet file.
+ * @param present The file's column names.
+ * @param rowNumbers Also expose DuckDB's `file_row_number`. Default: `false`.
+ * @returns SQL for a relation.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parquetSource } from "./parquet.ts";
+ *
+ * assert.match(parquetSource("a.parquet", ["runId"]), /CAST\(NULL AS VARCHAR\) AS "answer"/);
+ * assert.equal(parquetSource("a.parquet", ["pCorrectSource", "answer", "target"]), "read_parquet('a.parquet')");
+ * ```
+ */
+export function parquetSource(
+  path: string,
+  present: readonly string[],
+  rowNumbers = false,
+): string {
+  const base = `read_parquet(${sqlString(path)}${
+    rowNumbers ? ", file_row_number = true" : ""
+  })`;
+  const have = new Set(present);
+  const extra = OPTIONAL_DECISION_COLUMNS.filter((c) => !have.has(c));
+  if (extra.length === 0) return base;
+  return `(SELECT *, ${
+    extra.map((c) => `CAST(NULL AS VARCHAR) AS "${c}"`).join(", ")
+  } FROM ${base}) AS decisions_source`;
 }
 
 /**
@@ -269,6 +311,9 @@ const SQL_TYPE: Record<DecisionColumn, string> = {
   tokensIn: "BIGINT",
   tokensOut: "BIGINT",
   latencyMs: "DOUBLE",
+  pCorrectSource: "VARCHAR",
+  answer: "VARCHAR",
+  target: "VARCHAR",
 };
 
 /**

@@ -30,6 +30,7 @@ export * from "./cost_family.ts";
 export * from "./kendall_tau.ts";
 export * from "./sweep.ts";
 export * from "./crossover.ts";
+export * from "./crossover_interval.ts";
 export * from "./family_sweep.ts";
 export * from "./rank_reversal.ts";
 export * from "./registry_draws.ts";

@@ -41,3 +41,4 @@ export * from "./near_miss.ts";
 export * from "./contamination.ts";
 export * from "./load_tasks.ts";
 export * from "./write_tasks.ts";
+export * from "./export_inspect.ts";

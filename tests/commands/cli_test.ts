@@ -130,7 +130,7 @@ Deno.test("score exits 2 on invalid JSON, a missing file, an unknown profile and
   assert.equal(r.code, 2);
   r = await runCli(["score"]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /expected one run file, got 0/);
+  assert.match(r.stderr, /expected one or more run files, got none/);
 });
 
 Deno.test("profiles lists the four shipped profiles, as text and as JSON", async () => {

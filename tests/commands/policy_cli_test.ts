@@ -142,12 +142,14 @@ Deno.test("escalate --json gives the optimal thresholds globally and per severit
   ) {
     assert.ok(k in m, k);
   }
-  // the global optimum is the cheapest of every threshold, checked naively
+  // the global optimum is the cheapest of every threshold, checked naively;
+  // consequence matrix: a wrong predicted MATCH is a miss (K), any other wrong answer a review (1)
+  assert.equal(doc.matrix, "consequence");
   const K = getProfile("reconciliation").K;
   const rows = over.map((d) => ({
     p: 1 - d.pCorrect!,
     err: d.predClass === d.trueClass ? 0 : 1,
-    k: K[d.severity],
+    k: d.predClass === "MATCH" ? K[d.severity] : 1,
   }));
   const thresholds = [-1, ...new Set(rows.map((x) => x.p))];
   let best = Infinity;
@@ -170,8 +172,36 @@ Deno.test("escalate --json gives the optimal thresholds globally and per severit
     "HIGH",
     "CRITICAL",
   ]);
-  // the Bayes rule's thresholds are reviewCost / K(s)
+  // the Bayes rule's thresholds are reviewCost / cost if wrong: K(s) for a predicted MATCH,
+  // a review for a predicted exception (never worth escalating), capped at 1
   assert.equal(m.bayes.thresholds.HIGH, 0.1);
+  assert.equal(m.bayes.thresholds.LOW, 1);
+  assert.equal(m.bayes.thresholdsIfFlagged.HIGH, 1);
+  // --mode strict prices every automatic error at K(severity), as before
+  const s = await runCli([
+    "escalate",
+    RUN,
+    "--json",
+    "--profile",
+    "reconciliation",
+    "--mode",
+    "strict",
+  ]);
+  assert.equal(s.code, 0, s.stderr);
+  const sdoc = JSON.parse(s.stdout);
+  assert.equal(sdoc.matrix, "strict");
+  const sm = sdoc.models.find((x: { modelId: string }) =>
+    x.modelId === "frontier_even"
+  );
+  const strictAllAuto = over.reduce(
+    (t, d) => t + (d.predClass === d.trueClass ? 0 : K[d.severity]),
+    0,
+  );
+  assert.ok(Math.abs(sm.costAllAuto - strictAllAuto) < 1e-9);
+  assert.equal(sm.bayes.thresholdsIfFlagged.HIGH, 0.1);
+  const bad = await runCli(["escalate", RUN, "--mode", "lenient"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--mode must be one of consequence, strict/);
 });
 
 Deno.test("escalate prints thresholds, the Bayes rule and the risk-coverage curve", async () => {
@@ -186,7 +216,7 @@ Deno.test("escalate prints thresholds, the Bayes rule and the risk-coverage curv
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /under principal_risk: an automatic error costs K\(severity\), an escalation 1 error units/,
+    /under principal_risk, consequence matrix \(a missed exception costs K\(severity\);.*\) \(review cost 1 error units\)/,
   );
   assert.match(r.stdout, /best global threshold: serve automatically iff/);
   assert.match(r.stdout, /risk-coverage in money:/);

@@ -42,13 +42,18 @@ Deno.test("sweep --json reports the 5.8 crossover exactly, one flip, tau per gri
   assert.equal(code, 0, stderr);
   const doc = JSON.parse(stdout);
   // issue 5: K(LOW) = 0.2, K(HIGH) = 10 r: 20 + 400 r = 600 + 300 r at r = 5.8
-  assert.deepEqual(doc.crossovers, [{
+  const { interval, noCrossShare, ...point } = doc.crossovers[0];
+  assert.equal(doc.crossovers.length, 1);
+  assert.deepEqual(point, {
     a: "A",
     b: "B",
     ratio: 5.8,
     exact: "29/5",
     span: 1450,
-  }]);
+  });
+  // posterior draws of both models' coefficients: the interval holds the point
+  assert.ok(interval.lo < 5.8 && 5.8 < interval.hi, JSON.stringify(interval));
+  assert.ok(noCrossShare >= 0 && noCrossShare < 0.05);
   assert.equal(doc.flips, 1);
   assert.deepEqual(doc.winnerChanges, [{
     ratio: 5.8,
@@ -173,7 +178,7 @@ Deno.test("sweep exits 2 with one line on bad input", async () => {
       [["sweep", EXAMPLE, "--mode", "lenient"], /--mode must be one of/],
       [["sweep", EXAMPLE, "--seed", "x"], /--seed must be an integer/],
       [["sweep", EXAMPLE, "--bogus"], /Unknown option '--bogus'/],
-      [["sweep"], /expected one run file, got 0/],
+      [["sweep"], /expected one or more run files, got none/],
       [["sweep", "nope.jsonl"], /Cannot read nope\.jsonl: no such file/],
     ] as const
   ) {

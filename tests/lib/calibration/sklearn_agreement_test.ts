@@ -1,11 +1,16 @@
 // Agreement with scikit-learn (Debian's python3-sklearn at /usr/bin/python3)
 // on the same data: calibration_curve with both binning strategies,
-// brier_score_loss and cohen_kappa_score. The conventions are documented in
+// brier_score_loss, cohen_kappa_score, IsotonicRegression on tied
+// probabilities and numpy.linspace edges. The conventions are documented in
 // scripts/sklearn_agreement.ts. Without scikit-learn the comparison is
 // skipped with a message, and the convention checks that need no Python
 // still run.
 import assert from "node:assert/strict";
-import { binEdges, binIndex } from "../../../lib/calibration/mod.ts";
+import {
+  binEdges,
+  binIndex,
+  equalWidthEdges,
+} from "../../../lib/calibration/mod.ts";
 import {
   compareWithSklearn,
   sklearnUnavailable,
@@ -20,8 +25,8 @@ if (unavailable !== null) {
 
 Deno.test({
   name: unavailable === null
-    ? "reliabilityDiagram(), brierScore() and cohensKappa() agree with scikit-learn 1.x on the same data"
-    : `reliabilityDiagram(), brierScore() and cohensKappa() agree with scikit-learn (skipped: ${unavailable})`,
+    ? "reliabilityDiagram(), brierScore(), cohensKappa(), fitIsotonic() and equalWidthEdges() agree with scikit-learn 1.x and numpy on the same data"
+    : `reliabilityDiagram(), brierScore(), cohensKappa(), fitIsotonic() and equalWidthEdges() agree with scikit-learn and numpy (skipped: ${unavailable})`,
   ignore: unavailable !== null,
   async fn() {
     const a = await compareWithSklearn();
@@ -48,32 +53,42 @@ Deno.test({
     for (const k of a.kappa) {
       assert.ok(Math.abs(k.lossbook - k.sklearn) < 1e-12);
     }
+    // IsotonicRegression on tied probabilities: the same map
+    for (const c of a.isotonic) {
+      assert.ok(c.maxDifference < 1e-12, `${c.name}: ${c.maxDifference}`);
+    }
+    // numpy.linspace edges, bit for bit, at every bin count compared
+    assert.deepEqual(a.linspace.different, []);
   },
 });
 
-Deno.test("binEdges() equal-width edges are i/B; numpy's linspace edges differ only in the last bit", () => {
-  const edges = binEdges([], { bins: 10 });
-  // np.linspace(0, 1, 11)[3] == 0.30000000000000004 while 3/10 == 0.3: a
-  // probability of exactly 0.3 goes to bin 2 under both conventions; only the
-  // double between them, 0.30000000000000004, goes to bin 3 here and bin 2 there
-  assert.equal(edges[3], 0.3);
-  assert.equal(binIndex(edges, 0.3), 2);
-  assert.equal(binIndex(edges, 0.30000000000000004), 3);
-  // numpy.linspace(0, 1, B + 1) computes i·(1/B) and sets the last edge to 1;
-  // on every six-decimal probability both edge sets give the same bin
-  for (const bins of [10, 15, 20]) {
-    const mine = binEdges([], { bins });
-    const numpy = Array.from(
-      { length: bins + 1 },
-      (_, i) => (i === bins ? 1 : i * (1 / bins)),
+Deno.test("equalWidthEdges() equals numpy's linspace(0, 1, B + 1) bit for bit: i·(1/B), the last edge 1", () => {
+  // numpy/core/function_base.py linspace: step = (stop - start) / div with
+  // div = num - 1; y = arange(num) * step + start; y[-1] = stop
+  const linspace = (b: number) => {
+    const step = (1 - 0) / b;
+    return Array.from(
+      { length: b + 1 },
+      (_, i) => (i === b ? 1 : i * step + 0),
     );
-    for (let k = 0; k <= 1_000_000; k++) {
-      const v = k / 1e6;
-      if (binIndex(mine, v) !== binIndex(numpy, v)) {
-        throw new Error(
-          `${v} at ${bins} bins: ${binIndex(mine, v)} vs ${binIndex(numpy, v)}`,
-        );
-      }
-    }
+  };
+  for (let b = 1; b <= 1000; b++) {
+    const mine = binEdges([], { bins: b });
+    const numpy = linspace(b);
+    assert.equal(mine.length, b + 1);
+    mine.forEach((e, i) =>
+      assert.ok(
+        Object.is(e, numpy[i]),
+        `${b} bins, edge ${i}: ${e} vs ${numpy[i]}`,
+      )
+    );
   }
+  // at B = 10, edge 3 is 0.30000000000000004, not 3/10 = 0.3: a probability of
+  // 0.30000000000000004 lies on the edge and goes to the lower bin, as in scikit-learn
+  const edges = equalWidthEdges(10);
+  assert.equal(edges[3], 0.30000000000000004);
+  assert.notEqual(edges[3], 3 / 10);
+  assert.equal(binIndex(edges, 0.3), 2);
+  assert.equal(binIndex(edges, 0.30000000000000004), 2);
+  assert.equal(binIndex(edges, 0.3000000000000001), 3);
 });

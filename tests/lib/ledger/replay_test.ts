@@ -391,3 +391,33 @@ Deno.test("linearThresholds() spans the range with both ends and refuses a bad g
   assert.throws(() => linearThresholds(0.5, 0.2), RangeError);
   assert.throws(() => linearThresholds(0, 1, { count: 1 }), RangeError);
 });
+
+Deno.test("replay() under Chow prices an error through the matrix: a risky predicted exception is escalated under strict, not under consequence", () => {
+  const records = [
+    // predicted an exception, 40% likely wrong: under consequence a wrong type
+    // still reaches review (cost 1 = the review), so escalating never pays
+    decisionRec("x", {
+      severity: "HIGH",
+      risk: 0.4,
+      pred: "FX_CONVERSION_ERROR",
+    }),
+    decisionRec("h", { severity: "HIGH", risk: 0.15, pred: "MATCH" }),
+  ];
+  const cols = ledgerColumns(ledgerText(records).entries);
+  const consequence = replay(cols, { threshold: "chow" });
+  assert.deepEqual(consequence.diff.map((d) => d.taskId), ["h"]);
+  assert.deepEqual(consequence.policy.thresholdIfFlagged, {
+    LOW: 1,
+    MEDIUM: 1,
+    HIGH: 1,
+    CRITICAL: 1,
+  });
+  // strict: K(HIGH) = 10 for either, so both risks above 0.1 escalate
+  const strict = replay(cols, { threshold: "chow" }, { matrix: STRICT_MATRIX });
+  assert.deepEqual(strict.diff.map((d) => d.taskId).sort(), ["h", "x"]);
+  assert.equal(strict.policy.thresholdIfFlagged!.HIGH, 0.1);
+  assert.equal(
+    replay(cols, { threshold: 0.2 }).policy.thresholdIfFlagged,
+    null,
+  );
+});

@@ -188,10 +188,19 @@ Deno.test("lossBySeverity() splits loss by action and sums to realisedLoss()", (
   }
 });
 
-Deno.test("expectedLoss() weighs automatic P(error) by K, charges escalations a review, and is null when a probability is missing", () => {
-  // reconciliation: HIGH auto (0.7 + 0.5 + 0.4) x 10 + MEDIUM (0.2 + 0.3) x 1 + LOW 0.4 x 0.2 + 2 reviews = 16 + 0.5 + 0.08 + 2
+Deno.test("expectedLoss() weighs automatic P(error) by the matrix's cost if wrong, charges escalations a review, and is null when a probability is missing", () => {
+  // strict, reconciliation: HIGH auto (0.7 + 0.5 + 0.4) x 10 + MEDIUM (0.2 + 0.3) x 1 + LOW 0.4 x 0.2 + 2 reviews = 16 + 0.5 + 0.08 + 2
   assert.ok(
-    Math.abs(expectedLoss(stats, getProfile("reconciliation"))! - 18.58) <
+    Math.abs(
+      expectedLoss(stats, getProfile("reconciliation"), {
+        matrix: STRICT_MATRIX,
+      })! - 18.58,
+    ) < 1e-12,
+  );
+  // consequence (default): only a predicted MATCH risks K; a predicted exception risks a review (1):
+  // HIGH 0.7 x 1 + 0.5 x 10 + 0.4 x 1 + MEDIUM 0.2 x 1 + 0.3 x 1 + LOW 0.4 x 0.2 + 2 reviews = 8.68
+  assert.ok(
+    Math.abs(expectedLoss(stats, getProfile("reconciliation"))! - 8.68) <
       1e-12,
   );
   assert.equal(

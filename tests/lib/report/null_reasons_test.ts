@@ -53,6 +53,7 @@ Deno.test("every null reason is a sentence with a label", () => {
     { costPerSuccessLabel: "incomplete" },
     { costPerSuccessLabel: "not_computable" },
     { window: 0, n: 0, escalatedShare: 0, excess: 0, policy: "frontier only" },
+    { statistic: "recall CRITICAL", n: 60, profile: null },
   ];
   let answered = 0;
   for (const [column, rule] of Object.entries(NULL_REASONS)) {

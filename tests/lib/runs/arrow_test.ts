@@ -188,6 +188,12 @@ Deno.test("flatDecision() accepts exactly the rows the Decision schema accepts (
     tokensIn: pick([null, 0, 12], [-3, 1.5]),
     tokensOut: pick([null, 7, 3n], [-1n]),
     latencyMs: pick([null, 0, 1.25], [-1, Infinity]),
+    pCorrectSource: pick(
+      [null, "stated", "agreement@5", "score-metadata:p"],
+      ["agreement@0", "", 3],
+    ),
+    answer: pick([null, "No.", ""], [7]),
+    target: pick([null, "No"], [false]),
   });
   let accepted = 0, refused = 0;
   fc.assert(
@@ -211,6 +217,9 @@ Deno.test("flatDecision() accepts exactly the rows the Decision schema accepts (
       if (r.tokensIn !== null) nested.tokensIn = asNumber(r.tokensIn);
       if (r.tokensOut !== null) nested.tokensOut = asNumber(r.tokensOut);
       if (r.latencyMs !== null) nested.latencyMs = r.latencyMs;
+      if (r.pCorrectSource !== null) nested.pCorrectSource = r.pCorrectSource;
+      if (r.answer !== null) nested.answer = r.answer;
+      if (r.target !== null) nested.target = r.target;
       const expected = decisionSchema.safeParse(nested);
       let got: Decision | Error;
       try {

@@ -126,6 +126,11 @@ Deno.test("the fast Decision check accepts exactly what the zod schema accepts (
       "resolved",
       "MATCH",
       "LOW",
+      "stated",
+      "agreement@2",
+      "agreement@0",
+      "score-metadata:",
+      "score-metadata:confidence",
     ),
     fc.constant([]),
     fc.constant({}),
@@ -143,6 +148,9 @@ Deno.test("the fast Decision check accepts exactly what the zod schema accepts (
     "tokensIn",
     "tokensOut",
     "latencyMs",
+    "pCorrectSource",
+    "answer",
+    "target",
     "bogus",
   ];
   fc.assert(

@@ -1,0 +1,321 @@
+// Private to the CLI: the mapping flags every harness format shares, parsed
+// in one place; which format an input is, detected from its content; and
+// the import of harness logs into decisions, saying what was done.
+import type { Decision } from "../lib/runs/decision.ts";
+import {
+  detectHarnessFormats,
+  detectInput,
+  HARNESS_FORMATS,
+  HARNESS_IMPORTERS,
+  type HarnessFormat,
+  harnessImporter,
+  type HarnessImportOptions,
+  type HarnessOption,
+  isHarnessFormat,
+  type SetAside,
+} from "../lib/runs/import_harness.ts";
+import {
+  countPCorrectSources,
+  describePCorrectSources,
+  parsePCorrectFrom,
+  severityResolver,
+  severitySpec,
+} from "../lib/runs/mapping.ts";
+import { UsageError } from "./_command.ts";
+import { InputRangeError } from "../lib/input_error.ts";
+
+/** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
+export const MAPPING_FLAGS = {
+  severity: { type: "string" },
+  "severity-map": { type: "string" },
+  "severity-map-key": { type: "string" },
+  "severity-field": { type: "string" },
+  scorer: { type: "string" },
+  partial: { type: "string" },
+  "pcorrect-from": { type: "string" },
+  "model-id": { type: "string" },
+  filter: { type: "string" },
+  metric: { type: "string" },
+  correct: { type: "string" },
+} as const;
+
+/** The mapping flags' values. */
+export interface MappingFlags {
+  severity?: string;
+  "severity-map"?: string;
+  "severity-map-key"?: string;
+  "severity-field"?: string;
+  scorer?: string;
+  partial?: string;
+  "pcorrect-from"?: string;
+  "model-id"?: string;
+  filter?: string;
+  metric?: string;
+  correct?: string;
+}
+
+const OPTION_FLAGS: ReadonlyArray<
+  readonly [HarnessOption, keyof MappingFlags]
+> = [
+  ["scorer", "scorer"],
+  ["partial", "partial"],
+  ["modelId", "model-id"],
+  ["filter", "filter"],
+  ["metric", "metric"],
+  ["correct", "correct"],
+];
+
+const SEVERITY_FLAGS = [
+  "severity",
+  "severity-map",
+  "severity-map-key",
+  "severity-field",
+] as const;
+
+/**
+ * Refuse the harness-only mapping flags for a format that is not a harness
+ * log (`--pcorrect-from` is the caller's to check).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseMappingFlags } from "./_harness_input.ts";
+ *
+ * assert.throws(() => refuseMappingFlags({ severity: "HIGH" }, "decisions"), /--severity applies to the harness formats/);
+ * refuseMappingFlags({}, "decisions");
+ * ```
+ */
+export function refuseMappingFlags(flags: MappingFlags, format: string): void {
+  for (const name of [...SEVERITY_FLAGS, ...OPTION_FLAGS.map(([, f]) => f)]) {
+    if (flags[name] !== undefined) {
+      throw new UsageError(
+        `--${name} applies to the harness formats (${
+          HARNESS_FORMATS.join(", ")
+        }), not to --format ${format}`,
+      );
+    }
+  }
+}
+
+/**
+ * Read the mapping flags into the importer options of one harness format:
+ * severity (exactly one source, required), `--pcorrect-from`, and the
+ * options this format reads; a flag the format does not read is refused,
+ * naming the formats that do.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { harnessOptions } from "./_harness_input.ts";
+ *
+ * const o = await harnessOptions({ severity: "LOW", scorer: "match" }, "inspect");
+ * assert.equal(o.scorer, "match");
+ * assert.equal(o.severityOf({ taskId: "1", record: {} }, "x"), "LOW");
+ * await assert.rejects(() => harnessOptions({}, "inspect"), /give exactly one of --severity/);
+ * ```
+ */
+export async function harnessOptions(
+  flags: MappingFlags,
+  format: HarnessFormat,
+): Promise<HarnessImportOptions> {
+  const importer = harnessImporter(format);
+  for (const [option, flag] of OPTION_FLAGS) {
+    if (flags[flag] === undefined || importer.flags.includes(option)) continue;
+    const readers = HARNESS_FORMATS.filter((f) =>
+      HARNESS_IMPORTERS[f]?.flags.includes(option)
+    );
+    throw new UsageError(
+      `--${flag} applies to --format ${
+        readers.join(" or ") || "(no format in this build)"
+      }, not to ${format}`,
+    );
+  }
+  let spec;
+  try {
+    spec = await severitySpec({
+      severity: flags.severity,
+      severityMap: flags["severity-map"],
+      severityMapKey: flags["severity-map-key"],
+      severityField: flags["severity-field"],
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+  const options: {
+    -readonly [K in keyof HarnessImportOptions]: HarnessImportOptions[K];
+  } = { severityOf: severityResolver(spec) };
+  if (flags["pcorrect-from"] !== undefined) {
+    try {
+      options.pcorrectFrom = parsePCorrectFrom(flags["pcorrect-from"]);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (flags.partial !== undefined) {
+    if (flags.partial !== "correct" && flags.partial !== "incorrect") {
+      throw new UsageError(
+        `--partial must be correct or incorrect, got ${
+          JSON.stringify(flags.partial)
+        }`,
+      );
+    }
+    options.partial = flags.partial;
+  }
+  if (flags.scorer !== undefined) options.scorer = flags.scorer;
+  if (flags["model-id"] !== undefined) options.modelId = flags["model-id"];
+  if (flags.filter !== undefined) options.filter = flags.filter;
+  if (flags.metric !== undefined) options.metric = flags.metric;
+  if (flags.correct !== undefined) {
+    const types = flags.correct.split(",").map((t) => t.trim());
+    if (types.some((t) => t === "")) {
+      throw new UsageError(
+        `--correct must name assertion types separated by commas, got ${
+          JSON.stringify(flags.correct)
+        }`,
+      );
+    }
+    options.correct = types;
+  }
+  return options;
+}
+
+/** What the harness import of one or more files produced. */
+export interface HarnessRun {
+  readonly decisions: Decision[];
+  readonly notes: Record<string, number>;
+  readonly messages: string[];
+  readonly setAside: Array<SetAside & { readonly file: string }>;
+  readonly pCorrectSources: Record<string, number>;
+}
+
+/**
+ * Import harness logs of one format and concatenate their decisions. Every
+ * message (scorer, set-aside items, pCorrect sources) goes to stderr,
+ * prefixed with its file; a decision key repeated across files is refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importHarness } from "./_harness_input.ts";
+ *
+ * const r = await importHarness(["data/examples/harness/inspect_qwen.eval"], "inspect", { severity: "HIGH" }, { quiet: true });
+ * assert.equal(r.decisions.length, 9);
+ * assert.equal(r.setAside[0].outcome, "harness_failure");
+ * ```
+ */
+export async function importHarness(
+  paths: readonly string[],
+  format: HarnessFormat,
+  flags: MappingFlags,
+  options: { quiet?: boolean } = {},
+): Promise<HarnessRun> {
+  const importer = harnessImporter(format);
+  const opts = await harnessOptions(flags, format);
+  const decisions: Decision[] = [];
+  const notes: Record<string, number> = {};
+  const messages: string[] = [];
+  const setAside: Array<SetAside & { file: string }> = [];
+  const firstFile = new Map<string, string>();
+  for (const path of paths) {
+    const r = await importer.import(path, opts);
+    for (const d of r.decisions) {
+      const key =
+        `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+      const first = firstFile.get(key);
+      if (first !== undefined) {
+        throw new InputRangeError(
+          `Cannot combine ${path}: its decision for runId ${
+            JSON.stringify(d.runId)
+          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} repeats one in ${first}`,
+        );
+      }
+      firstFile.set(key, path);
+      decisions.push(d);
+    }
+    for (const [k, v] of Object.entries(r.notes)) {
+      notes[k] = (notes[k] ?? 0) + v;
+    }
+    for (const a of r.setAside ?? []) setAside.push({ ...a, file: path });
+    // every import says where its probabilities came from, once
+    const said = r.messages.some((m) => m.startsWith("pCorrect source:"));
+    const sources = said
+      ? []
+      : [describePCorrectSources(countPCorrectSources(r.decisions))];
+    for (const m of [...r.messages, ...sources]) {
+      messages.push(`${path}: ${m}`);
+    }
+  }
+  if (options.quiet !== true) { for (const m of messages) console.error(m); }
+  return {
+    decisions,
+    notes,
+    messages,
+    setAside,
+    pCorrectSources: countPCorrectSources(decisions),
+  };
+}
+
+/** Whether the head of a `.json` file opens like a ReconForge per-task file. */
+function looksLikeReconforge(head: Uint8Array): boolean {
+  const t = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+  return /^\s*\{\s*"run"\s*:/.test(t) || /"per_task"\s*:\s*\[/.test(t);
+}
+
+/**
+ * The format of an input, from its content where that is unambiguous: a
+ * harness importer that claims it; a `.json` that opens like a ReconForge
+ * file; otherwise a Decision run export (by extension, as before). A `.json`
+ * that is neither ReconForge nor a harness log, and a folder no importer
+ * claims, are refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectFormat } from "./_harness_input.ts";
+ *
+ * assert.equal(await detectFormat("data/examples/harness/inspect_sonnet.json"), "inspect");
+ * assert.equal(await detectFormat("data/examples/reconforge_run.json"), "reconforge");
+ * assert.equal(await detectFormat("data/examples/model_ab.jsonl"), "decisions");
+ * ```
+ */
+export async function detectFormat(path: string): Promise<string> {
+  const input = await detectInput(path);
+  const claims = detectHarnessFormats(input);
+  if (claims.length > 1) {
+    throw new UsageError(
+      `${path} could be ${claims.join(" or ")}; say which with --format`,
+    );
+  }
+  if (claims.length === 1) return claims[0];
+  if (input.isDirectory) {
+    throw new UsageError(
+      `${path} is a folder that no importer recognises (a HELM run folder holds run_spec.json, scenario_state.json and per_instance_stats.json); pass --format`,
+    );
+  }
+  if (/\.json$/i.test(path)) {
+    if (looksLikeReconforge(input.head)) return "reconforge";
+    throw new UsageError(
+      `Cannot tell what ${path} is: it is neither a ReconForge per-task file ({"run": ..., "per_task": [...]}) nor an inspect_ai log ({"version": ..., "status": ..., "eval": ...}); pass --format`,
+    );
+  }
+  return "decisions";
+}
+
+/**
+ * Whether a format name is a harness format.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isHarness } from "./_harness_input.ts";
+ *
+ * assert.equal(isHarness("inspect"), true);
+ * assert.equal(isHarness("reconforge"), false);
+ * ```
+ */
+export function isHarness(format: string): format is HarnessFormat {
+  return isHarnessFormat(format);
+}

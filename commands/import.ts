@@ -1,0 +1,98 @@
+// `lossbook import`: turn harness logs (or ReconForge files) into Decision
+// records once, so the mapping can be reviewed before anything is scored.
+import { decisionTable } from "../lib/runs/load_decisions.ts";
+import { decisionFormatOf, writeDecisions } from "../lib/runs/load_any.ts";
+import { type Command, parseFlags, UsageError } from "./_command.ts";
+import { importHarness, isHarness, MAPPING_FLAGS } from "./_harness_input.ts";
+import {
+  fileKeys,
+  FORMATS,
+  importKeys,
+  readRun,
+  resolveFormats,
+} from "./_input.ts";
+import { checkOutPath } from "./_out_file.ts";
+
+/** The `import` command. */
+export const importCommand: Command = {
+  summary:
+    "Import harness logs (inspect, lm-eval, helm, promptfoo) or ReconForge files as Decision records, with severity from a flag, a map or a field",
+  usage:
+    "lossbook import <log>... [--format inspect|lm-eval|helm|promptfoo|reconforge] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] --out decisions.jsonl|.csv|.arrow|.parquet [--force] [--json]",
+  example:
+    "deno task lossbook import data/examples/harness/inspect_qwen.eval --severity-field metadata.severity --out /tmp/qwen_decisions.jsonl --force",
+  async run(args) {
+    const { values, positionals } = parseFlags("import", args, {
+      ...MAPPING_FLAGS,
+      format: { type: "string" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length === 0) {
+      throw new UsageError("expected one or more log files, got none");
+    }
+    if (values.out === undefined) {
+      throw new UsageError("say where to write the decisions with --out FILE");
+    }
+    const out = values.out;
+    decisionFormatOf(out); // an unknown extension is refused before reading
+    const format = await resolveFormats(positionals, values.format);
+    if (!isHarness(format) && format !== "reconforge") {
+      throw new UsageError(
+        `import reads harness logs and ReconForge files; ${
+          positionals.join(", ")
+        } ${positionals.length > 1 ? "are" : "is"} --format ${format} (one of ${
+          FORMATS.join(", ")
+        }), which score and the other commands read directly`,
+      );
+    }
+    await checkOutPath(out, positionals, values.force === true);
+    let doc: Record<string, unknown>;
+    let count: number;
+    if (isHarness(format)) {
+      const h = await importHarness(positionals, format, values, {
+        quiet: values.json === true,
+      });
+      count = h.decisions.length;
+      // JSONL keeps each record as the importer made it (explicit nulls included)
+      if (decisionFormatOf(out) === "jsonl") {
+        await Deno.writeTextFile(
+          out,
+          h.decisions.map((d) => JSON.stringify(d) + "\n").join(""),
+        );
+      } else await writeDecisions(out, decisionTable(h.decisions));
+      doc = {
+        ...fileKeys(positionals),
+        format,
+        out,
+        decisions: count,
+        notes: h.notes,
+        pCorrectSources: h.pCorrectSources,
+        setAside: h.setAside,
+        messages: h.messages,
+      };
+    } else {
+      const run = await readRun(positionals, { ...values, format }, true);
+      count = run.decisions;
+      await writeDecisions(out, run.table!);
+      doc = {
+        ...fileKeys(positionals),
+        format,
+        out,
+        decisions: count,
+        notes: run.notes,
+        ...importKeys(run),
+      };
+    }
+    if (values.json) console.log(JSON.stringify(doc, null, 2));
+    else {
+      console.log(
+        `wrote ${count} decisions to ${out} (${format}, from ${
+          positionals.join(", ")
+        })`,
+      );
+    }
+    return 0;
+  },
+};

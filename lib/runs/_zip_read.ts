@@ -1,0 +1,247 @@
+// Private to the importers: the entries of a zip archive, read from its
+// central directory, and each entry's bytes decompressed by a maintained
+// library (fflate for deflate, fzstd for zstd); only the container index is
+// parsed here, no decompressor. fflate's own unzipSync refuses method 93
+// (zstd), and its streaming reader finds the end of an entry written with a
+// data descriptor by scanning for a signature, so neither reads every
+// inspect_ai log; the central directory gives every entry's exact extent.
+import { inflateSync } from "fflate";
+import { decompress as zstdDecompress } from "fzstd";
+import { InputSyntaxError } from "../input_error.ts";
+
+/** One entry of a zip archive. */
+export interface ZipEntry {
+  /** Entry name, `/`-separated. */
+  readonly name: string;
+  /** Compression method: 0 stored, 8 deflate, 93 zstd. */
+  readonly method: number;
+  /** CRC-32 of the uncompressed bytes. */
+  readonly crc32: number;
+  /** Compressed size in bytes. */
+  readonly compressedSize: number;
+  /** Uncompressed size in bytes. */
+  readonly size: number;
+  /** Offset of the entry's local header. */
+  readonly offset: number;
+}
+
+const EOCD = 0x06054b50;
+const EOCD64_LOCATOR = 0x07064b50;
+const EOCD64 = 0x06064b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+
+function fail(file: string, message: string): never {
+  throw new InputSyntaxError(`Cannot read zip ${file}: ${message}`);
+}
+
+/**
+ * The entries of a zip archive, by name. A name written twice (inspect_ai
+ * appends a re-logged sample under the same name) resolves to its last
+ * entry, as Python's `zipfile` resolves it.
+ *
+ * @param bytes The whole archive.
+ * @param file Path for messages.
+ * @returns Entries by name, in central-directory order of their last copy.
+ * @throws {SyntaxError} When the bytes are not a readable zip archive.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { zipSync } from "fflate";
+ * import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
+ *
+ * const zip = zipSync({ "a.json": new TextEncoder().encode("{}") });
+ * const entries = readZipEntries(zip, "x.zip");
+ * assert.equal(new TextDecoder().decode(zipEntryBytes(zip, entries.get("a.json")!, "x.zip")), "{}");
+ * ```
+ */
+export function readZipEntries(
+  bytes: Uint8Array,
+  file: string,
+): Map<string, ZipEntry> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65557); i--) {
+    if (view.getUint32(i, true) === EOCD) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) {
+    fail(
+      file,
+      "no end of central directory record (not a zip archive, or truncated)",
+    );
+  }
+  let count = view.getUint16(eocd + 10, true);
+  let cdOffset = view.getUint32(eocd + 16, true);
+  if (
+    (count === 0xffff || cdOffset === 0xffffffff) && eocd >= 20 &&
+    view.getUint32(eocd - 20, true) === EOCD64_LOCATOR
+  ) {
+    const at = Number(view.getBigUint64(eocd - 12, true));
+    if (at + 56 > bytes.length || view.getUint32(at, true) !== EOCD64) {
+      fail(file, "bad zip64 end of central directory record");
+    }
+    count = Number(view.getBigUint64(at + 32, true));
+    cdOffset = Number(view.getBigUint64(at + 48, true));
+  }
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const entries = new Map<string, ZipEntry>();
+  let p = cdOffset;
+  for (let k = 0; k < count; k++) {
+    if (p + 46 > bytes.length || view.getUint32(p, true) !== CENTRAL) {
+      fail(file, `central directory entry ${k + 1} is damaged`);
+    }
+    const method = view.getUint16(p + 10, true);
+    const crc32 = view.getUint32(p + 16, true);
+    let compressedSize = view.getUint32(p + 20, true);
+    let size = view.getUint32(p + 24, true);
+    const nameLength = view.getUint16(p + 28, true);
+    const extraLength = view.getUint16(p + 30, true);
+    const commentLength = view.getUint16(p + 32, true);
+    let offset = view.getUint32(p + 42, true);
+    let name: string;
+    try {
+      name = decoder.decode(bytes.subarray(p + 46, p + 46 + nameLength));
+    } catch {
+      fail(
+        file,
+        `central directory entry ${k + 1} has a name that is not UTF-8`,
+      );
+    }
+    // zip64 extended information: the 0xffffffff fields, in this order
+    let e = p + 46 + nameLength;
+    const end = e + extraLength;
+    while (e + 4 <= end) {
+      const id = view.getUint16(e, true);
+      const len = view.getUint16(e + 2, true);
+      if (id === 0x0001) {
+        let q = e + 4;
+        if (size === 0xffffffff) {
+          size = Number(view.getBigUint64(q, true));
+          q += 8;
+        }
+        if (compressedSize === 0xffffffff) {
+          compressedSize = Number(view.getBigUint64(q, true));
+          q += 8;
+        }
+        if (offset === 0xffffffff) offset = Number(view.getBigUint64(q, true));
+      }
+      e += 4 + len;
+    }
+    entries.delete(name);
+    entries.set(name, { name, method, crc32, compressedSize, size, offset });
+    p = end + commentLength;
+  }
+  return entries;
+}
+
+let crcTable: Uint32Array | null = null;
+
+/**
+ * The CRC-32 (IEEE 802.3, as zip uses it) of some bytes.
+ *
+ * @param data The bytes.
+ * @returns The checksum, as an unsigned 32-bit integer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { crc32Of } from "./_zip_read.ts";
+ *
+ * assert.equal(crc32Of(new TextEncoder().encode("123456789")), 0xcbf43926);
+ * ```
+ */
+export function crc32Of(data: Uint8Array): number {
+  if (crcTable === null) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let i = 0; i < data.length; i++) {
+    c = crcTable[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * The uncompressed bytes of one entry: stored, deflate (fflate) or zstd
+ * (fzstd, which reads the several frames inspect_ai writes for large
+ * entries). Size and CRC-32 are checked against the central directory.
+ *
+ * @param bytes The whole archive.
+ * @param entry From {@linkcode readZipEntries}.
+ * @param file Path for messages.
+ * @returns The entry's bytes.
+ * @throws {SyntaxError} For an unknown method, a damaged entry or a checksum mismatch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { zipSync } from "fflate";
+ * import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
+ *
+ * const zip = zipSync({ "s.txt": [new TextEncoder().encode("abc"), { level: 0 }] });
+ * const entry = readZipEntries(zip, "x.zip").get("s.txt")!;
+ * assert.equal(entry.method, 0);
+ * assert.equal(new TextDecoder().decode(zipEntryBytes(zip, entry, "x.zip")), "abc");
+ * ```
+ */
+export function zipEntryBytes(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  file: string,
+): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = entry.offset;
+  if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL) {
+    fail(file, `entry ${entry.name}: local header is damaged`);
+  }
+  const start = at + 30 + view.getUint16(at + 26, true) +
+    view.getUint16(at + 28, true);
+  if (start + entry.compressedSize > bytes.length) {
+    fail(file, `entry ${entry.name}: data runs past the end of the file`);
+  }
+  const raw = bytes.subarray(start, start + entry.compressedSize);
+  let out: Uint8Array;
+  try {
+    switch (entry.method) {
+      case 0:
+        out = raw;
+        break;
+      case 8:
+        out = inflateSync(raw);
+        break;
+      case 93:
+        out = zstdDecompress(raw);
+        break;
+      default:
+        fail(
+          file,
+          `entry ${entry.name}: compression method ${entry.method} is not supported (stored, deflate and zstd are)`,
+        );
+    }
+  } catch (error) {
+    if (error instanceof SyntaxError) throw error;
+    fail(
+      file,
+      `entry ${entry.name}: cannot decompress: ${(error as Error).message}`,
+    );
+  }
+  if (out.length !== entry.size) {
+    fail(
+      file,
+      `entry ${entry.name}: ${out.length} bytes after decompression, the directory says ${entry.size}`,
+    );
+  }
+  if (crc32Of(out) !== entry.crc32) {
+    fail(file, `entry ${entry.name}: CRC-32 mismatch (damaged data)`);
+  }
+  return out;
+}
