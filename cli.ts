@@ -2,8 +2,11 @@
  * The `lossbook` command line.
  *
  * Exit codes: 0 success, 1 a check failed (a claim, a verification), 2 bad
- * input or usage. An input error is one line naming the file, line and field,
- * never a stack trace.
+ * input or usage, 70 a bug in lossbook. An input error is one line naming
+ * the file, line and field, never a stack trace; it is raised at the edges as
+ * an input error (lib/input_error.ts), so that a `TypeError` or `RangeError`
+ * from a fault in lossbook is reported as one (exit 70, one line, the full
+ * trace with `LOSSBOOK_DEBUG=1`) instead of as the user's mistake.
  *
  * Each command lives in `commands/<name>.ts`; register it in `COMMANDS`.
  *
@@ -31,6 +34,12 @@ import { sweepCommand } from "./commands/sweep.ts";
 import { verifyCommand } from "./commands/verify.ts";
 import { reproduceMain } from "./reproduce.ts";
 import { VERSION } from "./version.ts";
+import { isInputError } from "./lib/input_error.ts";
+import {
+  terminalLine,
+  terminalSafe,
+  withSafeConsole,
+} from "./commands/_terminal.ts";
 
 /** Every command, by name, in the order `--help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -72,28 +81,52 @@ Commands:
 ${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join("\n")}
 
 Run 'deno task lossbook <command> --help' for a command's options.
-Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
+Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in
+lossbook (set LOSSBOOK_DEBUG=1 for the full trace, and please report it).
 
 Example:
   ${COMMANDS.score.example}`;
 }
 
+// Conditions of the user's files and input, not faults of lossbook
 const INPUT_ERRORS = [
   UsageError,
-  SyntaxError,
-  RangeError,
-  TypeError,
   Deno.errors.NotFound,
   Deno.errors.PermissionDenied,
   Deno.errors.IsADirectory,
+  Deno.errors.NotADirectory,
   Deno.errors.AlreadyExists,
+  Deno.errors.Busy,
+  Deno.errors.InvalidData,
 ];
+
+/** Whether an error is the user's: an input error, a file condition, or a zod refusal at an edge. */
+function isUsersError(error: unknown): boolean {
+  if (isInputError(error)) return true;
+  if (INPUT_ERRORS.some((E) => error instanceof E)) return true;
+  // zod validates at the edges only: its refusals are about input
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return error instanceof Error && cause instanceof Error &&
+    cause.name === "ZodError";
+}
+
+function debugRequested(): boolean {
+  try {
+    return Deno.env.get("LOSSBOOK_DEBUG") === "1";
+  } catch {
+    return false; // no --allow-env
+  }
+}
+
+/** Exit code for a bug in lossbook (BSD sysexits EX_SOFTWARE). */
+export const EXIT_BUG = 70;
 
 /**
  * Run the CLI on `args` and return the exit code.
  *
  * @param args Command-line arguments, without the program name.
- * @returns 0 on success, 1 when a check fails, 2 on bad input or usage.
+ * @returns 0 on success, 1 when a check fails, 2 on bad input or usage, 70
+ * when lossbook itself failed.
  */
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
@@ -120,27 +153,38 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   if (rest.includes("--help") || rest.includes("-h")) {
     console.log(
-      `${command.summary}\n\nUsage: ${command.usage}\n\nExample:\n  ${command.example}`,
+      `${command.summary}\n\nUsage: ${command.usage}\n\nExample:\n  ${command.example}\n\nExit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in lossbook.`,
     );
     return 0;
   }
   try {
-    return await command.run(rest);
+    return await withSafeConsole(() => command.run(rest));
   } catch (error) {
     if (error instanceof CheckFailed) {
-      console.error(`lossbook ${name}: ${error.message.split("\n")[0]}`);
+      console.error(
+        `lossbook ${name}: ${terminalLine(error.message.split("\n")[0])}`,
+      );
       return 1;
     }
-    if (INPUT_ERRORS.some((E) => error instanceof E)) {
+    if (isUsersError(error)) {
       const message = (error as Error).message.split("\n")[0]
         .replace(
           /^No such file or directory \(os error 2\):? \w* ?'?(.*?)'?$/,
           "Cannot read $1: no such file",
         );
-      console.error(`lossbook ${name}: ${message}`);
+      console.error(`lossbook ${name}: ${terminalLine(message)}`);
       return 2;
     }
-    throw error;
+    const e = error instanceof Error ? error : new Error(String(error));
+    console.error(
+      `lossbook ${name}: internal error: ${e.name}: ${
+        terminalLine(e.message.split("\n")[0])
+      }; this is a bug in lossbook; please report it`,
+    );
+    if (debugRequested()) {
+      console.error(terminalSafe(e.stack ?? String(e), { keepNewlines: true }));
+    }
+    return EXIT_BUG;
   }
 }
 

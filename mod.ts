@@ -608,6 +608,14 @@ export type {
   VetoCosts,
 } from "./lib/policy/mod.ts";
 
+// input errors: what lossbook raises about the user's input
+export {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+  isInputError,
+} from "./lib/input_error.ts";
+
 // ledger
 export {
   checkLedgerRecord,
@@ -618,10 +626,12 @@ export {
   entryLine,
   errorsFlatCostRising,
   headFilePath,
+  headFileText,
   isTimestamp,
   ksTest,
   LEDGER_GENESIS,
   ledgerColumns,
+  LedgerDamagedError,
   ledgerDrift,
   ledgerEntries,
   ledgerLabels,
@@ -668,7 +678,9 @@ export type {
   DriftWindowSummary,
   ErrorsFlatCostRising,
   ErrorsFlatOptions,
+  HeadFile,
   KsTest,
+  LedgerAdoption,
   LedgerAppend,
   LedgerColumns,
   LedgerColumnsOptions,
@@ -688,6 +700,7 @@ export type {
   LossByDayOptions,
   LossWindow,
   MonthScenario,
+  OpenLedgerOptions,
   OpenReviewOptions,
   OverdueReview,
   ParseLedgerOptions,
@@ -700,6 +713,7 @@ export type {
   Refit,
   RefitBasis,
   RefitOptions,
+  RepairOptions,
   RepairResult,
   ReplayDifference,
   ReplayDiffRow,

@@ -15,6 +15,7 @@ import { renderPng, renderSvg } from "./lib/charts/render.ts";
 import type { Claim } from "./lib/claims/claim.ts";
 import { reportHtml, type ReportSection } from "./lib/report/report.ts";
 import { VERSION } from "./version.ts";
+import { InputRangeError, isInputError } from "./lib/input_error.ts";
 
 /** Options for {@linkcode reproduce}. */
 export interface ReproduceOptions {
@@ -47,6 +48,17 @@ export interface ReproduceOptions {
 export const OUTPUT_MARKER = ".lossbook-reproduce";
 
 async function claimOutDir(outDir: string, force: boolean): Promise<void> {
+  let info: Deno.FileInfo | null = null;
+  try {
+    info = await Deno.stat(outDir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (info !== null && !info.isDirectory) {
+    throw new Deno.errors.AlreadyExists(
+      `Cannot write ${outDir}/: it is a file, not a folder; give --out a folder`,
+    );
+  }
   let entries: string[] = [];
   try {
     for await (const e of Deno.readDir(outDir)) entries.push(e.name);
@@ -139,7 +151,7 @@ function selectAnalyses(
   const known = all.map((a) => a.id);
   for (const id of only) {
     if (!known.includes(id)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `Unknown analysis ${JSON.stringify(id)}: known analyses are ${
           known.join(", ")
         }`,
@@ -365,9 +377,13 @@ Example:
     return summary.failed === 0 ? 0 : 1;
   } catch (error) {
     if (
-      error instanceof RangeError || error instanceof Deno.errors.AlreadyExists
+      isInputError(error) || error instanceof Deno.errors.AlreadyExists ||
+      error instanceof Deno.errors.NotADirectory ||
+      error instanceof Deno.errors.PermissionDenied
     ) {
-      console.error(`lossbook reproduce: ${error.message}`);
+      console.error(
+        `lossbook reproduce: ${(error as Error).message.split("\n")[0]}`,
+      );
       return 2;
     }
     throw error;

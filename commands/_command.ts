@@ -1,5 +1,6 @@
 // Private to the CLI: the command contract, usage errors and flag parsing.
 import { parseArgs } from "node:util";
+import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";
 
 /** Raised for bad usage; the CLI maps it to exit code 2. */
@@ -43,8 +44,9 @@ export function parseFlags<T extends FlagSpec>(
   }
 }
 
-/** Left-align the first column and right-align the rest. */
+/** Left-align the first column and right-align the rest; cells are escaped for the terminal. */
 export function alignRows(rows: readonly string[][]): string {
+  rows = rows.map((r) => r.map((c) => terminalSafe(c)));
   const widths = rows[0].map((_, i) =>
     Math.max(...rows.map((r) => r[i].length))
   );
@@ -72,17 +74,70 @@ export function seedFlag(value: string | undefined): number {
   return seed;
 }
 
-/** An integer flag with a lower bound and a default. */
+/** An integer flag with a lower bound, an optional upper bound and a default. */
 export function intFlag(
   name: string,
   value: string | undefined,
-  options: { min: number; fallback: number },
+  options: { min: number; max?: number; fallback: number },
 ): number {
   const n = value === undefined ? options.fallback : Number(value);
-  if (!Number.isInteger(n) || n < options.min) {
+  const max = options.max ?? Infinity;
+  if (!Number.isInteger(n) || n < options.min || n > max) {
     throw new UsageError(
-      `--${name} must be an integer >= ${options.min}, got ${value}`,
+      `--${name} must be an integer >= ${options.min}${
+        max === Infinity ? "" : ` and <= ${max.toLocaleString("en-US")}`
+      }, got ${value}`,
     );
   }
   return n;
+}
+
+/** Most bootstrap resamples a command takes. */
+export const MAX_RESAMPLES = 1_000_000;
+
+/**
+ * Refuse to write `out` when it is one of the command's inputs (the same
+ * file under any name, symlinks and hard links included): an output never
+ * overwrites an input, with or without --force.
+ */
+export async function refuseInputAsOutput(
+  out: { flag: string; path: string },
+  inputs: readonly { flag: string; path: string }[],
+): Promise<void> {
+  let o: Deno.FileInfo;
+  try {
+    o = await Deno.stat(out.path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  for (const input of inputs) {
+    let i: Deno.FileInfo;
+    try {
+      i = await Deno.stat(input.path);
+    } catch {
+      continue; // a missing input is reported where it is read
+    }
+    if (o.dev === i.dev && o.ino !== null && o.ino === i.ino) {
+      throw new UsageError(
+        `${out.flag} ${out.path} is the same file as the input ${input.flag} ${input.path}; lossbook never overwrites an input, not even with --force`,
+      );
+    }
+  }
+}
+
+/**
+ * Call a library function on values the user gave on the command line: its
+ * `TypeError` or `RangeError` is then about those values, a usage error
+ * (exit 2), not a fault of lossbook.
+ */
+export function withUserValues<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) {
+      throw new UsageError(error.message, { cause: error });
+    }
+    throw error;
+  }
 }

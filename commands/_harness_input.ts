@@ -22,6 +22,7 @@ import {
   severitySpec,
 } from "../lib/runs/mapping.ts";
 import { UsageError } from "./_command.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {
@@ -223,7 +224,7 @@ export async function importHarness(
         `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
       const first = firstFile.get(key);
       if (first !== undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `Cannot combine ${path}: its decision for runId ${
             JSON.stringify(d.runId)
           }, modelId ${JSON.stringify(d.modelId)}, taskId ${

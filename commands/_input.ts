@@ -19,7 +19,10 @@ import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
 import { duckdbJsonlStats } from "../lib/runs/duckdb_jsonl.ts";
 import { regularFile } from "../lib/runs/duckdb_session.ts";
 import { postgresDecisionStats } from "../lib/runs/postgres_stats.ts";
-import { UsageError } from "./_command.ts";
+import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
+import { CheckFailed, UsageError } from "./_command.ts";
+import { noteUserStrings } from "./_terminal.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import type { SetAside } from "../lib/runs/import_harness.ts";
 import { decisionKey } from "../lib/runs/arrow.ts";
@@ -54,6 +57,16 @@ export interface InputFlags extends MappingFlags {
   dsn?: string;
   /** `--table NAME`: the decisions table of `--engine postgres`. */
   table?: string;
+  /** Skip (and list on stderr) keys a closed-schema importer does not know. */
+  lenient?: boolean;
+}
+
+/** How the CLI's importers treat unknown keys: refuse, or list them on stderr and skip them. */
+function unknownKeys(flags: InputFlags) {
+  return {
+    lenient: flags.lenient ?? false,
+    onUnknownKeys: (line: string) => console.error(`warning: ${line}`),
+  };
 }
 
 /** A run read for scoring. */
@@ -309,6 +322,20 @@ export async function readRun(
   flags: InputFlags,
   needTable = false,
 ): Promise<RunInput> {
+  const run = await readRunUnnoted(input, flags, needTable);
+  // an empty input is refused by every command, never scored as 0 decisions
+  if (run.decisions === 0) {
+    throw new InputRangeError(`no decisions in ${run.files.join(", ")}`);
+  }
+  noteUserStrings(run.stats.map((r) => r.modelId));
+  return run;
+}
+
+async function readRunUnnoted(
+  input: string | readonly string[],
+  flags: InputFlags,
+  needTable: boolean,
+): Promise<RunInput> {
   const paths = typeof input === "string" ? [input] : input;
   if (flags.engine === "postgres") {
     throw new UsageError(
@@ -372,7 +399,7 @@ async function readSeveral(
       const key = decisionKey(row);
       const seen = first.get(key);
       if (seen !== undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `Cannot combine ${paths[i]}: its decision for runId ${
             JSON.stringify(row.runId)
           }, modelId ${JSON.stringify(row.modelId)}, taskId ${
@@ -417,7 +444,19 @@ function sumCounts(
   return out;
 }
 
+// One file; an empty one is refused, also when it is one of several.
 async function readOne(
+  path: string,
+  format: Format,
+  flags: InputFlags,
+  needTable: boolean,
+): Promise<Omit<RunInput, "files">> {
+  const one = await readOneUnchecked(path, format, flags, needTable);
+  if (one.decisions === 0) throw new InputRangeError(`no decisions in ${path}`);
+  return one;
+}
+
+async function readOneUnchecked(
   path: string,
   format: Format,
   flags: InputFlags,
@@ -444,7 +483,15 @@ async function readOne(
         })`,
       );
     }
+    // a LossBench export whose hash chain does not verify is not scored
+    const chain = await verifyLossbenchLedgerFile(path);
+    if (!chain.valid) {
+      throw new CheckFailed(
+        `${chain.reason}; a LossBench export whose chain does not verify is not scored`,
+      );
+    }
     const { decisions, notes } = await loadLossbenchLedger(path, {
+      ...unknownKeys(flags),
       probability: flags.probability,
     });
     const table = decisionTable(decisions);
@@ -460,7 +507,10 @@ async function readOne(
     const from = flags["pcorrect-from"];
     const { decisions, notes } = await loadReconforge(
       path,
-      from === undefined ? {} : { pCorrectFrom: from },
+      {
+        ...unknownKeys(flags),
+        ...(from === undefined ? {} : { pCorrectFrom: from }),
+      },
     );
     console.error(
       `${path}: ${describePCorrectSources(countPCorrectSources(decisions))}`,

@@ -1,7 +1,12 @@
 // `lossbook breakeven`: the veto frontier's break-even p* = p_j + C_e/C_r.
 import { breakEven } from "../lib/policy/break_even.ts";
 import type { Rational } from "../lib/sensitivity/_rational.ts";
-import { type Command, parseFlags, UsageError } from "./_command.ts";
+import {
+  type Command,
+  parseFlags,
+  UsageError,
+  withUserValues,
+} from "./_command.ts";
 import {
   compareWithOne,
   exactBreakEven,
@@ -49,7 +54,9 @@ export const breakevenCommand: Command = {
     const ce = number("ce", values.ce);
     const cr = number("cr", values.cr);
     // range checks and the floating-point p* come from the library ...
-    const float = breakEven({ pj: pj.value, ce: ce.value, cr: cr.value });
+    const float = withUserValues(() =>
+      breakEven({ pj: pj.value, ce: ce.value, cr: cr.value })
+    );
     // ... the regime is decided on the decimal inputs exactly: p_j + C_e/C_r
     // compared with 1 as rationals, so 0.08 + 1.38/1.5 is 1 and never pays
     // although its double sum is 0.9999999999999999

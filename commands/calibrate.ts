@@ -20,6 +20,7 @@ import {
   type Command,
   formatNumber,
   intFlag,
+  MAX_RESAMPLES,
   parseFlags,
   seedFlag,
   UsageError,
@@ -335,6 +336,7 @@ export function calibrateOptions(values: {
   const seed = seedFlag(values.seed);
   const resamples = intFlag("resamples", values.resamples, {
     min: 1,
+    max: MAX_RESAMPLES,
     fallback: 1000,
   });
   const interval = values.interval ?? "auto";
@@ -363,6 +365,7 @@ export const calibrateCommand: Command = {
       probability: { type: "string" },
       bins: { type: "string" },
       strategy: { type: "string" },
+      lenient: { type: "boolean" },
       profile: { type: "string" },
       mode: { type: "string" },
       seed: { type: "string" },

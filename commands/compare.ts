@@ -32,6 +32,7 @@ import {
   formatNumber,
   parseFlags,
   UsageError,
+  withUserValues,
 } from "./_command.ts";
 import { fileKeys, fileLabel, importKeys, readRun } from "./_input.ts";
 import { formatLevel } from "./_format.ts";
@@ -150,9 +151,13 @@ export const compareCommand: Command = {
         "--interval fay-feuer gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap",
       );
     }
-    const profiles: CostProfile[] = await resolveProfiles(values.profile);
+    const profiles: CostProfile[] = await resolveProfiles(values.profile, {
+      lenient: values.lenient,
+    });
     const run = await readRun(positionals, values, true);
-    const paired = pairedStats(run.table!, values.a, values.b);
+    const paired = withUserValues(() =>
+      pairedStats(run.table!, values.a!, values.b!)
+    );
     const matrix = matrixOf(mode);
     // Each difference draws from its own stream (seedFor), so adding a
     // profile never moves another profile's interval.

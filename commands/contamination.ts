@@ -5,6 +5,7 @@ import {
 } from "../lib/tasks/contamination.ts";
 import { readTasksJsonl } from "../lib/tasks/load_tasks.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 
 /** Pairs listed in the human report. */
 const SHOWN = 10;
@@ -42,6 +43,15 @@ export const contaminationCommand: Command = {
     const [trainPath, evalPath] = positionals;
     const train = await readTasksJsonl(trainPath);
     const evalTasks = await readTasksJsonl(evalPath);
+    // one empty file among the inputs is refused, as every empty input is
+    for (
+      const [path, tasks] of [[trainPath, train], [
+        evalPath,
+        evalTasks,
+      ]] as const
+    ) {
+      if (tasks.length === 0) throw new InputRangeError(`no tasks in ${path}`);
+    }
     const report = contamination(train, evalTasks, { threshold });
     if (values.json) {
       console.log(

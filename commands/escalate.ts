@@ -278,15 +278,16 @@ export const escalateCommand: Command = {
       profile: { type: "string" },
       mode: { type: "string" },
       points: { type: "string" },
+      lenient: { type: "boolean" },
       json: { type: "boolean" },
     });
     if (positionals.length === 0) {
       throw new UsageError("expected one or more run files, got none");
     }
     const points = values.points === undefined ? 21 : Number(values.points);
-    if (!Number.isInteger(points) || points < 2) {
+    if (!Number.isInteger(points) || points < 2 || points > 100_000) {
       throw new UsageError(
-        `--points must be an integer >= 2, got ${values.points}`,
+        `--points must be an integer from 2 to 100,000, got ${values.points}`,
       );
     }
     const [profile] = await resolveProfiles([

@@ -9,7 +9,13 @@ import {
   type Task,
 } from "../lib/tasks/task.ts";
 import { writeTasksJsonl } from "../lib/tasks/write_tasks.ts";
-import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import {
+  alignRows,
+  type Command,
+  parseFlags,
+  UsageError,
+  withUserValues,
+} from "./_command.ts";
 
 /** Suites at least this large get a progress bar on stderr. */
 export const PROGRESS_MIN_TASKS = 10_000;
@@ -144,13 +150,18 @@ export const generateCommand: Command = {
         ? undefined
         : parseDifficulty(values.difficulty),
     };
-    const it = generateTasks(domain, options); // validates options before any file is touched
+    const it = generateTasks(domain, options);
+    // the first step validates the options, before any file is touched
+    let pending: IteratorResult<Task, GenerationStats> | null = withUserValues(
+      () => it.next(),
+    );
     let stats: GenerationStats = { tasks: 0, candidates: 0, rejections: {} };
     const bySeverity: Record<string, number> = {};
     const byClass: Record<string, number> = {};
     function* counted(): Generator<Task> {
       while (true) {
-        const r = it.next();
+        const r = pending ?? it.next();
+        pending = null;
         if (r.done) {
           stats = r.value;
           return;

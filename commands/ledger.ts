@@ -7,6 +7,7 @@ import { decisionRecord } from "../lib/ledger/decision_record.ts";
 import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
 import { ledgerEntries } from "../lib/ledger/read.ts";
 import {
+  type DecisionRecord,
   isTimestamp,
   type LedgerEntry,
   type LedgerRecord,
@@ -23,7 +24,16 @@ import {
   verifyLedger,
   verifyLedgerFile,
 } from "../lib/ledger/verify.ts";
-import { openLedger } from "../lib/ledger/writer.ts";
+import {
+  LedgerDamagedError,
+  type LedgerWriter,
+  openLedger,
+} from "../lib/ledger/writer.ts";
+import { canonicalJson } from "../lib/ledger/_canonical_json.ts";
+import {
+  decisionKey as ledgerDecisionKey,
+  legacyDecisionId,
+} from "../lib/ledger/_decision_id.ts";
 import type { Decision } from "../lib/runs/decision.ts";
 import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
 import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
@@ -36,9 +46,18 @@ import {
   refuseMappingFlags,
 } from "./_harness_input.ts";
 import { resolveFormats } from "./_input.ts";
-import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
 import { matrixFlag } from "./_matrix.ts";
+import {
+  alignRows,
+  type Command,
+  parseFlags,
+  refuseInputAsOutput,
+  UsageError,
+} from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
+import { noteUserStrings } from "./_terminal.ts";
+import { InputRangeError } from "../lib/input_error.ts";
+import { readUtf8File, stripBom } from "../lib/runs/_utf8.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
 export async function oneProfile(
@@ -53,6 +72,13 @@ export async function oneProfile(
 export interface VerifiedLedger {
   readonly verification: LedgerVerification;
   readonly columns: LedgerColumns | null;
+  /** Whether a head file anchored the verification. */
+  readonly anchored: boolean;
+}
+
+/** The warning printed for a ledger without a head file. */
+export function unanchoredWarning(path: string): string {
+  return `warning: ${path} has no head file, so the ledger is unanchored: its chain is checked, but a truncation at a line boundary cannot be detected`;
 }
 
 /**
@@ -77,13 +103,14 @@ export async function readVerifiedLedger(
     }
   };
   step("verifying the hash chain");
-  const verification = verifyLedger(bytes, {
-    path,
-    anchor: await readHeadFile(path),
-  });
-  if (!verification.valid) return { verification, columns: null };
+  const anchor = await readHeadFile(path);
+  const verification = verifyLedger(bytes, { path, anchor });
+  const anchored = anchor !== null;
+  if (!verification.valid) return { verification, columns: null, anchored };
+  if (!anchored) console.error(unanchoredWarning(path));
   step(`verified ${verification.records} records; loading decisions`);
   const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
+  noteUserStrings(columns.models);
   step("loaded");
   if (columns.expectedLossAssumedStrict > 0) {
     console.error(
@@ -92,11 +119,34 @@ export async function readVerifiedLedger(
       } an expected loss without a matrix id; read as strict (risk × K(severity))`,
     );
   }
-  return { verification, columns };
+  return { verification, columns, anchored };
 }
 
-/** The five keys of `ledger verify --json`. */
-function verifyJson(v: LedgerVerification): string {
+/**
+ * How long a writer waits for another's lock: `LOSSBOOK_LOCK_WAIT_MS`, or
+ * the library's default (10 s).
+ */
+function lockWaitMs(): number | undefined {
+  let raw: string | undefined;
+  try {
+    raw = Deno.env.get("LOSSBOOK_LOCK_WAIT_MS");
+  } catch {
+    return undefined; // no --allow-env
+  }
+  if (raw === undefined) return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000) {
+    throw new UsageError(
+      `LOSSBOOK_LOCK_WAIT_MS must be a whole number of milliseconds from 0 to 3,600,000, got ${
+        JSON.stringify(raw)
+      }`,
+    );
+  }
+  return ms;
+}
+
+/** The five keys of `ledger verify --json`, and whether a head anchored it. */
+function verifyJson(v: LedgerVerification, anchored: boolean): string {
   return JSON.stringify(
     {
       valid: v.valid,
@@ -104,6 +154,7 @@ function verifyJson(v: LedgerVerification): string {
       head: v.head,
       firstBadSeq: v.firstBadSeq,
       reason: v.reason,
+      anchored,
     },
     null,
     2,
@@ -139,7 +190,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
     }
     const at = str(e.timestamp) ?? undefined;
     if (at !== undefined && !isTimestamp(at)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `Cannot import LossBench ledger ${path}: line ${
           i + 1
         }: event.timestamp must be an ISO 8601 UTC timestamp, got ${
@@ -159,7 +210,7 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
 }
 
 const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--json]",
+  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--lenient] [--json]",
   "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
   "       lossbook ledger repair <ledger.jsonl> [--json]",
   "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
@@ -179,6 +230,8 @@ async function append(args: string[]): Promise<number> {
     "sla-hours": { type: "string" },
     format: { type: "string" },
     probability: { type: "string" },
+    adopt: { type: "boolean" },
+    lenient: { type: "boolean" },
     json: { type: "boolean" },
   });
   if (positionals.length < 2) {
@@ -188,6 +241,10 @@ async function append(args: string[]): Promise<number> {
   }
   const [ledger, source, ...more] = positionals;
   const sources = [source, ...more];
+  await refuseInputAsOutput(
+    { flag: "ledger", path: ledger },
+    sources.map((path) => ({ flag: "source", path })),
+  );
   const at = values.at ?? new Date().toISOString();
   if (!isTimestamp(at)) {
     throw new UsageError(
@@ -255,9 +312,15 @@ async function append(args: string[]): Promise<number> {
       );
       return 1;
     }
-    const text = await Deno.readTextFile(source);
-    decisions = parseLossbenchLedger(text, { probability: p, path: source })
-      .decisions;
+    const text = stripBom(
+      await readUtf8File(source, `Cannot load LossBench ledger ${source}`),
+    );
+    decisions = parseLossbenchLedger(text, {
+      probability: p,
+      path: source,
+      lenient: values.lenient ?? false,
+      onUnknownKeys: (line) => console.error(`warning: ${line}`),
+    }).decisions;
     meta = lossbenchMeta(text, source);
   } else if (isHarness(format)) {
     decisions = (await importHarness(sources, format, values)).decisions;
@@ -267,12 +330,15 @@ async function append(args: string[]): Promise<number> {
     const first = new Map<string, string>();
     for (const path of sources) {
       for (
-        const d of parseDecisionsJsonl(await Deno.readTextFile(path), { path })
+        const d of parseDecisionsJsonl(
+          await readUtf8File(path, `Cannot load run export ${path}`),
+          { path },
+        )
       ) {
         const key = decisionKey(d);
         const seen = first.get(key);
         if (seen !== undefined) {
-          throw new RangeError(
+          throw new InputRangeError(
             `Cannot combine ${path}: its decision ${
               JSON.stringify(key.replaceAll("\u0000", "/"))
             } repeats one in ${seen}`,
@@ -283,6 +349,9 @@ async function append(args: string[]): Promise<number> {
       }
     }
     meta = decisions.map(() => null);
+  }
+  if (decisions.length === 0) {
+    throw new InputRangeError(`no decisions in ${source}`);
   }
   // several models on one task: one answer is served, the others are shadows
   const modelsPerCase = new Map<string, Set<string>>();
@@ -306,27 +375,51 @@ async function append(args: string[]): Promise<number> {
       `--served ${served}: no decision of that model in ${sources.join(", ")}`,
     );
   }
-  let existing: LedgerEntry[] = [];
+  // Take the lock before reading what decides what to write: a second
+  // writer of the same batch waits, then finds it already there.
+  let writer: LedgerWriter;
   try {
-    const bytes = await Deno.readFile(ledger);
-    const v = verifyLedger(bytes, {
-      path: ledger,
-      anchor: await readHeadFile(ledger),
+    writer = await openLedger(ledger, {
+      adoptAt: values.adopt ? new Date().toISOString() : null,
+      lockWaitMs: lockWaitMs(),
     });
-    if (!v.valid) {
-      console.error(
-        `lossbook ledger append: ${v.reason}; nothing was appended${
-          v.problem === "torn" ? " (run 'lossbook ledger repair' first)" : ""
-        }`,
-      );
-      return 1;
-    }
-    existing = [...ledgerEntries(bytes, { path: ledger })];
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (!(error instanceof LedgerDamagedError)) throw error;
+    const v = error.verification;
+    console.error(
+      `lossbook ledger append: ${v.reason}; nothing was appended${
+        v.problem === "torn" ? " (run 'lossbook ledger repair' first)" : ""
+      }`,
+    );
+    return 1;
+  }
+  await using _writer = writer;
+  for (const n of writer.notices) console.error(`lossbook ledger append: ${n}`);
+  if (
+    writer.head.adopted !== undefined && writer.head.adopted.seq > 0 &&
+    values.adopt
+  ) {
+    console.error(
+      `lossbook ledger append: adopted ${ledger} as it stands (${writer.head.adopted.seq} records, head ${writer.head.adopted.hash}); the adoption is recorded in its head file`,
+    );
+  }
+  const existing: LedgerEntry[] = writer.head.seq === 0 ? [] : [
+    ...ledgerEntries(await Deno.readFile(writer.realPath), { path: ledger }),
+  ];
+  // The batch is identified by its decisions' keys and content; its time
+  // only when it was given (--at, or the source's own timestamps).
+  const byKey = new Map<string, LedgerEntry>();
+  const reviewed = new Set<string>();
+  for (const e of existing) {
+    if (e.record.kind === "decision") {
+      byKey.set(ledgerDecisionKey(e.record.decision), e);
+    } else if (e.record.kind === "review_opened") {
+      reviewed.add(e.record.decisionId);
+    }
   }
   const records: LedgerRecord[] = [];
   let opened = 0;
+  let present = 0;
   for (const [i, d] of decisions.entries()) {
     const m = meta[i];
     const r = decisionRecord(d, {
@@ -340,13 +433,39 @@ async function append(args: string[]): Promise<number> {
       modelRevision: values["model-revision"] ?? m?.modelRevision ?? null,
       promptHash: values["prompt-hash"] ?? m?.promptHash ?? null,
     });
-    records.push(r);
-    if (r.served && r.decision.action === "escalate") {
-      records.push(openReview(r, { slaHours: sla }));
-      opened++;
+    const twin = byKey.get(ledgerDecisionKey(d));
+    let rec: DecisionRecord = r;
+    if (twin !== undefined) {
+      const old = twin.record as DecisionRecord;
+      const timed = values.at !== undefined || m?.at !== undefined;
+      const differs = recordDifference(old, r, {
+        timed,
+        legacyId: m?.id === undefined,
+      });
+      if (differs !== null) {
+        throw new InputRangeError(
+          `Cannot append ${source} to ledger ${ledger}: decision of run ${
+            JSON.stringify(d.runId)
+          }, model ${JSON.stringify(d.modelId)}, task ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} is already recorded at record ${twin.seq} with a different ${differs}; nothing was appended`,
+        );
+      }
+      present++;
+      rec = old;
+    } else {
+      records.push(r);
+    }
+    if (rec.served && rec.decision.action === "escalate") {
+      if (twin !== undefined && reviewed.has(rec.id)) {
+        present++;
+      } else {
+        records.push(openReview(rec, { slaHours: sla }));
+        opened++;
+      }
     }
   }
-  // refuse what would break the ledger's references (a decision id used
+  // refuse what would break the ledger's references (a decision recorded
   // twice, two served answers to one task) before anything is written
   ledgerColumns(
     [
@@ -360,7 +479,6 @@ async function append(args: string[]): Promise<number> {
     ],
     { path: ledger },
   );
-  await using writer = await openLedger(ledger);
   const result = await writer.append(records);
   const summary = {
     ledger,
@@ -371,14 +489,51 @@ async function append(args: string[]): Promise<number> {
     last: result.last,
     head: result.head.hash,
     matrix: matrix.id,
+    alreadyPresent: present,
   };
   if (values.json) console.log(JSON.stringify(summary, null, 2));
-  else {
+  else if (records.length === 0) {
     console.log(
-      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened; expected loss under ${profile.id}, ${matrix.id} matrix): seq ${result.first}..${result.last}, head ${result.head.hash}`,
+      `nothing appended: all ${present} records of this batch (${decisions.length} decisions) are already in ${ledger}, head ${result.head.hash}`,
+    );
+  } else {
+    console.log(
+      `appended ${records.length} records to ${ledger} (${decisions.length} decisions, ${opened} reviews opened; expected loss under ${profile.id}, ${matrix.id} matrix): seq ${result.first}..${result.last}, head ${result.head.hash}${
+        present === 0
+          ? ""
+          : `; ${present} records of this batch were already in the ledger`
+      }`,
     );
   }
   return 0;
+}
+
+/**
+ * The first field in which a recorded decision differs from the same
+ * decision recorded again, or `null` when they are the same. The time is
+ * compared only when it was given; an id in the older `run/model/task/trial`
+ * form matches the id lossbook now writes for the same key.
+ */
+function recordDifference(
+  old: DecisionRecord,
+  now: DecisionRecord,
+  options: { timed: boolean; legacyId: boolean },
+): string | null {
+  const idMatches = old.id === now.id ||
+    (options.legacyId && old.id === legacyDecisionId(now.decision));
+  if (!idMatches) return "id";
+  if (options.timed && old.at !== now.at) return "at";
+  for (const k of Object.keys(now) as (keyof DecisionRecord)[]) {
+    if (k === "id" || k === "at") continue;
+    if (k === "decision") {
+      const a = old.decision as unknown as Record<string, unknown>;
+      const b = now.decision as unknown as Record<string, unknown>;
+      for (const f of new Set([...Object.keys(a), ...Object.keys(b)])) {
+        if (canonicalJson(a[f]) !== canonicalJson(b[f])) return `decision.${f}`;
+      }
+    } else if (canonicalJson(old[k]) !== canonicalJson(now[k])) return k;
+  }
+  return null;
 }
 
 async function verify(args: string[]): Promise<number> {
@@ -402,15 +557,25 @@ async function verify(args: string[]): Promise<number> {
   if (format === "lossbench" && values["no-head"]) {
     throw new UsageError("--no-head applies to lossbook ledgers only");
   }
+  // LossBench ledgers have no head file: they are never anchored
+  const anchor = format === "lossbench" || values["no-head"]
+    ? null
+    : await readHeadFile(path);
   const v = format === "lossbench"
     ? await verifyLossbenchLedgerFile(path)
-    : await verifyLedgerFile(path, {
-      anchor: values["no-head"] ? null : "head-file",
-    });
-  if (values.json) console.log(verifyJson(v));
+    : await verifyLedgerFile(path, { anchor });
+  const anchored = anchor !== null;
+  if (v.valid && !anchored && !values["no-head"]) {
+    console.error(unanchoredWarning(path));
+  }
+  if (values.json) console.log(verifyJson(v, anchored));
   else if (v.valid) {
     console.log(
-      `${path}: valid ${format} ledger, ${v.records} records, head ${v.head}`,
+      v.records === 0
+        ? `${path}: valid ${format} ledger, empty (0 records)`
+        : `${path}: valid ${format} ledger, ${v.records} records, head ${v.head}${
+          anchored ? "" : " (unanchored)"
+        }`,
     );
   } else {
     console.log(
@@ -437,7 +602,7 @@ async function repair(args: string[]): Promise<number> {
     );
     return 1;
   }
-  const r = await repairTornTail(path);
+  const r = await repairTornTail(path, { lockWaitMs: lockWaitMs() });
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else if (r.repaired) {
     console.log(

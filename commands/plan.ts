@@ -11,6 +11,7 @@ import {
   parseFlags,
   seedFlag,
   UsageError,
+  withUserValues,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
 import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
@@ -99,7 +100,9 @@ export const planCommand: Command = {
         );
       }
     }
-    const paired = pairedStats(run.table!, values.a, values.b);
+    const paired = withUserValues(() =>
+      pairedStats(run.table!, values.a!, values.b!)
+    );
     const pairs = paired.rows.reduce((s, r) => s + r.n, 0);
     if (pairs === 0) {
       throw new UsageError(

@@ -17,6 +17,7 @@ import {
   type Command,
   formatNumber,
   intFlag,
+  MAX_RESAMPLES,
   parseFlags,
   seedFlag,
   UsageError,
@@ -79,6 +80,9 @@ function parseRoute(specs: string[] | undefined): ReplayPolicy["route"] {
   return out;
 }
 
+/** Most points `--thresholds` takes. */
+const MAX_THRESHOLDS = 1_000_000;
+
 function parseGrid(spec: string): Float64Array {
   const m = /^([0-9.]+):([0-9.]+):([0-9]+)$/.exec(spec);
   if (m === null) {
@@ -88,10 +92,16 @@ function parseGrid(spec: string): Float64Array {
       }`,
     );
   }
+  const count = Number(m[3]);
+  if (count > MAX_THRESHOLDS) {
+    throw new UsageError(
+      `--thresholds takes at most ${
+        MAX_THRESHOLDS.toLocaleString("en-US")
+      } points, got ${m[3]}`,
+    );
+  }
   try {
-    return linearThresholds(Number(m[1]), Number(m[2]), {
-      count: Number(m[3]),
-    });
+    return linearThresholds(Number(m[1]), Number(m[2]), { count });
   } catch (error) {
     throw new UsageError(`--thresholds: ${(error as Error).message}`);
   }
@@ -240,6 +250,7 @@ export const replayCommand: Command = {
     const seed = seedFlag(values.seed);
     const resamples = intFlag("resamples", values.resamples, {
       min: 1,
+      max: MAX_RESAMPLES,
       fallback: 1000,
     });
     const level = values.ci === undefined ? 0.95 : Number(values.ci);

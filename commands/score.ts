@@ -61,6 +61,7 @@ import {
   type Command,
   formatNumber,
   intFlag,
+  MAX_RESAMPLES,
   parseFlags,
   seedFlag,
   UsageError,
@@ -133,12 +134,16 @@ export interface ModelScore {
 /** Resolve `--profile` values: shipped ids, or paths to `.json`/`.yaml` profile files. */
 export async function resolveProfiles(
   specs: readonly string[] | undefined,
+  options: { lenient?: boolean } = {},
 ): Promise<CostProfile[]> {
   if (specs === undefined || specs.length === 0) return [...SHIPPED_PROFILES];
   const out: CostProfile[] = [];
   for (const spec of specs) {
     const profile = /\.(json|ya?ml)$/i.test(spec)
-      ? await loadProfileFile(spec)
+      ? await loadProfileFile(spec, {
+        lenient: options.lenient ?? false,
+        onUnknownKeys: (line) => console.error(`warning: ${line}`),
+      })
       : getProfile(spec);
     if (out.some((p) => p.id === profile.id)) {
       throw new UsageError(
@@ -414,6 +419,7 @@ export const SCORING_FLAGS = {
   ci: { type: "string" },
   seed: { type: "string" },
   resamples: { type: "string" },
+  lenient: { type: "boolean" },
   interval: { type: "string" },
   json: { type: "boolean" },
 } as const;
@@ -437,6 +443,7 @@ export function commonOptions(
   const seed = seedFlag(values.seed);
   const resamples = intFlag("resamples", values.resamples, {
     min: 1,
+    max: MAX_RESAMPLES,
     fallback: 1000,
   });
   const mode = (values.mode ?? "consequence") as Mode;
@@ -469,7 +476,7 @@ export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
   usage:
-    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n       lossbook score --engine postgres --dsn URL --table NAME [same scoring flags]\n\n" +
+    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--lenient] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n       lossbook score --engine postgres --dsn URL --table NAME [same scoring flags]\n\n" +
     INTERVAL_HELP,
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
@@ -482,7 +489,9 @@ export const scoreCommand: Command = {
       throw new UsageError("expected one or more run files, got none");
     }
     const common = commonOptions(values);
-    const profiles = await resolveProfiles(values.profile);
+    const profiles = await resolveProfiles(values.profile, {
+      lenient: values.lenient,
+    });
     const run = await readRunFrom(positionals, values);
     const options: ScoreOptions = {
       ...common,

@@ -9,6 +9,7 @@ import {
   alignRows,
   type Command,
   parseFlags,
+  refuseInputAsOutput,
   seedFlag,
   UsageError,
 } from "./_command.ts";
@@ -86,6 +87,9 @@ export const simulateCommand: Command = {
       }
       return m;
     });
+    await refuseInputAsOutput({ flag: "--out", path: values.out }, [
+      { flag: "--tasks", path: values.tasks },
+    ]);
     const tasks = await readTasksJsonl(values.tasks);
     const decisions = models.flatMap((m) => simulateRun(tasks, m, { seed }));
     await writeNew(

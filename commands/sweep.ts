@@ -338,6 +338,7 @@ export const sweepCommand: Command = {
       table: { type: "string" },
       mode: { type: "string" },
       base: { type: "string" },
+      lenient: { type: "boolean" },
       scaled: { type: "string" },
       from: { type: "string" },
       to: { type: "string" },

@@ -1,6 +1,7 @@
 // `lossbook verify`: re-verify every task of a suite with the independent verifier.
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { streamTasksJsonl } from "../lib/tasks/load_tasks.ts";
+import { InputRangeError } from "../lib/input_error.ts";
 import { taskClass } from "../lib/tasks/rules.ts";
 import { checkTask } from "../lib/tasks/verify.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
@@ -29,24 +30,41 @@ export const verifyCommand: Command = {
     const disagreements: { id: string; problems: string[] }[] = [];
     let bad = 0;
     let n = 0;
+    // a suite holds each task once: a repeated id or signature is a disagreement
+    const seenId = new Map<string, number>();
+    const seenSignature = new Map<string, number>();
     let r = await it.next();
     while (!r.done) {
       const task = r.value;
       n++;
       const check = checkTask(task);
+      const problems = [...check.problems];
+      const sameId = seenId.get(task.id);
+      if (sameId !== undefined) {
+        problems.push(
+          `task id ${JSON.stringify(task.id)} repeats task ${sameId}`,
+        );
+      } else seenId.set(task.id, n);
+      const sameSig = seenSignature.get(task.signature);
+      if (sameSig !== undefined && sameId === undefined) {
+        problems.push(
+          `the same task as task ${sameSig} (signature ${task.signature})`,
+        );
+      } else if (sameSig === undefined) seenSignature.set(task.signature, n);
       const cls = `${task.domain}/${taskClass(task)}`;
       byClass[cls] = (byClass[cls] ?? 0) + 1;
       bySeverity[task.gold.severity] = (bySeverity[task.gold.severity] ?? 0) +
         1;
       domains[task.domain] = (domains[task.domain] ?? 0) + 1;
-      if (check.problems.length > 0) {
+      if (problems.length > 0) {
         bad++;
         if (disagreements.length < SHOWN) {
-          disagreements.push({ id: task.id, problems: check.problems });
+          disagreements.push({ id: task.id, problems });
         }
       }
       r = await it.next();
     }
+    if (n === 0) throw new InputRangeError(`no tasks in ${path}`);
     const { sha256 } = r.value;
     const agreement = n === 0 ? null : (n - bad) / n;
     if (values.json) {

@@ -28,6 +28,14 @@ import principalRiskJson from "../../data/profiles/principal_risk.json" with {
   type: "json",
 };
 import registryJson from "../../data/registry.json" with { type: "json" };
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import { isInputError } from "../input_error.ts";
+import { readUtf8File, stripBom } from "../runs/_utf8.ts";
+import { parseJsonNoDuplicates } from "../_json_keys.ts";
 
 /** Options naming where parsed text came from, for error messages. */
 export interface ParseSourceOptions {
@@ -39,16 +47,61 @@ export interface ParseSourceOptions {
   path?: string;
 }
 
+/** Options for {@linkcode parseProfile} and {@linkcode loadProfileFile}. */
+export interface ParseProfileOptions extends ParseSourceOptions {
+  /**
+   * Skip keys the profile format does not define instead of refusing them,
+   * reporting each through `onUnknownKeys`. Unknown severities in `K` are
+   * refused all the same. Default: `false`.
+   */
+  lenient?: boolean;
+  /** Receives one line per skipped key in lenient mode. */
+  onUnknownKeys?: (line: string) => void;
+}
+
+// Lenient mode: remove the keys zod reports as unrecognised, one report per
+// key, until none is left (unknown severities in K stay, to be refused).
+function withoutUnknownKeys(
+  input: unknown,
+  where: string,
+  options: ParseProfileOptions,
+): unknown {
+  if (input === null || typeof input !== "object") return input;
+  const copy = structuredClone(input) as Record<PropertyKey, unknown>;
+  for (let round = 0; round < 1000; round++) {
+    const r = profileFileSchema.safeParse(copy);
+    if (r.success) break;
+    const issue = r.error.issues.find((i) =>
+      i.code === "unrecognized_keys" &&
+      !(i.path.length === 1 && i.path[0] === "K")
+    );
+    if (issue === undefined || issue.code !== "unrecognized_keys") break;
+    let o = copy;
+    for (const k of issue.path) o = o[k] as Record<PropertyKey, unknown>;
+    for (const k of issue.keys) {
+      delete o[k];
+      options.onUnknownKeys?.(
+        `${where}: skipped unknown key ${
+          [...issue.path.map(String), k].join(".")
+        }`,
+      );
+    }
+  }
+  return copy;
+}
+
 function parseText(text: string, what: string, path: string): unknown {
   try {
+    text = stripBom(text);
     return path.toLowerCase().endsWith(".json")
-      ? JSON.parse(text)
+      ? parseJsonNoDuplicates(text, () => `Cannot load ${what} ${path}`)
       : parseYaml(text, { prettyErrors: true });
   } catch (error) {
+    if (isInputError(error)) throw error; // a repeated key, already named
     const detail = error instanceof Error
       ? error.message.split("\n")[0]
       : String(error);
-    throw new SyntaxError(`Cannot load ${what} ${path}: ${detail}`, {
+    throw new InputSyntaxError(`Cannot load ${what} ${path}: ${detail}`, {
       cause: error,
     });
   }
@@ -76,7 +129,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
         !(SEVERITIES as readonly string[]).includes(k)
       );
       if (unknown.length > 0) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: ${entryName(input)}: K has unknown severity ${
             JSON.stringify(unknown[0])
           }; expected ${SEVERITY_LIST}`,
@@ -102,7 +155,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
     if (raw === undefined || typeof raw === "number") continue;
     for (const ref of raw.sources ?? []) {
       if (!known.has(ref)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: entry ${JSON.stringify(f.id)}: ${
             key === "reviewCost" || key === "judgeCost" ? key : `K.${key}`
           }.sources names unknown source ${JSON.stringify(ref)}`,
@@ -113,7 +166,7 @@ function profileFromObject(input: unknown, path: string): CostProfile {
   }
   const dup = firstDuplicate(f.sources.map((s) => s.id));
   if (dup !== null) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: entry ${JSON.stringify(f.id)}: sources has duplicate id ${
         JSON.stringify(dup)
       }`,
@@ -149,8 +202,8 @@ function failure(
   const isRange = issue.code === "too_small" || issue.code === "too_big" ||
     issue.code === "custom" || issue.code === "invalid_value";
   return isRange
-    ? new RangeError(message, { cause })
-    : new TypeError(message, { cause });
+    ? new InputRangeError(message, { cause })
+    : new InputTypeError(message, { cause });
 }
 
 function firstDuplicate(ids: readonly string[]): string | null {
@@ -171,7 +224,7 @@ function firstDuplicate(ids: readonly string[]): string | null {
  * second form so every figure says where it comes from.
  *
  * @param text The file's text.
- * @param options Where the text came from.
+ * @param options Where the text came from, and whether unknown keys are skipped (lenient).
  * @returns The validated profile.
  * @throws {SyntaxError} When the text is not valid JSON or YAML.
  * @throws {RangeError} When a cost is negative, a severity is unknown or a
@@ -198,10 +251,16 @@ function firstDuplicate(ids: readonly string[]): string | null {
  */
 export function parseProfile(
   text: string,
-  options: ParseSourceOptions = {},
+  options: ParseProfileOptions = {},
 ): CostProfile {
   const path = options.path ?? "<inline>";
-  return profileFromObject(parseText(text, "cost profile", path), path);
+  const input = parseText(text, "cost profile", path);
+  return profileFromObject(
+    options.lenient
+      ? withoutUnknownKeys(input, `Cannot load cost profile ${path}`, options)
+      : input,
+    path,
+  );
 }
 
 /**
@@ -274,22 +333,22 @@ function registryFromObject(input: unknown, path: string): CostRegistry {
   const anchors: CostAnchor[] = [];
   for (const e of f.entries) {
     const at = `${where}: entry ${JSON.stringify(e.id)}`;
-    if (seen.has(e.id)) throw new RangeError(`${at}: id is a duplicate`);
+    if (seen.has(e.id)) throw new InputRangeError(`${at}: id is a duplicate`);
     seen.add(e.id);
     if (e.low > e.typical) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: low must be <= typical, got low ${e.low} > typical ${e.typical}`,
       );
     }
     if (e.typical > e.high) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: typical must be <= high, got typical ${e.typical} > high ${e.high}`,
       );
     }
     const sources = e.sources.map((id) => {
       const s = f.sources[id];
       if (s === undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: sources names unknown source ${JSON.stringify(id)}`,
         );
       }
@@ -323,8 +382,14 @@ function registryFromObject(input: unknown, path: string): CostRegistry {
  * assert.equal(p.K.HIGH, 10);
  * ```
  */
-export async function loadProfileFile(path: string): Promise<CostProfile> {
-  return parseProfile(await Deno.readTextFile(path), { path });
+export async function loadProfileFile(
+  path: string,
+  options: Omit<ParseProfileOptions, "path"> = {},
+): Promise<CostProfile> {
+  return parseProfile(
+    await readUtf8File(path, `Cannot load cost profile ${path}`),
+    { ...options, path },
+  );
 }
 
 /**
@@ -347,7 +412,10 @@ export async function loadProfileFile(path: string): Promise<CostProfile> {
  * ```
  */
 export async function loadRegistryFile(path: string): Promise<CostRegistry> {
-  return parseRegistry(await Deno.readTextFile(path), { path });
+  return parseRegistry(
+    await readUtf8File(path, `Cannot load cost registry ${path}`),
+    { path },
+  );
 }
 
 /**
@@ -370,7 +438,7 @@ export function combineProfiles(
 ): readonly CostProfile[] {
   const dup = firstDuplicate(profiles.map((p) => p.id));
   if (dup !== null) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot combine cost profiles: duplicate id ${JSON.stringify(dup)}`,
     );
   }
@@ -400,7 +468,7 @@ export function getProfile(
 ): CostProfile {
   const found = profiles.find((p) => p.id === id);
   if (found === undefined) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Unknown cost profile ${JSON.stringify(id)}: known profiles are ${
         profiles.map((p) => p.id).join(", ")
       }`,

@@ -5,6 +5,7 @@
  */
 
 import { isSeverity, SEVERITIES, type Severity } from "./severity.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** Where a cost figure comes from. */
 export interface CostSource {
@@ -78,7 +79,7 @@ export interface ProfileSpec {
 
 function checkCost(id: string, slot: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot define cost profile "${id}": ${slot} must be a finite number >= 0, got ${
         typeof value === "number" ? String(value) : JSON.stringify(value)
       }`,
@@ -122,20 +123,20 @@ function checkCost(id: string, slot: string, value: unknown): number {
 export function defineProfile(spec: ProfileSpec): CostProfile {
   const id = spec.id;
   if (typeof id !== "string" || id.trim() === "") {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot define cost profile: id must be a non-empty string, got ${
         JSON.stringify(id)
       }`,
     );
   }
   if (spec.K === null || typeof spec.K !== "object") {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot define cost profile "${id}": K must be an object with LOW, MEDIUM, HIGH and CRITICAL`,
     );
   }
   for (const key of Object.keys(spec.K)) {
     if (!isSeverity(key)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `Cannot define cost profile "${id}": K has unknown severity ${
           JSON.stringify(key)
         }; expected ${SEVERITIES.join(", ")}`,
@@ -145,7 +146,7 @@ export function defineProfile(spec: ProfileSpec): CostProfile {
   const K = {} as Record<Severity, number>;
   for (const s of SEVERITIES) {
     if (!(s in spec.K)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `Cannot define cost profile "${id}": K.${s} is missing`,
       );
     }

@@ -8,6 +8,7 @@
 
 import { type CostProfile, type CostSource, defineProfile } from "./profile.ts";
 import { SEVERITIES, type Severity } from "./severity.ts";
+import { InputRangeError } from "../input_error.ts";
 
 /** How much weight an anchor's source can bear. */
 export type Confidence = "low" | "medium" | "high";
@@ -93,7 +94,7 @@ export interface ProfileMapping {
 export function getAnchor(registry: CostRegistry, id: string): CostAnchor {
   const anchor = registry.anchors.find((a) => a.id === id);
   if (anchor === undefined) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot find cost anchor ${JSON.stringify(id)}: the registry has ${
         registry.anchors.map((a) => a.id).join(", ")
       }`,
@@ -155,7 +156,7 @@ function resolve(
   const at = ref.at ?? "typical";
   const scale = ref.scale ?? 1;
   if (!Number.isFinite(scale) || scale < 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot derive ${slot}: scale must be a finite number >= 0, got ${scale}`,
     );
   }

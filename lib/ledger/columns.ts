@@ -20,6 +20,8 @@
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { CLEAN_CLASS } from "../runs/decision.ts";
 import type { LedgerEntry, PolicyRecord, Resolution } from "./record.ts";
+import { decisionKey } from "./_decision_id.ts";
+import { InputRangeError } from "../input_error.ts";
 
 /** One review: opened by an escalation, perhaps resolved. */
 export interface ReviewState {
@@ -193,6 +195,7 @@ export function ledgerColumns(
   const caseServed: number[] = [];
 
   const answerIndex = new Map<string, number>();
+  const answerKey = new Map<string, number>();
   const answerCase: number[] = [];
   const answerModel: number[] = [];
   const answerPred: number[] = [];
@@ -219,7 +222,7 @@ export function ledgerColumns(
     const at = `Cannot read ledger ${path}: record ${entry.seq}`;
     if (r.kind === "decision") {
       if (answerIndex.has(r.id)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: decision id ${
             JSON.stringify(r.id)
           } is used twice (first at record ${
@@ -228,6 +231,20 @@ export function ledgerColumns(
         );
       }
       const d = r.decision;
+      const k = decisionKey(d);
+      const twin = answerKey.get(k);
+      if (twin !== undefined) {
+        throw new InputRangeError(
+          `${at}: decision of run ${JSON.stringify(d.runId)}, model ${
+            JSON.stringify(d.modelId)
+          }, task ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} is recorded twice (first at record ${twin}, id ${
+            JSON.stringify(r.id)
+          })`,
+        );
+      }
+      answerKey.set(k, entry.seq);
       const key = `${d.taskId}\u0000${d.trial}`;
       let c = caseIndex.get(key);
       const sev = sevCode.get(d.severity)!;
@@ -242,7 +259,7 @@ export function ledgerColumns(
         caseLabelSource.push(0);
         caseServed.push(-1);
       } else if (caseSeverity[c] !== sev) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: task ${
             JSON.stringify(d.taskId)
           } trial ${d.trial} is ${d.severity} here but ${
@@ -253,7 +270,7 @@ export function ledgerColumns(
       const j = answerId.length;
       if (r.served) {
         if (caseServed[c] >= 0) {
-          throw new RangeError(
+          throw new InputRangeError(
             `${at}: task ${
               JSON.stringify(d.taskId)
             } trial ${d.trial} already has a served answer (record ${
@@ -291,21 +308,21 @@ export function ledgerColumns(
     } else if (r.kind === "review_opened") {
       const j = answerIndex.get(r.decisionId);
       if (j === undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: review_opened for decision ${
             JSON.stringify(r.decisionId)
           }, which is not recorded before it`,
         );
       }
       if (answerAction[j] !== 1 || answerServed[j] !== 1) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: review_opened for decision ${
             JSON.stringify(r.decisionId)
           }, which was not an escalated served decision`,
         );
       }
       if (reviewIndex.has(r.decisionId)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: a review of decision ${
             JSON.stringify(r.decisionId)
           } is already open (record ${
@@ -331,7 +348,7 @@ export function ledgerColumns(
     } else if (r.kind === "review_resolved") {
       const i = reviewIndex.get(r.decisionId);
       if (i === undefined || reviews[i].resolution !== null) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: review_resolved for decision ${
             JSON.stringify(r.decisionId)
           }, which has no open review${
@@ -344,14 +361,14 @@ export function ledgerColumns(
       const j = answerIndex.get(r.decisionId)!;
       const pred = classes[answerPred[j]];
       if (r.resolution === "approve" && r.trueClass !== pred) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: an approval must name the answer's class ${
             JSON.stringify(pred)
           }, got ${JSON.stringify(r.trueClass)}; use amend for another class`,
         );
       }
       if (r.resolution === "amend" && r.trueClass === pred) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: an amendment must name a class other than the answer's ${
             JSON.stringify(pred)
           }; use approve`,

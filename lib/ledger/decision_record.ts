@@ -7,6 +7,7 @@
  */
 
 import type { CostProfile } from "../costs/profile.ts";
+import { decisionKeyId } from "./_decision_id.ts";
 import {
   CONSEQUENCE_MATRIX,
   costIfWrong,
@@ -25,7 +26,11 @@ import { type DecisionRecord, isTimestamp } from "./record.ts";
 export interface DecisionRecordOptions {
   /** When the decision was taken (ISO 8601, UTC). Required. */
   at: string;
-  /** Decision id. Default: `runId/modelId/taskId/trial`. */
+  /**
+   * Decision id. Default: the canonical JSON of the key,
+   * `["runId","modelId","taskId",trial]`, unambiguous even when a field holds
+   * `/` (model ids such as `openai/gpt-4o` do).
+   */
   id?: string;
   /** Calibrated P(error). Default: 1 − pCorrect (`null` when pCorrect is). */
   risk?: number | null;
@@ -86,7 +91,7 @@ export interface DecisionRecordOptions {
  * assert.ok(Math.abs(r.expectedLoss! - 3) < 1e-12); // predicted MATCH: 0.3 x K(HIGH) = 0.3 x 10
  * assert.equal(r.matrix, "consequence"); // priced under the consequence matrix
  * assert.equal(r.decision.trueClass, null);
- * assert.equal(r.id, "r/m/t1/0");
+ * assert.equal(r.id, '["r","m","t1",0]');
  * ```
  */
 export function decisionRecord(
@@ -116,8 +121,7 @@ export function decisionRecord(
     : policyAction(policy, decision.severity, risk);
   return {
     kind: "decision",
-    id: options.id ??
-      `${decision.runId}/${decision.modelId}/${decision.taskId}/${decision.trial}`,
+    id: options.id ?? decisionKeyId(decision),
     at: options.at,
     decision: {
       ...decision,

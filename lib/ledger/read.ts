@@ -15,6 +15,8 @@ import {
   verifyLedger,
   type VerifyOptions,
 } from "./verify.ts";
+import { InputSyntaxError, InputTypeError } from "../input_error.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Options for {@linkcode ledgerEntries}. */
 export interface ParseLedgerOptions {
@@ -66,35 +68,38 @@ export function* ledgerEntries(
     try {
       text = decoder.decode(bytes.subarray(pos, nl));
     } catch (error) {
-      throw new SyntaxError(`${where}: not valid UTF-8`, { cause: error });
+      throw new InputSyntaxError(`${where}: not valid UTF-8`, { cause: error });
     }
     pos = nl + 1;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${where}: invalid JSON: ${(error as Error).message}`,
         { cause: error },
       );
     }
+    refuseDuplicateKeys(text, value, () => where);
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new SyntaxError(`${where}: expected a JSON object`);
+      throw new InputSyntaxError(`${where}: expected a JSON object`);
     }
     const o = value as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       if (k !== "hash" && k !== "prev" && k !== "record" && k !== "seq") {
-        throw new TypeError(`${where}: unknown field ${JSON.stringify(k)}`);
+        throw new InputTypeError(
+          `${where}: unknown field ${JSON.stringify(k)}`,
+        );
       }
     }
     if (!Number.isSafeInteger(o.seq) || (o.seq as number) < 1) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: seq must be an integer >= 1, got ${JSON.stringify(o.seq)}`,
       );
     }
     for (const k of ["hash", "prev"] as const) {
       if (typeof o[k] !== "string" || !HEX64.test(o[k] as string)) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${where}: ${k} must be 64 lowercase hex digits, got ${
             JSON.stringify(o[k])
           }`,

@@ -19,6 +19,7 @@ import { SEVERITIES } from "../costs/severity.ts";
 import { decisionSchema } from "../runs/decision.ts";
 import type { Decision } from "../runs/decision.ts";
 import { fastDecisionRecord } from "./_fast_record.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /**
  * A decision as the ledger holds it: a run-export {@linkcode Decision} whose
@@ -318,20 +319,20 @@ export function checkLedgerRecord(value: unknown, where: string): LedgerRecord {
     const message = `${where}: ${describeIssue(issue, value, "record")}`;
     throw issue.code === "invalid_type" || issue.code === "unrecognized_keys" ||
         issue.code === "invalid_union"
-      ? new TypeError(message, { cause: parsed.error })
-      : new RangeError(message, { cause: parsed.error });
+      ? new InputTypeError(message, { cause: parsed.error })
+      : new InputRangeError(message, { cause: parsed.error });
   }
   const r = parsed.data as LedgerRecord;
   if (r.kind === "review_resolved") {
     if (r.resolution === "reject" && r.trueClass !== null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: record.trueClass must be null when resolution is reject (a reject names no class; use amend), got ${
           JSON.stringify(r.trueClass)
         }`,
       );
     }
     if (r.resolution !== "reject" && r.trueClass === null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: record.trueClass must name the gold class when resolution is ${r.resolution}, got null`,
       );
     }
@@ -339,7 +340,7 @@ export function checkLedgerRecord(value: unknown, where: string): LedgerRecord {
   if (r.kind === "review_opened") {
     const due = Date.parse(r.at) + r.slaHours * 3_600_000;
     if (Date.parse(r.dueAt) !== due) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: record.dueAt must be at + slaHours (${
           new Date(due).toISOString()
         }), got ${JSON.stringify(r.dueAt)}`,

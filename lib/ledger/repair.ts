@@ -11,8 +11,11 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { acquireLock } from "./_lock.ts";
+import { syncDir } from "./_sync_dir.ts";
 import { verifyLedgerFile } from "./verify.ts";
+import { InputRangeError } from "../input_error.ts";
 
 /** What a repair did. */
 export interface RepairResult {
@@ -28,14 +31,24 @@ export interface RepairResult {
   readonly tornBytes: number;
 }
 
+/** Options for {@linkcode repairTornTail}. */
+export interface RepairOptions {
+  /** Milliseconds to wait for a writer's lock. Default: 10,000. */
+  lockWaitMs?: number;
+}
+
 /**
  * Move a torn last line to a side file and cut it from the ledger.
  *
  * @param path Path of the ledger.
+ * @param options The lock wait.
  * @returns What was done; a valid ledger is left untouched.
  * @throws {RangeError} When the ledger has a problem other than a torn last
  * line (an edit, a deletion, a truncation): those are evidence, never repaired.
- * @throws {Deno.errors.AlreadyExists} When a writer holds the lock, or the side file exists.
+ * @throws {Deno.errors.Busy} When a writer holds the lock for longer than the wait.
+ * A side file is never overwritten: when `<ledger>.torn-<offset>` exists
+ * (the same tear repaired before), the bytes go to `<ledger>.torn-<offset>.1`,
+ * `.2`, and so on.
  *
  * @example
  * ```ts
@@ -57,8 +70,13 @@ export interface RepairResult {
  * assert.equal((await verifyLedgerFile(path)).valid, true);
  * ```
  */
-export async function repairTornTail(path: string): Promise<RepairResult> {
-  const release = await acquireLock(path, "repair");
+export async function repairTornTail(
+  path: string,
+  options: RepairOptions = {},
+): Promise<RepairResult> {
+  const lock = await acquireLock(path, "repair", {
+    waitMs: options.lockWaitMs,
+  });
   try {
     const v = await verifyLedgerFile(path);
     if (v.valid) {
@@ -71,12 +89,14 @@ export async function repairTornTail(path: string): Promise<RepairResult> {
       };
     }
     if (v.problem !== "torn") {
-      throw new RangeError(
+      throw new InputRangeError(
         `Cannot repair ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
       );
     }
     const size = (await Deno.stat(path)).size;
-    const sideFile = `${path}.torn-${v.goodBytes}`;
+    // a side file is never overwritten: a second tear at the same offset
+    // (a crash, a repair, the same crash again) gets the next free name
+    let sideFile = `${path}.torn-${v.goodBytes}`;
     const torn = new Uint8Array(size - v.goodBytes);
     {
       using f = await Deno.open(path, { read: true });
@@ -88,12 +108,24 @@ export async function repairTornTail(path: string): Promise<RepairResult> {
         off += n;
       }
     }
+    let side: Deno.FsFile | null = null;
+    for (let n = 1; side === null; n++) {
+      try {
+        side = await Deno.open(sideFile, { write: true, createNew: true });
+      } catch (error) {
+        if (!(error instanceof Deno.errors.AlreadyExists) || n > 1000) {
+          throw error;
+        }
+        sideFile = `${path}.torn-${v.goodBytes}.${n}`;
+      }
+    }
     {
-      using side = await Deno.open(sideFile, { write: true, createNew: true });
+      using _side = side;
       let off = 0;
       while (off < torn.length) off += await side.write(torn.subarray(off));
       await side.sync();
     }
+    await syncDir(dirname(sideFile));
     {
       using f = await Deno.open(path, { write: true });
       await f.truncate(v.goodBytes);
@@ -107,6 +139,6 @@ export async function repairTornTail(path: string): Promise<RepairResult> {
       tornBytes: torn.length,
     };
   } finally {
-    await release();
+    lock.release();
   }
 }

@@ -25,6 +25,7 @@ import {
   seqTailAt,
 } from "./_scanner.ts";
 import { LEDGER_GENESIS, type LedgerHead } from "./chain.ts";
+import { InputSyntaxError } from "../input_error.ts";
 
 /**
  * What makes a record untrustworthy: `edited` (its content or a link no
@@ -178,10 +179,67 @@ export function headFilePath(path: string): string {
 }
 
 /**
- * Read a ledger's head file, if there is one.
+ * How a ledger without a head file was adopted: the chain as it stood when a
+ * writer was told (`ledger append --adopt`) to trust it and anchor it.
+ */
+export interface LedgerAdoption {
+  /** When it was adopted (ISO 8601, UTC). */
+  readonly at: string;
+  /** Records in the ledger then. */
+  readonly seq: number;
+  /** Hash of its last record then. */
+  readonly hash: string;
+}
+
+/** A head file's content: the head, and the adoption when there was one. */
+export interface HeadFile extends LedgerHead {
+  /** Present when the head was created for an existing unanchored ledger. */
+  readonly adopted?: LedgerAdoption;
+}
+
+const HEAD_PATTERN = /^\{"hash":"([0-9a-f]{64})","seq":(0|[1-9]\d{0,14})\}\n?$/;
+const ADOPTED_PATTERN =
+  /^\{"adopted":\{"at":"([^"\\]{1,40})","hash":"([0-9a-f]{64})","seq":(0|[1-9]\d{0,14})\},"hash":"([0-9a-f]{64})","seq":(0|[1-9]\d{0,14})\}\n?$/;
+
+/**
+ * The text of a head file: `{"hash":"<64 hex>","seq":N}`, with the adoption
+ * first when there is one.
+ *
+ * @param head The head and its adoption.
+ * @returns One line, ending in a newline.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { headFileText } from "./verify.ts";
+ *
+ * assert.equal(headFileText({ seq: 2, hash: "a".repeat(64) }), `{"hash":"${"a".repeat(64)}","seq":2}\n`);
+ * ```
+ */
+export function headFileText(head: HeadFile): string {
+  const a = head.adopted;
+  return `{${
+    a === undefined
+      ? ""
+      : `"adopted":{"at":"${a.at}","hash":"${a.hash}","seq":${a.seq}},`
+  }"hash":"${head.hash}","seq":${head.seq}}\n`;
+}
+
+async function realLedgerPath(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return path;
+    throw error;
+  }
+}
+
+/**
+ * Read a ledger's head file, if there is one. The head file sits next to the
+ * ledger's real path, so a ledger reached through a symlink has one head.
  *
  * @param path Path of the ledger (not of the head file).
- * @returns The recorded head, or `null` when there is no head file.
+ * @returns The recorded head (and its adoption), or `null` when there is no head file.
  * @throws {SyntaxError} When the head file is not `{"hash":"<64 hex>","seq":N}`.
  *
  * @example
@@ -192,27 +250,30 @@ export function headFilePath(path: string): string {
  * assert.equal(await readHeadFile("/nonexistent/ledger.jsonl"), null);
  * ```
  */
-export async function readHeadFile(path: string): Promise<LedgerHead | null> {
+export async function readHeadFile(path: string): Promise<HeadFile | null> {
+  const file = headFilePath(await realLedgerPath(path));
   let text: string;
   try {
-    text = await Deno.readTextFile(headFilePath(path));
+    text = await Deno.readTextFile(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
-  const m = /^\{"hash":"([0-9a-f]{64})","seq":(0|[1-9]\d{0,14})\}\n?$/.exec(
-    text,
-  );
-  if (m === null) {
-    throw new SyntaxError(
-      `Cannot read head file ${
-        headFilePath(path)
-      }: expected {"hash":"<64 hex>","seq":<n>}, got ${
-        JSON.stringify(text.slice(0, 80))
-      }`,
-    );
+  const m = HEAD_PATTERN.exec(text);
+  if (m !== null) return { seq: Number(m[2]), hash: m[1] };
+  const a = ADOPTED_PATTERN.exec(text);
+  if (a !== null) {
+    return {
+      seq: Number(a[5]),
+      hash: a[4],
+      adopted: { at: a[1], hash: a[2], seq: Number(a[3]) },
+    };
   }
-  return { seq: Number(m[2]), hash: m[1] };
+  throw new InputSyntaxError(
+    `Cannot read head file ${file}: expected {"hash":"<64 hex>","seq":<n>}, got ${
+      JSON.stringify(text.slice(0, 80))
+    }`,
+  );
 }
 
 /** Options for {@linkcode verifyLedgerFile}. */

@@ -1,21 +1,33 @@
 /**
  * The ledger writer: append-only, durable, one writer at a time.
  *
- * `openLedger` takes the ledger's lock (a second writer gets a clear error),
+ * `openLedger` takes the ledger's lock (an OS advisory lock on the file
+ * itself; a second writer waits a short bound, then gets a clear error),
  * verifies what is already there, and opens the file for appending only. Each
  * `append` writes its lines in one write, then fsyncs the file, then
  * replaces the head file (`<ledger>.head`, the last seq and hash) through a
- * temporary file, fsync and rename, so that a later truncation is caught. No
+ * temporary file, fsync, rename and a directory fsync, so that a later
+ * truncation is caught. No
  * function here rewrites or removes a line that was written; a torn last line
  * left by a crash is moved aside only by `repairTornTail`.
  *
  * @module
  */
 
+import { dirname } from "node:path";
 import { acquireLock } from "./_lock.ts";
-import { entryLine, type LedgerHead } from "./chain.ts";
+import { syncDir } from "./_sync_dir.ts";
+import { entryLine, LEDGER_GENESIS, type LedgerHead } from "./chain.ts";
 import type { LedgerEntry, LedgerRecord } from "./record.ts";
-import { headFilePath, verifyLedgerFile } from "./verify.ts";
+import {
+  type HeadFile,
+  headFilePath,
+  headFileText,
+  type LedgerVerification,
+  readHeadFile,
+  verifyLedgerFile,
+} from "./verify.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** What one append wrote. */
 export interface LedgerAppend {
@@ -35,8 +47,14 @@ export interface LedgerAppend {
 export interface LedgerWriter extends AsyncDisposable {
   /** Path of the ledger. */
   readonly path: string;
-  /** The head after the last append. */
-  readonly head: LedgerHead;
+  /** Its real path, symlinks resolved; its head file sits beside it. */
+  readonly realPath: string;
+  /** Things to tell the user, such as an old lock file removed. */
+  readonly notices: readonly string[];
+  /** What verifying the existing ledger found when it was opened. */
+  readonly verification: LedgerVerification;
+  /** The head after the last append (and the adoption, when there was one). */
+  readonly head: HeadFile;
   /**
    * Append records: write their lines in one write, fsync, update the head
    * file. After a failed write the writer refuses further appends.
@@ -46,7 +64,32 @@ export interface LedgerWriter extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-async function writeHeadFile(path: string, head: LedgerHead): Promise<void> {
+/** The existing ledger does not verify; appending would bury the damage. */
+export class LedgerDamagedError extends RangeError {
+  /** What verification found. */
+  readonly verification: LedgerVerification;
+  /** @param message The message. @param verification What verification found. */
+  constructor(message: string, verification: LedgerVerification) {
+    super(message);
+    this.name = "LedgerDamagedError";
+    this.verification = verification;
+  }
+}
+
+/** Options for {@linkcode openLedger}. */
+export interface OpenLedgerOptions {
+  /**
+   * Adopt an existing ledger that has records but no head file: trust the
+   * chain as it stands and record the adoption, with this time (ISO 8601,
+   * UTC), in the new head file. Default: `null`, such a ledger is refused,
+   * since a truncation of it cannot be detected.
+   */
+  adoptAt?: string | null;
+  /** Milliseconds to wait for another writer's lock. Default: 10,000. */
+  lockWaitMs?: number;
+}
+
+async function writeHeadFile(path: string, head: HeadFile): Promise<void> {
   const final = headFilePath(path);
   const tmp = `${final}.tmp`;
   {
@@ -55,29 +98,37 @@ async function writeHeadFile(path: string, head: LedgerHead): Promise<void> {
       create: true,
       truncate: true,
     });
-    const bytes = new TextEncoder().encode(
-      `{"hash":"${head.hash}","seq":${head.seq}}\n`,
-    );
+    const bytes = new TextEncoder().encode(headFileText(head));
     let off = 0;
     while (off < bytes.length) off += await f.write(bytes.subarray(off));
     await f.sync();
   }
   await Deno.rename(tmp, final);
+  // the rename is durable only once the directory is synced; a crash before
+  // it leaves the old head, which the ledger still reaches
+  await syncDir(dirname(final));
 }
-
 /**
  * Open a ledger for appending, creating it when it does not exist.
  *
- * The existing file is verified first (O(size)), against its head file when
- * there is one: appending to a ledger that is edited, truncated or torn would
- * bury the damage, so that is refused.
+ * The writer takes an OS advisory lock (flock) on the ledger file itself, so
+ * writers through any path or symlink exclude each other, and a writer that
+ * dies releases it. Under the lock, the existing file is verified (O(size))
+ * against its head file: appending to a ledger that is edited, truncated or
+ * torn would bury the damage, so that is refused. A ledger with records but
+ * no head file is unanchored (a truncation of it cannot be detected); it is
+ * refused unless `adoptAt` is given, which anchors it as it stands and
+ * records the adoption in the head file. A head file behind the ledger (a
+ * writer died between its fsync and its head update) is brought up to date.
  *
  * @param path Path of the ledger (`.jsonl`).
+ * @param options Adoption of an unanchored ledger and the lock wait.
  * @returns The writer, holding the ledger's lock.
- * @throws {Deno.errors.AlreadyExists} When another writer holds the lock; the
- * message names the lock file and its holder.
- * @throws {RangeError} When the existing ledger does not verify; the message
- * names the first bad record.
+ * @throws {Deno.errors.Busy} When another writer holds the lock for longer
+ * than the wait; the message names the ledger.
+ * @throws {LedgerDamagedError} When the existing ledger does not verify; the
+ * message names the first bad record.
+ * @throws {RangeError} When the ledger is unanchored and not adopted.
  *
  * @example
  * ```ts
@@ -88,7 +139,7 @@ async function writeHeadFile(path: string, head: LedgerHead): Promise<void> {
  * const opened = { kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
  *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" } as const;
  * const w = await openLedger(path);
- * await assert.rejects(() => openLedger(path), /another writer holds its lock/);
+ * await assert.rejects(() => openLedger(path, { lockWaitMs: 50 }), /another writer holds its lock/);
  * const { first, last } = await w.append([opened, { ...opened, decisionId: "d2" }]);
  * assert.deepEqual([first, last, w.head.seq], [1, 2, 2]);
  * await w.close();
@@ -96,71 +147,105 @@ async function writeHeadFile(path: string, head: LedgerHead): Promise<void> {
  * assert.equal(again.head.seq, 2);
  * ```
  */
-export async function openLedger(path: string): Promise<LedgerWriter> {
-  const release = await acquireLock(path, "append to");
-  let file: Deno.FsFile;
-  let head: LedgerHead;
+export async function openLedger(
+  path: string,
+  options: OpenLedgerOptions = {},
+): Promise<LedgerWriter> {
+  const lock = await acquireLock(path, "append to", {
+    create: true,
+    waitMs: options.lockWaitMs,
+  });
+  const real = lock.realPath;
+  const file = lock.file;
+  let head: HeadFile;
+  let verification: LedgerVerification;
   try {
-    let exists = true;
-    try {
-      await Deno.stat(path);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      exists = false;
+    let anchor = await readHeadFile(real);
+    if (anchor === null && lock.created) {
+      // a ledger lossbook creates is anchored from its first byte, so a
+      // crash during its first append leaves a ledger that can be checked
+      anchor = { seq: 0, hash: LEDGER_GENESIS };
+      await writeHeadFile(real, anchor);
     }
-    if (exists) {
-      const v = await verifyLedgerFile(path);
-      if (!v.valid) {
-        throw new RangeError(
-          `Cannot append to ${v.reason}${
-            v.problem === "torn"
-              ? ""
-              : "; appending would bury the damage, so nothing was written"
-          }`,
-        );
+    const v = await verifyLedgerFile(real, { anchor });
+    verification = v;
+    if (!v.valid) {
+      throw new LedgerDamagedError(
+        `Cannot append to ${v.reason}${
+          v.problem === "torn"
+            ? ""
+            : "; appending would bury the damage, so nothing was written"
+        }`,
+        v,
+      );
+    }
+    head = { seq: v.records, hash: v.head };
+    if (anchor === null) {
+      if (v.records > 0) {
+        const adoptAt = options.adoptAt ?? null;
+        if (adoptAt === null) {
+          throw new InputRangeError(
+            `Cannot append to ledger ${path}: it has ${v.records} records but no head file ${
+              headFilePath(real)
+            }, so a truncation of it cannot be detected; if it is complete, adopt it as it stands (ledger append --adopt), which records the adoption in a new head file`,
+          );
+        }
+        head = {
+          ...head,
+          adopted: { at: adoptAt, seq: v.records, hash: v.head },
+        };
+        await writeHeadFile(real, head);
       }
-      head = { seq: v.records, hash: v.head };
     } else {
-      head = { seq: 0, hash: "0".repeat(64) };
+      if (anchor.adopted !== undefined) {
+        head = { ...head, adopted: anchor.adopted };
+      }
+      if (anchor.seq !== v.records) await writeHeadFile(real, head);
     }
-    file = await Deno.open(path, { append: true, create: true });
   } catch (error) {
-    await release();
+    lock.release();
     throw error;
   }
   let closed = false;
   let broken: Error | null = null;
   const writer: LedgerWriter = {
     path,
+    realPath: real,
+    notices: lock.notices,
+    verification,
     get head() {
       return head;
     },
     async append(records) {
       if (closed) {
-        throw new TypeError(
+        throw new InputTypeError(
           `Cannot append to ledger ${path}: writer is closed`,
         );
       }
       if (broken !== null) {
-        throw new TypeError(
+        throw new InputTypeError(
           `Cannot append to ledger ${path}: an earlier append failed (${broken.message}); verify the ledger and reopen it`,
         );
       }
       const lines: string[] = [];
       const entries: LedgerEntry[] = [];
-      let h = head;
+      let h: HeadFile = head;
       for (const r of records) {
         const { entry, line } = entryLine(r, h);
         lines.push(line);
         entries.push(entry);
-        h = { seq: entry.seq, hash: entry.hash };
+        h = {
+          seq: entry.seq,
+          hash: entry.hash,
+          ...(head.adopted === undefined ? {} : { adopted: head.adopted }),
+        };
       }
       const bytes = new TextEncoder().encode(lines.join(""));
       try {
         let off = 0;
         while (off < bytes.length) off += await file.write(bytes.subarray(off));
         await file.sync();
-        if (bytes.length > 0) await writeHeadFile(path, h);
+        if (bytes.length > 0) await writeHeadFile(real, h);
       } catch (error) {
         broken = error as Error;
         throw error;
@@ -169,11 +254,12 @@ export async function openLedger(path: string): Promise<LedgerWriter> {
       head = h;
       return { first, last: h.seq, head: h, bytes: bytes.length, entries };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      file.close();
-      await release();
+    close() {
+      if (!closed) {
+        closed = true;
+        lock.release();
+      }
+      return Promise.resolve();
     },
     [Symbol.asyncDispose]() {
       return writer.close();

@@ -10,6 +10,7 @@ import {
   VERDICT_NO_ANSWER,
 } from "../metrics/sufficient_stats.ts";
 import type { PCorrectSource, PickedPCorrect } from "./mapping.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** The predicted classes of a harness decision, by verdict (the reserved verdict classes). */
 const VERDICT_PRED = {
@@ -84,7 +85,7 @@ export function pythonNumber(value: unknown, where: string): number {
     if (t === "-inf") return -Infinity;
     if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);
   }
-  throw new TypeError(
+  throw new InputTypeError(
     `${where} must be a number (or a number written as a string), got ${
       show(value)
     }`,
@@ -95,7 +96,7 @@ export function pythonNumber(value: unknown, where: string): number {
 export function binaryValue(value: unknown, where: string): boolean {
   if (value === true || value === 1) return true;
   if (value === false || value === 0) return false;
-  throw new RangeError(
+  throw new InputRangeError(
     `${where} must be 0 or 1 (or true/false) to say whether the answer is correct, got ${
       show(value)
     }`,

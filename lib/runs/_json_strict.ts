@@ -8,6 +8,8 @@
 // path. Syntax errors name the file, line and column. A leading UTF-8 BOM is
 // skipped; invalid UTF-8 is refused.
 
+import { InputSyntaxError } from "../input_error.ts";
+
 /** Options for {@linkcode parseJsonStrict}. */
 export interface JsonStrictOptions {
   /** File path shown in errors. Default: `"<inline>"`. */
@@ -47,7 +49,7 @@ class Parser {
         lineStart = k + 1;
       }
     }
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `Cannot parse JSON ${this.file}: line ${line} column ${
         at - lineStart + 1
       }: ${message}`,
@@ -280,7 +282,7 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
       bytes,
     );
   } catch (error) {
-    throw new SyntaxError(`Cannot read ${file}: invalid UTF-8`, {
+    throw new InputSyntaxError(`Cannot read ${file}: invalid UTF-8`, {
       cause: error,
     });
   }

@@ -6,6 +6,8 @@
 // UTF-8 is an error naming the line, never a replacement character) and a
 // trailing CR is dropped (CRLF files).
 
+import { InputSyntaxError } from "../input_error.ts";
+
 /** One line of a JSONL file. */
 export interface JsonlLine {
   /** The line's text, without its newline (and without a trailing CR). */
@@ -28,7 +30,7 @@ function decodeLine(bytes: Uint8Array, where: string, line: number): string {
   try {
     return fatal.decode(bytes);
   } catch (error) {
-    throw new SyntaxError(`${where}: line ${line}: not valid UTF-8`, {
+    throw new InputSyntaxError(`${where}: line ${line}: not valid UTF-8`, {
       cause: error,
     });
   }

@@ -7,6 +7,7 @@
 // inspect_ai log; the central directory gives every entry's exact extent.
 import { inflateSync } from "fflate";
 import { decompress as zstdDecompress } from "fzstd";
+import { InputSyntaxError } from "../input_error.ts";
 
 /** One entry of a zip archive. */
 export interface ZipEntry {
@@ -31,7 +32,7 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
 function fail(file: string, message: string): never {
-  throw new SyntaxError(`Cannot read zip ${file}: ${message}`);
+  throw new InputSyntaxError(`Cannot read zip ${file}: ${message}`);
 }
 
 /**

@@ -30,6 +30,11 @@ import {
   OPTIONAL_DECISION_COLUMNS,
   type ParseDecisionsOptions,
 } from "./load_decisions.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 import { isPCorrectSource } from "./mapping.ts";
 
 /** The name of one column of the flat Decision layout. */
@@ -104,14 +109,16 @@ export function checkDecisionColumns(
   const seen = new Set<string>();
   for (const name of names) {
     if (seen.has(name)) {
-      throw new TypeError(`${where}: column ${JSON.stringify(name)} repeats`);
+      throw new InputTypeError(
+        `${where}: column ${JSON.stringify(name)} repeats`,
+      );
     }
     seen.add(name);
   }
   const expected = new Set<string>(DECISION_COLUMNS);
   const unknown = names.filter((n) => !expected.has(n));
   if (unknown.length > 0) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: unknown column${unknown.length > 1 ? "s" : ""} ${
         unknown.map((n) => JSON.stringify(n)).join(", ")
       } (expected exactly ${DECISION_COLUMNS.join(", ")})`,
@@ -122,7 +129,7 @@ export function checkDecisionColumns(
     !seen.has(c) && !optional.has(c)
   );
   if (missing.length > 0) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: missing column${missing.length > 1 ? "s" : ""} ${
         missing.join(", ")
       }`,
@@ -231,11 +238,13 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
   for (const c of NUMERIC) {
     const v = r[c as DecisionColumn];
     if (typeof v === "number" && !Number.isFinite(v)) {
-      throw new RangeError(`${where}: ${c} must be a finite number, got ${v}`);
+      throw new InputRangeError(
+        `${where}: ${c} must be a finite number, got ${v}`,
+      );
     }
     if (typeof v === "bigint") {
       if (v > MAX_SAFE || v < MIN_SAFE) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: ${c} must be a safe integer, got ${v}`,
         );
       }
@@ -262,8 +271,8 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
     describeIssue(flat as typeof issue, r as Record<string, unknown>)
   }`;
   throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
-    ? new TypeError(message, { cause: parsed.error })
-    : new RangeError(message, { cause: parsed.error });
+    ? new InputTypeError(message, { cause: parsed.error })
+    : new InputRangeError(message, { cause: parsed.error });
 }
 
 /**
@@ -313,7 +322,7 @@ export function duplicateDecisionError(
   where: string,
   first: string,
 ): RangeError {
-  return new RangeError(
+  return new InputRangeError(
     `${where}: duplicate decision for runId ${
       JSON.stringify(d.runId)
     }, modelId ${JSON.stringify(d.modelId)}, taskId ${
@@ -362,11 +371,23 @@ export function parseDecisionsArrow(
     table = tableFromIPC(bytes, { useBigInt: true });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SyntaxError(`${where}: not Arrow IPC data: ${detail}`, {
+    throw new InputSyntaxError(`${where}: not Arrow IPC data: ${detail}`, {
       cause: error,
     });
   }
   checkDecisionColumns(table.schema.fields.map((f) => f.name), where);
+  for (const f of table.schema.fields) {
+    // a timestamp, date, time or duration column holds numbers that are not
+    // counts: refused rather than read as a trial or a token count
+    const t = (f.type as { typeId: number }).typeId;
+    if (TEMPORAL_TYPE_IDS.has(t)) {
+      throw new InputTypeError(
+        `${where}: column ${f.name} is an Arrow ${
+          TEMPORAL_TYPE_IDS.get(t)
+        } column; ${f.name} must be a number column`,
+      );
+    }
+  }
   const cols = {} as Record<DecisionColumn, ArrayLike<unknown>>;
   const names = new Set(table.schema.fields.map((f) => f.name));
   for (const c of DECISION_COLUMNS) {
@@ -374,8 +395,31 @@ export function parseDecisionsArrow(
       ? table.getChild(c).toArray() as ArrayLike<unknown>
       : new Array(table.numRows).fill(null);
   }
+  // the Arrow reader replaces invalid UTF-8 by U+FFFD; refuse it instead
+  for (const c of DECISION_COLUMNS) {
+    const col = cols[c];
+    for (let i = 0; i < table.numRows; i++) {
+      const v = col[i];
+      if (typeof v === "string" && v.includes("\uFFFD")) {
+        throw new InputSyntaxError(
+          `${where}: row ${
+            i + 1
+          }: ${c} is not valid UTF-8 (it decodes to U+FFFD)`,
+        );
+      }
+    }
+  }
   return decisionsFromColumns(cols, table.numRows, where);
 }
+
+// Arrow type ids of temporal types (Date 8, Time 9, Timestamp 10, Interval 11, Duration 18)
+const TEMPORAL_TYPE_IDS = new Map<number, string>([
+  [8, "date"],
+  [9, "time"],
+  [10, "timestamp"],
+  [11, "interval"],
+  [18, "duration"],
+]);
 
 // A cell as flatDecision wants it: undefined is null, and a safe bigint is a
 // number already (so that flatDecision need not copy the row).

@@ -27,6 +27,8 @@ import {
   decisionTable,
   type ParseDecisionsOptions,
 } from "./load_decisions.ts";
+import { invalidUtf8At, lineOfByte } from "./_utf8.ts";
+import { InputSyntaxError } from "../input_error.ts";
 
 /**
  * The number syntax accepted in numeric CSV cells: an optional minus sign,
@@ -102,7 +104,7 @@ export class CsvReader {
   }
 
   #fail(message: string, line: number): never {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `Cannot load run export ${this.#path}: line ${line}: ${message}`,
     );
   }
@@ -303,7 +305,7 @@ class CsvDecisions {
   finish(visit: (d: Decision) => void): void {
     for (const r of this.#reader.finish()) this.#record(r, visit);
     if (this.#order === null) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${this.#where}: line 1: missing header row (expected ${
           DECISION_COLUMNS.join(",")
         })`,
@@ -320,7 +322,7 @@ class CsvDecisions {
     const at = `${this.#where}: line ${r.line}`;
     const order = this.#order;
     if (r.fields.length !== order.length) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${at}: expected ${order.length} fields, got ${r.fields.length}`,
       );
     }
@@ -407,14 +409,20 @@ async function* utf8Chunks(
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const buffer = new Uint8Array(size);
   let offset = 0;
+  let lines = 1;
   const decode = (bytes?: Uint8Array) => {
     try {
       return bytes === undefined
         ? decoder.decode()
         : decoder.decode(bytes, { stream: true });
     } catch (error) {
-      throw new SyntaxError(
-        `Cannot load run export ${path}: not valid UTF-8 near byte ${offset}`,
+      // name the first bad byte of this chunk and its line; a sequence cut
+      // by the chunk's start is named at the chunk's start
+      const at = bytes === undefined ? -1 : invalidUtf8At(bytes, false);
+      const byte = at >= 0 ? offset + at : offset;
+      const line = at >= 0 ? lines + lineOfByte(bytes!, at) - 1 : lines;
+      throw new InputSyntaxError(
+        `Cannot load run export ${path}: line ${line}: not valid UTF-8 at byte ${byte}`,
         { cause: error },
       );
     }
@@ -422,7 +430,9 @@ async function* utf8Chunks(
   while (true) {
     const n = await file.read(buffer);
     if (n === null) break;
-    yield decode(buffer.subarray(0, n));
+    const chunk = buffer.subarray(0, n);
+    yield decode(chunk);
+    for (let i = 0; i < n; i++) if (chunk[i] === 0x0a) lines++;
     offset += n;
   }
   yield decode();
@@ -521,7 +531,7 @@ export async function readCsvHeader(path: string): Promise<string[]> {
   }
   const last = reader.finish();
   if (last.length > 0) return last[0].fields;
-  throw new SyntaxError(
+  throw new InputSyntaxError(
     `Cannot load run export ${path}: line 1: missing header row`,
   );
 }

@@ -17,6 +17,7 @@ export const CLEAN_CLASS = "MATCH";
 
 export type { Action } from "../metrics/sufficient_stats.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
+import { InputRangeError } from "../input_error.ts";
 import {
   isPCorrectSource,
   PCORRECT_SOURCE_ERROR,
@@ -161,7 +162,7 @@ export const decisionSchema = z.object({
 export function pError(pCorrect: number | null): number | null {
   if (pCorrect === null) return null;
   if (!(pCorrect >= 0 && pCorrect <= 1)) {
-    throw new RangeError(
+    throw new InputRangeError(
       `Cannot derive P(error): pCorrect must be in [0, 1], got ${pCorrect}`,
     );
   }

@@ -37,6 +37,11 @@ import {
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
 import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import {
   decisionColumnKind,
   describeRelation,
   openDecisionsParquet,
@@ -190,7 +195,7 @@ function formatOf(path: string, format: "parquet" | "csv" | undefined) {
   const lower = path.toLowerCase();
   if (lower.endsWith(".parquet")) return "parquet";
   if (lower.endsWith(".csv")) return "csv";
-  throw new TypeError(
+  throw new InputTypeError(
     `Cannot load run export ${path}: unknown extension; use .parquet or .csv, or pass format`,
   );
 }
@@ -221,7 +226,7 @@ LIMIT 1`,
   for (const c of DECISION_COLUMNS) row[c] = found[c] ?? null;
   flatDecision(row, at); // throws the loaders' message
   const check = DECISION_CHECKS.find((_, i) => found[`_check${i}`] === 1)!;
-  throw new RangeError(
+  throw new InputRangeError(
     `${at}: ${check.field} must be ${check.rule}, got ${
       String(row[check.field])
     }`,
@@ -348,13 +353,13 @@ export async function duckdbDecisionStats(
     } catch (error) {
       if (format === "csv") await checkDecisionsCsv(path); // names the line
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SyntaxError(`${where}: ${detail}`, { cause: error });
+      throw new InputSyntaxError(`${where}: ${detail}`, { cause: error });
     }
     const invalid = rows.reduce((s, r) => s + toNumber(r[9]), 0);
     if (invalid > 0) {
       if (format === "parquet") await firstBadParquetRow(connection, path);
       await checkDecisionsCsv(path);
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: ${invalid} rows fail the SQL row checks that the CSV reader accepts`,
       );
     }
@@ -371,7 +376,7 @@ export async function duckdbDecisionStats(
         }
         const keys = await repeatedCsvKeys(connection, relation);
         await checkDecisionsCsv(path, { duplicateKeys: keys });
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: ${
             toNumber(repeated[1])
           } decisions repeat a (runId, modelId, taskId, trial)`,

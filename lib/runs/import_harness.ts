@@ -40,6 +40,7 @@ import type { SeverityResolver } from "./mapping.ts";
 import { lmEvalImporter } from "./import_lm_eval.ts";
 import { helmImporter } from "./import_helm.ts";
 import { promptfooImporter } from "./import_promptfoo.ts";
+import { InputTypeError } from "../input_error.ts";
 
 /** The harness log formats lossbook reads. */
 export const HARNESS_FORMATS = [
@@ -183,7 +184,7 @@ export function isHarnessFormat(value: string): value is HarnessFormat {
 export function harnessImporter(format: HarnessFormat): HarnessImporter {
   const importer = HARNESS_IMPORTERS[format];
   if (importer === undefined) {
-    throw new TypeError(
+    throw new InputTypeError(
       `--format ${format}: this build of lossbook has no ${format} importer; it reads ${
         Object.keys(HARNESS_IMPORTERS).join(", ")
       }`,

@@ -25,6 +25,7 @@ import {
   isObject,
   show,
 } from "./_harness_record.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** The stat that decides correctness unless `--metric` names another. */
 export const HELM_DEFAULT_METRIC = "exact_match";
@@ -65,27 +66,27 @@ interface Stat {
 
 function readStats(stats: unknown, at: string): Map<string, Stat[]> {
   if (!Array.isArray(stats)) {
-    throw new TypeError(`${at}: stats must be a list, got ${show(stats)}`);
+    throw new InputTypeError(`${at}: stats must be a list, got ${show(stats)}`);
   }
   const out = new Map<string, Stat[]>();
   stats.forEach((s, k) => {
     const sat = `${at}: stats[${k}]`;
     const name = isObject(s) && isObject(s.name) ? s.name.name : undefined;
     if (typeof name !== "string") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${sat}: name.name must be a string, got ${show(name)}`,
       );
     }
     const { sum, count, mean } = s as Record<string, unknown>;
     if (typeof sum !== "number" || typeof count !== "number") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${sat} (${name}): sum and count must be numbers, got ${
           show(sum)
         } and ${show(count)}`,
       );
     }
     if (mean !== undefined && mean !== null && typeof mean !== "number") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${sat} (${name}): mean must be a number, got ${show(mean)}`,
       );
     }
@@ -104,7 +105,7 @@ function oneStat(
   const list = stats.get(name);
   if (list === undefined) return undefined;
   if (list.length > 1) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${at}: stat ${name} appears ${list.length} times in one entry; cannot tell which decides`,
     );
   }
@@ -113,7 +114,7 @@ function oneStat(
 
 function meanOf(s: Stat, at: string): number {
   if (s.count < 1) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${at}: stat ${s.name} has count ${s.count}, no value`,
     );
   }
@@ -123,7 +124,7 @@ function meanOf(s: Stat, at: string): number {
 function tokenCount(s: Stat | undefined, at: string): number | undefined {
   if (s === undefined) return undefined;
   if (!Number.isInteger(s.sum) || s.sum < 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${at}: stat ${s.name} must sum to a whole number of tokens >= 0, got ${s.sum}`,
     );
   }
@@ -133,7 +134,7 @@ function tokenCount(s: Stat | undefined, at: string): number | undefined {
 function perturbationName(value: unknown, at: string): string | null {
   if (value === undefined || value === null) return null;
   if (!isObject(value) || typeof value.name !== "string") {
-    throw new TypeError(
+    throw new InputTypeError(
       `${at}: perturbation must be an object with a name, got ${show(value)}`,
     );
   }
@@ -154,17 +155,17 @@ function scenarioTexts(
   const where = `Cannot load HELM scenario state ${file}`;
   const states = isObject(state) ? state.request_states : undefined;
   if (!Array.isArray(states)) {
-    throw new TypeError(`${where}: request_states must be a list`);
+    throw new InputTypeError(`${where}: request_states must be a list`);
   }
   const requestsPerKey = new Map<string, number>();
   states.forEach((rs, i) => {
     const at = `${where}: request_states[${i}]`;
     if (!isObject(rs) || !isObject(rs.instance)) {
-      throw new TypeError(`${at}: instance must be an object`);
+      throw new InputTypeError(`${at}: instance must be an object`);
     }
     const inst = rs.instance;
     if (typeof inst.id !== "string") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: instance.id must be a string, got ${show(inst.id)}`,
       );
     }
@@ -274,7 +275,7 @@ export function parseHelmRun(
     ? spec.adapter_spec.model
     : undefined;
   if (typeof model !== "string" || model === "") {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: run_spec.json: adapter_spec.model must be a non-empty string, got ${
         show(model)
       }`,
@@ -282,7 +283,7 @@ export function parseHelmRun(
   }
   const pis = files.perInstanceStats;
   if (!Array.isArray(pis)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: per_instance_stats.json must be a list of entries`,
     );
   }
@@ -305,16 +306,16 @@ export function parseHelmRun(
   const seen = new Map<string, number>();
   pis.forEach((e, i) => {
     const pre = `${where}: per_instance_stats.json[${i}]`;
-    if (!isObject(e)) throw new TypeError(`${pre}: expected an object`);
+    if (!isObject(e)) throw new InputTypeError(`${pre}: expected an object`);
     const id = e.instance_id;
     if (typeof id !== "string" || id === "") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${pre}: instance_id must be a non-empty string, got ${show(id)}`,
       );
     }
     const trial = e.train_trial_index;
     if (typeof trial !== "number" || !Number.isInteger(trial) || trial < 0) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${pre} (instance_id ${
           JSON.stringify(id)
         }): train_trial_index must be an integer >= 0, got ${show(trial)}`,
@@ -332,7 +333,7 @@ export function parseHelmRun(
     const key = `${id}\u0000${trial}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: repeats per_instance_stats.json[${first}] (same instance, trial and perturbation)`,
       );
     }
@@ -347,7 +348,7 @@ export function parseHelmRun(
     });
   });
   if (wanted !== null && selected.length === 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: no entry has perturbation ${
         JSON.stringify(wanted)
       }; the run has ${[...setAside.keys()].join(", ") || "no entries"}`,
@@ -363,7 +364,7 @@ export function parseHelmRun(
   for (const s of selected) {
     const m = oneStat(s.stats, metric, s.at);
     if (m === undefined) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${s.at}: stat ${metric} is missing${
           options.metric === undefined
             ? " (choose another with --metric NAME)"
@@ -380,7 +381,7 @@ export function parseHelmRun(
       else {
         value = meanOf(maxProb, s.at);
         if (!(value >= 0 && value <= 1)) {
-          throw new RangeError(
+          throw new InputRangeError(
             `${s.at}: stat max_prob must be in [0, 1], got ${value}`,
           );
         }
@@ -392,7 +393,7 @@ export function parseHelmRun(
     );
     const runtime = oneStat(s.stats, "inference_runtime", s.at);
     if (runtime !== undefined && !(runtime.sum >= 0)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${s.at}: stat inference_runtime must be >= 0 seconds, got ${runtime.sum}`,
       );
     }

@@ -58,6 +58,11 @@ import {
   pickPCorrect,
 } from "./mapping.ts";
 import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** The inspect_ai log limit types (`EvalSampleLimitType`). */
 export const INSPECT_LIMIT_TYPES = [
@@ -108,7 +113,7 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (value === 1) return "correct";
     if (value === 0) return "incorrect";
     if (value > 0 && value < 1) return "partial";
-    throw new RangeError(
+    throw new InputRangeError(
       `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
         show(value)
       }`,
@@ -119,7 +124,7 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (TRUE_WORDS.has(w)) return "correct";
     if (FALSE_WORDS.has(w)) return "incorrect";
   }
-  throw new TypeError(
+  throw new InputTypeError(
     `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
       show(value)
     }${
@@ -138,21 +143,25 @@ interface Header {
 }
 
 function readHeader(value: unknown, where: string): Header {
-  if (!isObject(value)) throw new TypeError(`${where}: expected a JSON object`);
+  if (!isObject(value)) {
+    throw new InputTypeError(`${where}: expected a JSON object`);
+  }
   const ev = value.eval;
   if (!isObject(ev)) {
-    throw new TypeError(`${where}: eval must be an object, got ${show(ev)}`);
+    throw new InputTypeError(
+      `${where}: eval must be an object, got ${show(ev)}`,
+    );
   }
   for (const k of ["run_id", "model"] as const) {
     if (typeof ev[k] !== "string" || ev[k] === "") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: eval.${k} must be a non-empty string, got ${show(ev[k])}`,
       );
     }
   }
   const status = value.status;
   if (status !== undefined && typeof status !== "string") {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: status must be a string, got ${show(status)}`,
     );
   }
@@ -165,7 +174,9 @@ function readHeader(value: unknown, where: string): Header {
 
 function count(v: unknown, at: string): number {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
-  throw new RangeError(`${at} must be a whole number >= 0, got ${show(v)}`);
+  throw new InputRangeError(
+    `${at} must be a whole number >= 0, got ${show(v)}`,
+  );
 }
 
 function optionalCount(v: unknown, at: string): number {
@@ -209,7 +220,7 @@ function tokenProbability(output: unknown, at: string): number | null {
   content.forEach((t, i) => {
     const lp = isObject(t) ? t.logprob : undefined;
     if (typeof lp !== "number" || Number.isNaN(lp) || lp > 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: output.choices[0].logprobs.content[${i}].logprob must be a number <= 0, got ${
           show(lp)
         }`,
@@ -243,7 +254,7 @@ function sampleKey(s: Json, where: string, source: string) {
     !((typeof id === "string" && id !== "") ||
       (typeof id === "number" && Number.isSafeInteger(id)))
   ) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: ${source}: id must be an integer or a non-empty string, got ${
         show(id)
       }`,
@@ -253,7 +264,7 @@ function sampleKey(s: Json, where: string, source: string) {
   if (
     !(typeof epoch === "number" && Number.isSafeInteger(epoch) && epoch >= 1)
   ) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: sample ${show(id)}: epoch must be a whole number >= 1, got ${
         show(epoch)
       }`,
@@ -280,7 +291,7 @@ function chooseScorer(
   const names = scorerNames(samples);
   if (options.scorer !== undefined) {
     if (!names.has(options.scorer)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: --scorer ${options.scorer}: no sample has that scorer; the log's scorers are ${
           names.size === 0 ? "none" : [...names].join(", ")
         }`,
@@ -289,7 +300,7 @@ function chooseScorer(
     return options.scorer;
   }
   if (names.size > 1) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: the log has several scorers (${
         [...names].join(", ")
       }); say which decides correctness with --scorer NAME`,
@@ -308,7 +319,7 @@ function outcomeOf(
   if (limit !== undefined && limit !== null) {
     const t = isObject(limit) ? limit.type : undefined;
     if (!(INSPECT_LIMIT_TYPES as readonly unknown[]).includes(t)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: limit.type must be one of ${
           INSPECT_LIMIT_TYPES.join(", ")
         }, got ${show(t)}`,
@@ -339,7 +350,7 @@ function costOf(usage: Json | null, at: string): CostEvidence {
     return { completeness: "unavailable", usd: null };
   }
   if (typeof c !== "number" || !Number.isFinite(c) || c < 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${at}: model_usage total_cost must be a finite number >= 0 or null, got ${
         show(c)
       }`,
@@ -390,7 +401,7 @@ export function inspectDecisions(
     const key = `${String(id)}\u0000${epoch}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: appears twice (${first} and ${raw.source})${
           typeof id === "number"
             ? "; an integer id and a string id with the same text collide"
@@ -401,7 +412,7 @@ export function inspectDecisions(
     seen.set(key, raw.source);
     const scores = s.scores;
     if (scores !== undefined && scores !== null && !isObject(scores)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: scores must be an object, got ${show(scores)}`,
       );
     }
@@ -409,13 +420,13 @@ export function inspectDecisions(
     if (isObject(scores) && scorer !== null && scorer in scores) {
       const sc = scores[scorer];
       if (!isObject(sc)) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: scores.${scorer} must be an object, got ${show(sc)}`,
         );
       }
       score = sc;
     } else if (isObject(scores) && Object.keys(scores).length > 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: scores has no ${scorer} (it has ${
           Object.keys(scores).join(", ")
         })`,
@@ -426,7 +437,7 @@ export function inspectDecisions(
       verdict = verdictOf(score.value, `${at}: scores.${scorer}.value`);
       if (verdict === "partial") {
         if (options.partial === undefined) {
-          throw new RangeError(
+          throw new InputRangeError(
             `${at}: scores.${scorer}.value is partial credit (${
               show(score.value)
             }); say how to count it with --partial correct|incorrect`,
@@ -439,7 +450,7 @@ export function inspectDecisions(
       verdict === null && (s.error === undefined || s.error === null) &&
       (s.limit === undefined || s.limit === null)
     ) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: scores is ${
           scores === undefined || scores === null ? "missing" : "empty"
         } and the sample has no error or limit; score the log first (inspect score)`,
@@ -520,7 +531,7 @@ export function inspectDecisions(
       const meta = x.score?.metadata;
       const v = isObject(meta) ? meta[key] : undefined;
       if (v !== undefined && v !== null && typeof v !== "number") {
-        throw new TypeError(
+        throw new InputTypeError(
           `${x.at}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
             show(v)
           }`,
@@ -535,11 +546,11 @@ export function inspectDecisions(
     try {
       picked = pickPCorrect(candidates, from);
     } catch (error) {
-      throw new RangeError(`${x.at}: ${(error as Error).message}`);
+      throw new InputRangeError(`${x.at}: ${(error as Error).message}`);
     }
     const usageAll = s.model_usage;
     if (usageAll !== undefined && usageAll !== null && !isObject(usageAll)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${x.at}: model_usage must be an object, got ${show(usageAll)}`,
       );
     }
@@ -582,7 +593,7 @@ export function inspectDecisions(
     const t = s.total_time;
     if (t !== undefined && t !== null) {
       if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${x.at}: total_time must be a finite number of seconds >= 0, got ${
             show(t)
           }`,
@@ -644,13 +655,13 @@ export function parseInspectJsonLog(
   const file = options.file ?? "<inline>";
   const log = parseJsonStrict(text, { file });
   if (!isObject(log)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot import inspect log ${file}: expected a JSON object`,
     );
   }
   const samples = log.samples ?? [];
   if (!Array.isArray(samples)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot import inspect log ${file}: samples must be an array, got ${
         show(samples)
       }`,
@@ -660,7 +671,7 @@ export function parseInspectJsonLog(
     log,
     samples.map((value, i) => {
       if (!isObject(value)) {
-        throw new TypeError(
+        throw new InputTypeError(
           `Cannot import inspect log ${file}: samples[${i}] must be an object`,
         );
       }
@@ -720,7 +731,7 @@ export function parseInspectEvalLog(
   else if (entries.has("_journal/start.json")) {
     header = json("_journal/start.json");
   } else {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `${where}: neither header.json nor _journal/start.json is in the archive (not an inspect_ai log)`,
     );
   }
@@ -731,14 +742,16 @@ export function parseInspectEvalLog(
     if (mono === null && shell === null) continue;
     const value = json(name);
     if (!isObject(value)) {
-      throw new TypeError(`${where}: ${name} must hold a JSON object`);
+      throw new InputTypeError(`${where}: ${name} must hold a JSON object`);
     }
     if (shell !== null) {
       const metaName = `samples/${shell[1]}/metadata.json`;
       if (entries.has(metaName)) {
         const metadata = json(metaName);
         if (!isObject(metadata)) {
-          throw new TypeError(`${where}: ${metaName} must hold a JSON object`);
+          throw new InputTypeError(
+            `${where}: ${metaName} must hold a JSON object`,
+          );
         }
         value.metadata = metadata;
       }

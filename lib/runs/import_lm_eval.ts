@@ -29,6 +29,7 @@ import {
   softmaxAt,
   type Verdict,
 } from "./_harness_record.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** lm-eval's output types, as its task configs name them. */
 export const LM_EVAL_OUTPUT_TYPES = [
@@ -123,7 +124,7 @@ function runInfo(
   }`;
   if (results === null) {
     if (options.modelId === undefined) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: the model is not on sample lines and no results_<date>.json is beside the file; give --model-id NAME`,
       );
     }
@@ -136,12 +137,12 @@ function runInfo(
     };
   }
   if (!isObject(results)) {
-    throw new TypeError(`${rwhere}: expected a JSON object`);
+    throw new InputTypeError(`${rwhere}: expected a JSON object`);
   }
   const name = results.model_name;
   if (options.modelId === undefined) {
     if (typeof name !== "string" || name === "") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${rwhere}: model_name must be a non-empty string, got ${
           show(name)
         } (or give --model-id NAME)`,
@@ -151,7 +152,7 @@ function runInfo(
   const modelId = options.modelId ?? (name as string);
   const date = results.date;
   if (typeof date !== "number" && typeof date !== "string") {
-    throw new TypeError(
+    throw new InputTypeError(
       `${rwhere}: date must be a number or string, got ${show(date)}`,
     );
   }
@@ -166,7 +167,7 @@ function runInfo(
     const t = config.output_type;
     if (t !== undefined) {
       if (!(LM_EVAL_OUTPUT_TYPES as readonly unknown[]).includes(t)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${rwhere}: configs.${task}.output_type must be one of ${
             LM_EVAL_OUTPUT_TYPES.join(", ")
           }, got ${show(t)}`,
@@ -214,14 +215,14 @@ function optionPairs(
     if (g === "True" || g === true) greedy.push(true);
     else if (g === "False" || g === false) greedy.push(false);
     else {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: filtered_resps[${k}][1] must be "True" or "False" (is_greedy), got ${
           show(g)
         }`,
       );
     }
     if (Number.isNaN(ll[k]) || ll[k] === Infinity) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: filtered_resps[${k}][0] must be a log-likelihood (<= 0 or -inf), got ${
           show(l)
         }`,
@@ -234,7 +235,7 @@ function optionPairs(
 function continuations(sample: Record<string, unknown>, at: string): string[] {
   const args = sample.arguments;
   if (!isObject(args)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${at}: arguments must be an object {gen_args_0: {arg_0, arg_1}, ...}, got ${
         show(args)
       }`,
@@ -245,7 +246,7 @@ function continuations(sample: Record<string, unknown>, at: string): string[] {
     const a = args[`gen_args_${i}`];
     const cont = isObject(a) ? a.arg_1 : undefined;
     if (typeof cont !== "string") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: arguments.gen_args_${i}.arg_1 (the option's continuation) must be a string, got ${
           show(cont)
         }`,
@@ -313,7 +314,7 @@ export function parseLmEvalSamples(
   const named = lmEvalSamplesName(path);
   const task = options.task ?? named?.task;
   if (task === undefined) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: the task name comes from a file name samples_<task>_<date>.jsonl; this file is named ${
         JSON.stringify(basename(path))
       }`,
@@ -326,16 +327,18 @@ export function parseLmEvalSamples(
     if (raw.trim() === "") return;
     const at = `${where}: line ${i + 1}`;
     const sample = parseJsonStrict(raw, { file: at });
-    if (!isObject(sample)) throw new TypeError(`${at}: expected a JSON object`);
+    if (!isObject(sample)) {
+      throw new InputTypeError(`${at}: expected a JSON object`);
+    }
     const docId = sample.doc_id;
     if (typeof docId !== "number" || !Number.isInteger(docId) || docId < 0) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: doc_id must be an integer >= 0, got ${show(docId)}`,
       );
     }
     const filter = sample.filter;
     if (typeof filter !== "string") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at} (doc_id ${docId}): filter must be a string, got ${show(filter)}`,
       );
     }
@@ -346,7 +349,7 @@ export function parseLmEvalSamples(
   let filter: string;
   if (options.filter !== undefined) {
     if (!filters.includes(options.filter)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: --filter ${
           JSON.stringify(options.filter)
         } names no line's filter; the file has ${
@@ -357,7 +360,7 @@ export function parseLmEvalSamples(
     filter = options.filter;
   } else if (filters.length > 1) {
     const doc = lines[0].docId;
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: doc_id ${doc} appears once per filter (${
         filters.map((f) => JSON.stringify(f)).join(", ")
       }); choose one with --filter NAME`,
@@ -376,23 +379,23 @@ export function parseLmEvalSamples(
     })`;
     const first = seen.get(docId);
     if (first !== undefined) {
-      throw new RangeError(`${at}: doc_id repeats line ${first}`);
+      throw new InputRangeError(`${at}: doc_id repeats line ${first}`);
     }
     seen.set(docId, no);
     const names = sample.metrics;
     if (
       !Array.isArray(names) || !names.every((n) => typeof n === "string")
     ) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: metrics must be a list of metric names, got ${show(names)}`,
       );
     }
     const metric = options.metric ?? names[0];
     if (metric === undefined) {
-      throw new TypeError(`${at}: metrics is empty; give --metric NAME`);
+      throw new InputTypeError(`${at}: metrics is empty; give --metric NAME`);
     }
     if (!Object.hasOwn(sample, metric)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: ${metric} is missing (the sample has metrics ${
           names.join(", ") || "none"
         })`,
@@ -403,7 +406,7 @@ export function parseLmEvalSamples(
     const verdict: Verdict = correct ? "correct" : "incorrect";
     const resps = sample.filtered_resps;
     if (!Array.isArray(resps)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: filtered_resps must be a list, got ${show(resps)}`,
       );
     }
@@ -420,7 +423,7 @@ export function parseLmEvalSamples(
     } else if (resps.length === 1 && typeof resps[0] === "string") {
       shape = "generate_until";
     } else {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: filtered_resps has neither option log-likelihoods nor one generated text, got ${
           show(resps)
         }`,
@@ -430,7 +433,7 @@ export function parseLmEvalSamples(
     let pValue: number | null = null;
     if (shape === "multiple_choice") {
       if (pairs === null) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: filtered_resps must hold one [log-likelihood, is_greedy] pair per option, got ${
             show(resps)
           }`,
@@ -447,7 +450,7 @@ export function parseLmEvalSamples(
         conts = conts.slice(0, conts.length / 2);
       }
       if (conts.length !== ll.length) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: arguments has ${conts.length} options but filtered_resps ${ll.length}`,
         );
       }
@@ -464,7 +467,7 @@ export function parseLmEvalSamples(
           norm === "chars" ? chars(c) : new TextEncoder().encode(c).length
         );
         if (len.some((n) => n === 0)) {
-          throw new RangeError(
+          throw new InputRangeError(
             `${at}: an option's continuation is empty, so ${metric} cannot divide by its length`,
           );
         }
@@ -488,7 +491,7 @@ export function parseLmEvalSamples(
             ? Number(target)
             : asText;
           if (gold >= 0 && (pred === gold) !== correct) {
-            throw new RangeError(
+            throw new InputRangeError(
               `${at}: ${metric} is ${
                 correct ? 1 : 0
               } but the highest-scoring option is ${pred} and the target is option ${gold}; the log contradicts itself`,
@@ -504,7 +507,7 @@ export function parseLmEvalSamples(
     } else if (shape === "generate_until") {
       const out = resps[0];
       if (resps.length !== 1 || typeof out !== "string") {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: filtered_resps of a generation task must be one text, got ${
             show(resps)
           }`,
@@ -593,7 +596,7 @@ export async function loadLmEvalSamples(
       candidates.sort();
     }
     if (candidates.length > 1) {
-      throw new TypeError(
+      throw new InputTypeError(
         `Cannot load lm-eval samples ${path}: several results files match its date (${
           candidates.map((c) => basename(c)).join(", ")
         })`,

@@ -10,6 +10,14 @@ import { describeIssue } from "../_zod_issue.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import { type Action, CLEAN_CLASS, type Decision } from "./decision.ts";
 import type { ImportResult } from "./import_reconforge.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import { readUtf8File, stripBom } from "./_utf8.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { KnownKeys, type UnknownKeyOptions } from "./_known_keys.ts";
 
 /**
  * The gold class given to a LossBench decision graded wrong: LossBench
@@ -19,6 +27,50 @@ export const UNRECORDED_GOLD = "UNRECORDED";
 
 /** How to read LossBench's `calibrated_probability`. */
 export type ProbabilityMeaning = "correct" | "error";
+
+// the keys a LossBench ledger line, event and outcome hold; anything else
+// is refused unless lenient
+const LINE_KEYS = new Set(["chain_hash", "event", "prev_hash", "seq"]);
+const EVENT_KEYS = new Set([
+  "calibrated_probability",
+  "cost_model_id",
+  "created_at",
+  "decision",
+  "event_id",
+  "evidence_hash",
+  "expected_loss",
+  "harness_id",
+  "harness_revision",
+  "human_cost",
+  "input_snapshot_hash",
+  "judge_cost",
+  "latency_ms",
+  "model_cost",
+  "model_id",
+  "model_revision",
+  "observed_outcome",
+  "parent_event_id",
+  "policy_id",
+  "policy_revision",
+  "prompt_hash",
+  "proposed_action",
+  "rationale",
+  "reasoning_effort",
+  "risk_features",
+  "task_id",
+  "tenant_id",
+  "timestamp",
+  "token_usage",
+  "tool_name",
+  "trace_id",
+  "trajectory_id",
+]);
+const OUTCOME_KEYS = new Set([
+  "error",
+  "exception_type",
+  "severity",
+  "verdict",
+]);
 
 const eventSchema = z.object({
   model_id: z.string().min(1),
@@ -47,7 +99,13 @@ const eventSchema = z.object({
     exception_type: z.string().nullable().optional(),
   }).passthrough().nullable().optional(),
   model_cost: z.number().min(0, { error: "must be >= 0" }).optional(),
-  token_usage: z.record(z.string(), z.number()).optional(),
+  token_usage: z.record(
+    z.string(),
+    z.number({ error: "must be a whole number >= 0" }).refine(
+      (v) => Number.isSafeInteger(v) && v >= 0,
+      { error: "must be a whole number >= 0" },
+    ),
+  ).optional(),
   latency_ms: z.number().min(0, { error: "must be >= 0" }).optional(),
 }).passthrough();
 
@@ -59,7 +117,7 @@ const lineSchema = z.object({
 }).strict();
 
 /** Options for {@linkcode parseLossbenchLedger}. */
-export interface LossbenchOptions {
+export interface LossbenchOptions extends UnknownKeyOptions {
   /**
    * What `calibrated_probability` means in this ledger: `"correct"` reads it
    * as P(answer is correct), `"error"` as P(error). Required: LossBench's
@@ -125,7 +183,7 @@ export function parseLossbenchLedger(
 ): ImportResult {
   const path = options.path ?? "<inline>";
   if (options.probability !== "correct" && options.probability !== "error") {
-    throw new TypeError(
+    throw new InputTypeError(
       `Cannot load LossBench ledger ${path}: say what calibrated_probability means with probability "correct" or "error", got ${
         JSON.stringify(options.probability)
       }`,
@@ -135,7 +193,8 @@ export function parseLossbenchLedger(
   const decisions: Decision[] = [];
   const trials = new Map<string, number>();
   let intermediate = 0;
-  const lines = text.split("\n");
+  const keys = new KnownKeys(`Cannot load LossBench ledger ${path}`, options);
+  const lines = stripBom(text).split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
@@ -144,14 +203,24 @@ export function parseLossbenchLedger(
     try {
       raw = JSON.parse(line);
     } catch (error) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${at}: invalid JSON: ${(error as Error).message}`,
         { cause: error },
       );
     }
+    refuseDuplicateKeys(line, raw, () => at);
+    keys.check(raw, LINE_KEYS, at, "");
+    const ev = (raw as { event?: Record<string, unknown> } | null)?.event;
+    keys.check(ev, EVENT_KEYS, at, "event");
+    keys.check(
+      ev?.observed_outcome,
+      OUTCOME_KEYS,
+      at,
+      "event.observed_outcome",
+    );
     const outer = lineSchema.safeParse(raw);
     if (!outer.success) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: ${describeIssue(outer.error.issues[0], raw)}`,
         {
           cause: outer.error,
@@ -165,8 +234,8 @@ export function parseLossbenchLedger(
         describeIssue(issue, outer.data.event, "event")
       }`;
       throw issue.code === "invalid_type"
-        ? new TypeError(message, { cause: parsed.error })
-        : new RangeError(message, { cause: parsed.error });
+        ? new InputTypeError(message, { cause: parsed.error })
+        : new InputRangeError(message, { cause: parsed.error });
     }
     const e = parsed.data;
     const outcome = e.observed_outcome ?? null;
@@ -176,7 +245,7 @@ export function parseLossbenchLedger(
     }
     const action = ACTION[e.decision];
     if (action === null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: event.decision ${e.decision} on a final event cannot be scored as automatic or escalated`,
       );
     }
@@ -214,6 +283,7 @@ export function parseLossbenchLedger(
       ...(e.latency_ms === undefined ? {} : { latencyMs: e.latency_ms }),
     });
   }
+  keys.finish();
   return { decisions, notes: { intermediateSteps: intermediate } };
 }
 
@@ -240,8 +310,11 @@ export async function loadLossbenchLedger(
   path: string,
   options: Omit<LossbenchOptions, "path">,
 ): Promise<ImportResult> {
-  return parseLossbenchLedger(await Deno.readTextFile(path), {
-    ...options,
-    path,
-  });
+  return parseLossbenchLedger(
+    await readUtf8File(path, `Cannot load LossBench ledger ${path}`),
+    {
+      ...options,
+      path,
+    },
+  );
 }

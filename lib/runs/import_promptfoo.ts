@@ -26,6 +26,7 @@ import {
   type Verdict,
 } from "./_harness_record.ts";
 import type { CostEvidence } from "../evidence/cost_evidence.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** promptfoo's `failureReason` for a result that errored (no graded answer). */
 const FAILURE_ERROR = 2;
@@ -61,17 +62,17 @@ function components(
   const list = grading.componentResults;
   if (list === undefined || list === null) return out;
   if (!Array.isArray(list)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${at}: ${field}.componentResults must be a list, got ${show(list)}`,
     );
   }
   list.forEach((c, k) => {
     const f = `${field}.componentResults[${k}]`;
-    if (!isObject(c)) throw new TypeError(`${at}: ${f} must be an object`);
+    if (!isObject(c)) throw new InputTypeError(`${at}: ${f} must be an object`);
     const assertion = isObject(c.assertion) ? c.assertion : null;
     if (assertion !== null && typeof assertion.type === "string") {
       if (typeof c.pass !== "boolean") {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: ${f}.pass must be true or false, got ${show(c.pass)}`,
         );
       }
@@ -92,7 +93,7 @@ function nonNegative(
     typeof value !== "number" || !Number.isFinite(value) || value < 0 ||
     (int && !Number.isInteger(value))
   ) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${at}: ${field} must be ${int ? "an integer" : "a number"} >= 0, got ${
         show(value)
       }`,
@@ -158,28 +159,30 @@ export function parsePromptfooResults(
   const where = `Cannot load promptfoo results ${path}`;
   const correctTypes = new Set(options.correct);
   if (correctTypes.size === 0) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: --correct TYPE[,TYPE] is required: promptfoo's success also fails on cost and latency assertions, so name the assertion types that mean correct (for example equals)`,
     );
   }
   const doc = parseJsonStrict(text, { file: path });
-  if (!isObject(doc)) throw new TypeError(`${where}: expected a JSON object`);
+  if (!isObject(doc)) {
+    throw new InputTypeError(`${where}: expected a JSON object`);
+  }
   const evalId = doc.evalId;
   if (typeof evalId !== "string" || evalId === "") {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: evalId must be a non-empty string, got ${show(evalId)}`,
     );
   }
   const summary = doc.results;
   if (!isObject(summary)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: results must be an object (the eval summary), got ${
         show(summary)
       }`,
     );
   }
   if (summary.version !== 3) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: results.version must be 3 (promptfoo's results format read here), got ${
         show(summary.version)
       }`,
@@ -187,7 +190,7 @@ export function parsePromptfooResults(
   }
   const results = summary.results;
   if (!Array.isArray(results)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: results.results must be a list, got ${show(results)}`,
     );
   }
@@ -221,25 +224,25 @@ export function parsePromptfooResults(
   const setAside: SetAside[] = [];
   results.forEach((r, i) => {
     const pre = `${where}: results.results[${i}]`;
-    if (!isObject(r)) throw new TypeError(`${pre}: expected an object`);
+    if (!isObject(r)) throw new InputTypeError(`${pre}: expected an object`);
     const testIdx = r.testIdx;
     if (
       typeof testIdx !== "number" || !Number.isInteger(testIdx) || testIdx < 0
     ) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${pre}: testIdx must be an integer >= 0, got ${show(testIdx)}`,
       );
     }
     const at = `${pre} (testIdx ${testIdx})`;
     const provider = isObject(r.provider) ? r.provider.id : undefined;
     if (typeof provider !== "string" || provider === "") {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: provider.id must be a non-empty string, got ${show(provider)}`,
       );
     }
     const pk = promptKey(r);
     if (severalPrompts && pk === null) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${at}: the file has several prompts but this result names none (promptId or prompt.raw)`,
       );
     }
@@ -249,7 +252,7 @@ export function parsePromptfooResults(
     const key = `${provider}\u0000${taskId}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: repeats results.results[${first}] (same provider, prompt and testIdx)`,
       );
     }
@@ -273,7 +276,7 @@ export function parsePromptfooResults(
       return;
     } else {
       if (grading === null) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: gradingResult is missing, and failureReason ${
             show(r.failureReason)
           } is not an error`,
@@ -282,7 +285,7 @@ export function parsePromptfooResults(
       const all = components(grading, at);
       const named = all.filter((c) => correctTypes.has(c.type));
       if (named.length === 0) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: gradingResult.componentResults has no assertion of type ${
             [...correctTypes].join(" or ")
           } (--correct); it has ${
@@ -326,7 +329,7 @@ export function parsePromptfooResults(
       if (
         !Array.isArray(lp) || !lp.every((x) => typeof x === "number" && x <= 0)
       ) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: response.logProbs must be a list of log-probabilities (numbers <= 0), got ${
             show(lp)
           }`,
@@ -454,7 +457,7 @@ export const promptfooImporter: HarnessImporter = {
   import: (path, options) => {
     if (options.correct === undefined) {
       return Promise.reject(
-        new TypeError(
+        new InputTypeError(
           `Cannot load promptfoo results ${path}: --correct TYPE[,TYPE] is required: promptfoo's success also fails on cost and latency assertions, so name the assertion types that mean correct (for example equals)`,
         ),
       );

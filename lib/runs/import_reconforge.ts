@@ -31,6 +31,12 @@ import {
   type RfTask,
   type RfVerdict,
 } from "./_reconforge_scoring.ts";
+import { KnownKeys } from "./_known_keys.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** The predicted class of an exception verdict that names no exception type. */
 export const UNTYPED_EXCEPTION = "EXCEPTION_UNTYPED";
@@ -192,6 +198,13 @@ export interface ReconforgeOptions {
    * `predicted.confidence`.
    */
   pCorrectFrom?: string;
+  /**
+   * Skip keys ReconForge does not define instead of refusing them; each is
+   * reported once, with its count, through `onUnknownKeys`. Default: `false`.
+   */
+  lenient?: boolean;
+  /** Receives the report of skipped keys in lenient mode, one line each. */
+  onUnknownKeys?: (line: string) => void;
 }
 
 /** A ReconForge decision: a Decision with the provenance of its probability. */
@@ -242,8 +255,8 @@ function zodError(
 ): Error {
   return issue.code === "invalid_type" || issue.code === "invalid_union" ||
       issue.code === "unrecognized_keys"
-    ? new TypeError(message, { cause })
-    : new RangeError(message, { cause });
+    ? new InputTypeError(message, { cause })
+    : new InputRangeError(message, { cause });
 }
 
 const VERDICT_KEYS = Object.keys(verdictSchema.shape);
@@ -308,7 +321,7 @@ function verifySummary(
 ): string[] {
   const checked: string[] = [];
   const refuse = (field: string, file: unknown, ours: unknown, how: string) => {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: ${field} is ${JSON.stringify(file)} but per_task gives ${
         JSON.stringify(ours)
       } (${how}); the file's summary disagrees with its own records`,
@@ -397,7 +410,7 @@ function verifySummary(
       "raw_empty tasks",
     );
     if (m.ece_self_consistency !== undefined && s.eceSelfConsistency === null) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: metrics.ece_self_consistency is given but some per_task record has no self_consistency_confidence`,
       );
     }
@@ -408,7 +421,7 @@ function verifySummary(
       "10 equal-width bins",
     );
     if (m.parse_fail_samples !== undefined && s.parseFailSamples === null) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: metrics.parse_fail_samples is given but some per_task record has no samples`,
       );
     }
@@ -576,7 +589,7 @@ export function parseReconforge(
   try {
     raw = parseJsonStrict(text, { file: path });
   } catch (error) {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `${where}: invalid JSON: ${(error as Error).message}`,
       { cause: error },
     );
@@ -588,10 +601,12 @@ export function parseReconforge(
     from !== undefined && from !== "stated" && from !== "none" &&
     from !== "agreement" && !from.startsWith("agreement@")
   ) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: --pcorrect-from ${from} is not a ReconForge source; use agreement (self_consistency_confidence or samples[]), stated (predicted.confidence) or none`,
     );
   }
+  const keys = new KnownKeys(where, options);
+  raw = keys.strip(raw, documentSchema, "");
   const docParsed = documentSchema.safeParse(raw);
   if (!docParsed.success) {
     const issue = docParsed.error.issues[0];
@@ -604,7 +619,7 @@ export function parseReconforge(
   const doc = docParsed.data;
   const { run, n, per_task: elements } = doc;
   if (n !== elements.length) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: n is ${n} but per_task has ${elements.length} elements; refusing to score a partial run`,
     );
   }
@@ -615,7 +630,8 @@ export function parseReconforge(
   let parseMisses = 0, rawEmpty = 0, untyped = 0, escalations = 0;
   let missesOnClean = 0;
   const seen = new Map<string, number>();
-  elements.forEach((element, i) => {
+  elements.forEach((given, i) => {
+    const element = keys.strip(given, taskSchema, "per_task[]");
     const id = (element as { task_id?: unknown } | null)?.task_id;
     const at = `${where}: per_task[${i}]${
       typeof id === "string" || typeof id === "number"
@@ -635,17 +651,17 @@ export function parseReconforge(
     const taskId = String(t.task_id);
     const first = seen.get(taskId);
     if (first !== undefined) {
-      throw new RangeError(`${at}: task_id repeats per_task[${first}]`);
+      throw new InputRangeError(`${at}: task_id repeats per_task[${first}]`);
     }
     seen.set(taskId, i);
     const exp = t.expected;
     if (exp.verdict === "EXCEPTION" && exp.exception_type === null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: expected.exception_type must name the exception when verdict is EXCEPTION`,
       );
     }
     if (exp.verdict === "MATCH" && exp.exception_type !== null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: expected.exception_type must be null when verdict is MATCH, got ${
           JSON.stringify(exp.exception_type)
         }`,
@@ -655,7 +671,7 @@ export function parseReconforge(
       if (
         v !== null && v.verdict !== "EXCEPTION" && v.exception_type !== null
       ) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: ${field}.exception_type must be null when verdict is ${v.verdict}, got ${
             JSON.stringify(v.exception_type)
           }`,
@@ -666,26 +682,26 @@ export function parseReconforge(
     checkVerdict(pred, "predicted");
     t.samples?.forEach((s, j) => checkVerdict(s, `samples[${j}]`));
     if (t.raw_empty === true && pred !== null) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: raw_empty is true but predicted holds a verdict; an empty response cannot have parsed`,
       );
     }
     const samples = t.samples;
     if (samples !== undefined && k !== undefined && samples.length !== k) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: samples has ${samples.length} entries but self_consistency.samples is ${k}`,
       );
     }
     const valid: RfVerdict[] | undefined = samples?.filter((s) => s !== null);
     if (samples !== undefined && pred === null && valid!.length > 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: predicted is null but ${
           valid!.length
         } of samples parsed; the prediction is their majority`,
       );
     }
     if (samples !== undefined && pred !== null && valid!.length === 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: predicted holds a verdict but no entry of samples parsed`,
       );
     }
@@ -693,7 +709,7 @@ export function parseReconforge(
     if (sc !== null && pred !== null && valid !== undefined) {
       const agree = valid.filter((s) => sameVerdict(s, pred)).length;
       if (!(Math.abs(sc - agree / valid.length) <= TOLERANCE)) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: self_consistency_confidence is ${sc} but ${agree} of ${valid.length} parsed samples equal predicted (${
             round4(agree / valid.length)
           })`,
@@ -736,7 +752,7 @@ export function parseReconforge(
       if (sc !== null) {
         const over = valid?.length ?? k;
         if (over === undefined) {
-          throw new TypeError(
+          throw new InputTypeError(
             `${at}: self_consistency_confidence needs samples or the document's self_consistency.samples to say how many samples it agrees over`,
           );
         }
@@ -752,7 +768,7 @@ export function parseReconforge(
       candidates.push({ source: "stated", value: pred.confidence ?? null });
       picked = pickPCorrect(candidates, from);
       if (from !== undefined && from !== "none" && picked.source === null) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${at}: --pcorrect-from ${from} asks for ${
             from === "stated"
               ? "predicted.confidence"
@@ -781,6 +797,7 @@ export function parseReconforge(
         : "model_failure",
     });
   });
+  keys.finish();
   const scores = reconforgeScores(tasks);
   const verified = verifySummary(where, doc, scores);
   return {

@@ -16,6 +16,7 @@ import type { Decision } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
 import { keyHash, OffsetSet } from "./_offset_set.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
+import { InputRangeError } from "../input_error.ts";
 import {
   jsonlLines,
   type JsonlLinesOptions,
@@ -90,7 +91,7 @@ class StatsBuilder {
       },
     );
     if (earlier >= 0) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${
@@ -160,7 +161,7 @@ class StatsBuilder {
 }
 
 function* textLines(text: string): Generator<[string, number, number]> {
-  let start = 0;
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a leading BOM
   let lineNo = 0;
   const len = text.length;
   while (start < len) {

@@ -17,6 +17,7 @@ import { loadDecisionsCsv, writeDecisionsCsv } from "./csv.ts";
 import type { DuckDBOptions } from "./duckdb_session.ts";
 import { loadDecisionsJsonl } from "./load_decisions.ts";
 import { loadDecisionsParquet, writeDecisionsParquet } from "./parquet.ts";
+import { InputTypeError } from "../input_error.ts";
 
 /** The file formats of a Decision run export. */
 export const DECISION_FORMATS = ["jsonl", "csv", "arrow", "parquet"] as const;
@@ -62,7 +63,7 @@ export function decisionFormatOf(path: string): DecisionFormat {
   for (const [ext, format] of EXTENSIONS) {
     if (lower.endsWith(ext)) return format;
   }
-  throw new TypeError(
+  throw new InputTypeError(
     `Cannot read run export ${path}: unknown extension; expected one of ${
       EXTENSIONS.map(([e]) => e).join(", ")
     }, or pass a format (${DECISION_FORMATS.join(", ")})`,
@@ -71,7 +72,7 @@ export function decisionFormatOf(path: string): DecisionFormat {
 
 function checkFormat(format: string): DecisionFormat {
   if (!(DECISION_FORMATS as readonly string[]).includes(format)) {
-    throw new TypeError(
+    throw new InputTypeError(
       `Unknown run export format ${JSON.stringify(format)}; expected one of ${
         DECISION_FORMATS.join(", ")
       }`,

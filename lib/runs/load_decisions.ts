@@ -9,7 +9,9 @@ import * as aq from "arquero";
 import type { ColumnTable } from "arquero";
 import type { Decision } from "./decision.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
+import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
+import { stripBom } from "./_utf8.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -97,6 +99,7 @@ export function parseDecisionsJsonl(
   options: ParseDecisionsOptions = {},
 ): Decision[] {
   const path = options.path ?? "<inline>";
+  text = stripBom(text);
   const out: Decision[] = [];
   const seen = new Map<string, number>();
   let start = 0;
@@ -119,7 +122,7 @@ export function parseDecisionsJsonl(
     const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where()}: duplicate decision for runId ${
           JSON.stringify(d.runId)
         }, modelId ${JSON.stringify(d.modelId)}, taskId ${
@@ -259,7 +262,7 @@ export async function readDecisionsJsonl(
         `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
       const first = seen.get(key);
       if (first !== undefined) {
-        throw new RangeError(
+        throw new InputRangeError(
           `${at}: duplicate decision for runId ${
             JSON.stringify(d.runId)
           }, modelId ${JSON.stringify(d.modelId)}, taskId ${

@@ -29,6 +29,11 @@
 
 import { isSeverity, SEVERITIES, type Severity } from "../costs/severity.ts";
 import { parseJsonStrict } from "./_json_strict.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** Flags that say how decisions get their severity, as the CLI passes them. */
 export interface SeverityFlags {
@@ -91,7 +96,7 @@ export const SEVERITY_REQUIRED =
 export function parseFieldPath(path: string, flag = "path"): string[] {
   const keys = path.split(".");
   if (path === "" || keys.some((k) => k === "")) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${flag} must be a dotted path such as metadata.severity with no empty key, got ${
         JSON.stringify(path)
       }`,
@@ -130,7 +135,7 @@ export function valueAtPath(record: unknown, path: readonly string[]): unknown {
 
 function checkLevel(value: unknown, where: string): Severity {
   if (!isSeverity(value)) {
-    throw new RangeError(
+    throw new InputRangeError(
       `${where}: severity must be one of ${SEVERITIES.join(", ")}, got ${
         JSON.stringify(value)
       }`,
@@ -174,7 +179,9 @@ export function parseSeverityMap(
   if (/^\s*[[{]/.test(body) || /\.json$/i.test(file)) {
     const raw = parseJsonStrict(body, { file: `severity map ${file}` });
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      throw new TypeError(`${where}: expected a JSON object {"key": "HIGH"}`);
+      throw new InputTypeError(
+        `${where}: expected a JSON object {"key": "HIGH"}`,
+      );
     }
     for (const [key, value] of Object.entries(raw)) {
       map.set(key, checkLevel(value, `${where}: key ${JSON.stringify(key)}`));
@@ -184,7 +191,7 @@ export function parseSeverityMap(
   const lines = body.split(/\r?\n/);
   const header = lines[0].split(",").map((s) => s.trim());
   if (header.length !== 2 || header[0] !== "key" || header[1] !== "severity") {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `${where}: line 1: header must be "key,severity", got ${
         JSON.stringify(lines[0])
       }`,
@@ -196,15 +203,15 @@ export function parseSeverityMap(
     const cells = lines[i].split(",");
     const at = `${where}: line ${i + 1}`;
     if (cells.length !== 2) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `${at}: expected 2 fields (key,severity), got ${cells.length}`,
       );
     }
     const key = cells[0].trim();
-    if (key === "") throw new RangeError(`${at}: key must not be empty`);
+    if (key === "") throw new InputRangeError(`${at}: key must not be empty`);
     const first = lineOf.get(key);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: key ${JSON.stringify(key)} repeats line ${first}`,
       );
     }
@@ -250,14 +257,16 @@ export async function severitySpec(
     flags.severityField !== undefined ? "--severity-field" : null,
   ].filter((g) => g !== null);
   if (given.length !== 1) {
-    throw new TypeError(
+    throw new InputTypeError(
       given.length === 0
         ? SEVERITY_REQUIRED
         : `${SEVERITY_REQUIRED}; got ${given.join(" and ")}`,
     );
   }
   if (flags.severityMapKey !== undefined && flags.severityMap === undefined) {
-    throw new TypeError("--severity-map-key applies to --severity-map only");
+    throw new InputTypeError(
+      "--severity-map-key applies to --severity-map only",
+    );
   }
   if (flags.severity !== undefined) {
     return {
@@ -276,7 +285,7 @@ export async function severitySpec(
   if (flags.severityMapKey !== undefined) {
     const m = /^field:(.+)$/.exec(flags.severityMapKey);
     if (m === null) {
-      throw new TypeError(
+      throw new InputTypeError(
         `--severity-map-key must be field:PATH (for example field:metadata.class), got ${
           JSON.stringify(flags.severityMapKey)
         }`,
@@ -321,7 +330,7 @@ export function severityResolver(spec: SeveritySpec): SeverityResolver {
       return (item, where) => {
         const value = valueAtPath(item.record, spec.path);
         if (value === undefined) {
-          throw new TypeError(
+          throw new InputTypeError(
             `${where}: ${name} is missing (--severity-field ${name})`,
           );
         }
@@ -336,7 +345,7 @@ export function severityResolver(spec: SeveritySpec): SeverityResolver {
           const name = spec.keyPath.join(".");
           const value = valueAtPath(item.record, spec.keyPath);
           if (typeof value !== "string" && typeof value !== "number") {
-            throw new TypeError(
+            throw new InputTypeError(
               `${where}: ${name} must be a string or number to key the severity map, got ${
                 value === undefined ? "nothing" : JSON.stringify(value)
               }`,
@@ -347,7 +356,7 @@ export function severityResolver(spec: SeveritySpec): SeverityResolver {
         }
         const level = spec.map.get(key);
         if (level === undefined) {
-          throw new RangeError(
+          throw new InputRangeError(
             `${where}: severity map ${spec.file} does not cover ${what}`,
           );
         }
@@ -429,7 +438,7 @@ export function checkPCorrectSource(
   where: string,
 ): PCorrectSource | null {
   if (value === null || isPCorrectSource(value)) return value;
-  throw new RangeError(
+  throw new InputRangeError(
     `${where} ${PCORRECT_SOURCE_ERROR}, got ${JSON.stringify(value)}`,
   );
 }
@@ -471,7 +480,7 @@ export function parsePCorrectFrom(value: string): string {
   if (value === "agreement" || value === "none" || isPCorrectSource(value)) {
     return value;
   }
-  throw new TypeError(
+  throw new InputTypeError(
     `--pcorrect-from must be one of ${
       PCORRECT_SOURCES.join(", ")
     }, agreement, agreement@K, score-metadata:KEY or none, got ${
@@ -520,7 +529,7 @@ export function pickPCorrect(
     if (from !== undefined && !matches(from, c.source)) continue;
     if (c.value === null) continue;
     if (!(Number.isFinite(c.value) && c.value >= 0 && c.value <= 1)) {
-      throw new RangeError(
+      throw new InputRangeError(
         `pCorrect from ${c.source} must be in [0, 1], got ${c.value}`,
       );
     }

@@ -20,6 +20,7 @@ import {
   sqlString,
   withDuckDB,
 } from "./duckdb_session.ts";
+import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,
@@ -114,7 +115,7 @@ export function checkDecisionColumnTypes(
         : kind === "boolean"
         ? "type BOOLEAN"
         : "a numeric type";
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: column ${name} must have ${want}, got ${type}`,
       );
     }
@@ -186,9 +187,12 @@ export async function openDecisionsParquet(
     columns = await describeRelation(connection, relation);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SyntaxError(`${where}: not a readable Parquet file: ${detail}`, {
-      cause: error,
-    });
+    throw new InputSyntaxError(
+      `${where}: not a readable Parquet file: ${detail}`,
+      {
+        cause: error,
+      },
+    );
   }
   checkDecisionColumnTypes(columns, where);
   return parquetSource(path, columns.map((c) => c.name));

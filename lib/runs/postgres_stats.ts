@@ -44,6 +44,11 @@ import {
   OPTIONAL_DECISION_COLUMNS,
 } from "./load_decisions.ts";
 import { decisionColumnKind } from "./parquet.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
 
 /** How to reach a PostgreSQL server, as parsed from a DSN. */
 export interface PostgresConnection {
@@ -68,7 +73,7 @@ function keywordPairs(dsn: string): Map<string, string> {
   while (i < s.length) {
     const m = /^\s*([A-Za-z_]+)\s*=\s*/.exec(s.slice(i));
     if (m === null) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `Cannot read DSN: expected key=value at ${JSON.stringify(s.slice(i))}`,
       );
     }
@@ -81,7 +86,9 @@ function keywordPairs(dsn: string): Map<string, string> {
         value += s[i++];
       }
       if (s[i] !== "'") {
-        throw new SyntaxError("Cannot read DSN: unterminated quoted value");
+        throw new InputSyntaxError(
+          "Cannot read DSN: unterminated quoted value",
+        );
       }
       i++;
     } else {
@@ -111,7 +118,9 @@ function urlPairs(dsn: string): Map<string, string> {
     try {
       return decodeURIComponent(s);
     } catch {
-      throw new SyntaxError(`Cannot read DSN: bad percent-encoding in ${s}`);
+      throw new InputSyntaxError(
+        `Cannot read DSN: bad percent-encoding in ${s}`,
+      );
     }
   };
   if (userinfo !== "") {
@@ -122,7 +131,7 @@ function urlPairs(dsn: string): Map<string, string> {
   if (hostport !== "") {
     const m = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(hostport);
     if (m === null) {
-      throw new SyntaxError(`Cannot read DSN: bad host ${hostport}`);
+      throw new InputSyntaxError(`Cannot read DSN: bad host ${hostport}`);
     }
     if (m[1] !== "") out.set("host", dec(m[1].replace(/^\[|\]$/g, "")));
     if (m[2]) out.set("port", m[2]);
@@ -170,7 +179,7 @@ export function parsePostgresDsn(
     : keywordPairs(dsn);
   for (const key of pairs.keys()) {
     if (!KEYWORDS.has(key)) {
-      throw new SyntaxError(
+      throw new InputSyntaxError(
         `Cannot read DSN: unknown key ${key} (known: ${
           [...KEYWORDS].join(", ")
         })`,
@@ -180,7 +189,7 @@ export function parsePostgresDsn(
   const portText = pairs.get("port") ?? env.PGPORT ?? "5432";
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `Cannot read DSN: port must be an integer in [1, 65535], got ${portText}`,
     );
   }
@@ -215,7 +224,7 @@ const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
  */
 export function checkTableName(name: string): string {
   if (!TABLE_NAME.test(name)) {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `table name must be an unquoted identifier (name or schema.name: letters, digits, _), got ${
         JSON.stringify(name)
       }`,
@@ -288,7 +297,7 @@ export function postgresRelation(
     const column = byLower.get(name);
     if (column === undefined) {
       if (byLower.has(name.toLowerCase())) {
-        throw new TypeError(
+        throw new InputTypeError(
           `${where}: column has the quoted mixed-case name ${
             JSON.stringify(name)
           }, which unquoted SQL cannot reach; create a view with unquoted names (CREATE VIEW v AS SELECT "${name}" AS ${
@@ -296,18 +305,18 @@ export function postgresRelation(
           }, …)`,
         );
       }
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: unknown column ${JSON.stringify(name)} (expected ${
           DECISION_COLUMNS.join(", ")
         })`,
       );
     }
     if (seen.has(column)) {
-      throw new TypeError(`${where}: column ${column} repeats`);
+      throw new InputTypeError(`${where}: column ${column} repeats`);
     }
     const kind = KINDS[decisionColumnKind(column)];
     if (!kind.types.has(type)) {
-      throw new TypeError(
+      throw new InputTypeError(
         `${where}: column ${column} must have ${kind.words}, got ${
           typeName(type)
         }`,
@@ -319,7 +328,7 @@ export function postgresRelation(
   const missing = DECISION_COLUMNS.filter((c) => !seen.has(c));
   const required = missing.filter((c) => !optional.has(c));
   if (required.length > 0) {
-    throw new TypeError(
+    throw new InputTypeError(
       `${where}: missing column${required.length > 1 ? "s" : ""} ${
         required.join(", ")
       }`,
@@ -451,7 +460,7 @@ export async function postgresDecisionStats(
       const check = DECISION_CHECKS.find((_, i) =>
         num(found[`check${i}`]) === 1
       )!;
-      throw new RangeError(
+      throw new InputRangeError(
         `${at}: ${check.field} must be ${check.rule}, got ${
           String(found[check.field.toLowerCase()])
         }`,
@@ -462,7 +471,7 @@ export async function postgresDecisionStats(
         .values();
       if (num(repeated[0]) > 0) {
         const [r] = await sql.unsafe(repeatedDecisionKeysSql(relation, 1));
-        throw new RangeError(
+        throw new InputRangeError(
           `${where}: duplicate decision for runId ${
             JSON.stringify(r.runid)
           }, modelId ${JSON.stringify(r.modelid)}, taskId ${
@@ -497,10 +506,12 @@ function rethrow(
 ): Error {
   const e = error as { code?: string; message?: string };
   if (e.code === "42P01") {
-    return new TypeError(`${where}: no such table or view`, { cause: error });
+    return new InputTypeError(`${where}: no such table or view`, {
+      cause: error,
+    });
   }
   if (e.code === "42501") {
-    return new TypeError(`${where}: permission denied`, { cause: error });
+    return new InputTypeError(`${where}: permission denied`, { cause: error });
   }
   return new Error(
     `Cannot reach PostgreSQL at host ${c.host} port ${c.port} database ${c.database} as ${c.username}: ${

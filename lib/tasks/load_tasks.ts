@@ -12,6 +12,12 @@ import { describeIssue } from "../_zod_issue.ts";
 import { GOLD_SCHEMAS, STATE_SCHEMAS, TASK_SCHEMA } from "./_task_schema.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import type { Domain, Task } from "./task.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import { refuseDuplicateKeys } from "../_json_keys.ts";
 
 /** Options for parsing a task file. */
 export interface ParseTasksOptions {
@@ -28,8 +34,8 @@ function fail(
 ): never {
   const message = `${where}: ${describeIssue(issue, value, prefix)}`;
   throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
-    ? new TypeError(message, { cause })
-    : new RangeError(message, { cause });
+    ? new InputTypeError(message, { cause })
+    : new InputRangeError(message, { cause });
 }
 
 /** Parse one line's text into a task, or throw naming `where`. */
@@ -39,12 +45,13 @@ function parseLine(line: string, where: string): Task {
     value = JSON.parse(line);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SyntaxError(`${where}: invalid JSON: ${detail}`, {
+    throw new InputSyntaxError(`${where}: invalid JSON: ${detail}`, {
       cause: error,
     });
   }
+  refuseDuplicateKeys(line, value, () => where);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new SyntaxError(
+    throw new InputSyntaxError(
       `${where}: expected a JSON object, got ${
         Array.isArray(value) ? "an array" : JSON.stringify(value)
       }`,
@@ -123,7 +130,7 @@ export function parseTasksJsonl(
     const task = parseLine(line, where);
     const first = seen.get(task.id);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: duplicate task id ${
           JSON.stringify(task.id)
         } (first on line ${first})`,
@@ -179,7 +186,7 @@ export async function* streamTasksJsonl(
     if (seen === null) return task;
     const first = seen.get(task.id);
     if (first !== undefined) {
-      throw new RangeError(
+      throw new InputRangeError(
         `${where}: duplicate task id ${
           JSON.stringify(task.id)
         } (first on line ${first})`,
@@ -205,7 +212,7 @@ export async function* streamTasksJsonl(
       try {
         chunk = decoder.decode(bytes, { stream: true });
       } catch (error) {
-        throw new SyntaxError(
+        throw new InputSyntaxError(
           `Cannot load task file ${path}: line ${lineNo + 1}: not valid UTF-8`,
           { cause: error },
         );

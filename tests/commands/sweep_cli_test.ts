@@ -189,12 +189,9 @@ Deno.test("sweep exits 2 with one line on bad input", async () => {
   }
 });
 
-Deno.test("sweep refuses an empty run: there are no models to sweep", async () => {
+Deno.test("sweep refuses an empty run: there are no decisions to sweep", async () => {
   const file = await tempFile("empty.jsonl", "");
   const { code, stderr } = await runCli(["sweep", file]);
   assert.equal(code, 2);
-  assert.match(
-    stderr,
-    /lossbook sweep: Cannot sweep profiles: there are no models/,
-  );
+  assert.match(stderr, /^lossbook sweep: no decisions in .*empty\.jsonl$/m);
 });

@@ -56,23 +56,23 @@ Deno.test("repairTornTail() refuses every problem other than a torn line: edits 
   );
 });
 
-Deno.test("repairTornTail() refuses while a writer holds the lock, and never overwrites a side file", async () => {
+Deno.test("repairTornTail() refuses while a writer holds the lock, and never overwrites a side file: a second tear at the same offset goes beside it", async () => {
   const path = await ledgerWithTenRecords();
   const size = (await Deno.stat(path)).size;
   await Deno.writeTextFile(path, '{"h', { append: true });
   {
-    await using _w = await Deno.open(`${path}.lock`, {
-      write: true,
-      createNew: true,
-    });
+    using holder = await Deno.open(path, { read: true });
+    await holder.lock(true);
     await assert.rejects(
-      () => repairTornTail(path),
-      /another writer holds its lock/,
+      () => repairTornTail(path, { lockWaitMs: 100 }),
+      /Cannot repair ledger .*another writer holds its lock/,
     );
   }
-  await Deno.remove(`${path}.lock`);
+  // an older side file at the same offset is kept; the bytes go beside it
   await Deno.writeTextFile(`${path}.torn-${size}`, "older");
-  await assert.rejects(() => repairTornTail(path), Deno.errors.AlreadyExists);
+  const r = await repairTornTail(path);
+  assert.equal(r.sideFile, `${path}.torn-${size}.1`);
   assert.equal(await Deno.readTextFile(`${path}.torn-${size}`), "older");
-  assert.equal((await verifyLedgerFile(path)).problem, "torn");
+  assert.equal(await Deno.readTextFile(r.sideFile!), '{"h');
+  assert.equal((await verifyLedgerFile(path)).valid, true);
 });

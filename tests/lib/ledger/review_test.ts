@@ -93,7 +93,7 @@ Deno.test("ledgerColumns() refuses resolutions without an open review, twice-res
       ledgerColumns(
         ledgerText([
           decisionRec("a", { task: "t" }),
-          decisionRec("b", { task: "t" }),
+          decisionRec("b", { task: "t", model: "m2" }),
         ]).entries,
       ),
     /already has a served answer \(record 1\); record other models' answers with served: false/,
@@ -103,7 +103,12 @@ Deno.test("ledgerColumns() refuses resolutions without an open review, twice-res
       ledgerColumns(
         ledgerText([
           decisionRec("a", { task: "t" }),
-          decisionRec("b", { task: "t", served: false, severity: "LOW" }),
+          decisionRec("b", {
+            task: "t",
+            served: false,
+            severity: "LOW",
+            model: "m2",
+          }),
         ]).entries,
       ),
     /is LOW here but HIGH in an earlier record/,
@@ -212,5 +217,18 @@ Deno.test("refitPolicy() gives the refit a new revision, chained to its parent a
     policyRecord(refit.policy, { at: month.end, parent: parent.revision })
       .revision,
     refit.record.revision,
+  );
+});
+
+Deno.test("ledgerColumns() finds a decision recorded twice on its key fields, whatever its ids", () => {
+  assert.throws(
+    () =>
+      ledgerColumns(
+        ledgerText([
+          decisionRec("r/openai/gpt-4o/t/0", { task: "t" }),
+          decisionRec('["r","openai/gpt-4o","t",0]', { task: "t" }),
+        ]).entries,
+      ),
+    /record 2: decision of run "r", model "m", task "t", trial 0 is recorded twice \(first at record 1/,
   );
 });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { lockFilePath } from "../../../lib/ledger/_lock.ts";
 import {
   headFilePath,
   readHeadFile,
@@ -13,48 +12,143 @@ async function tempLedger(): Promise<string> {
   return `${await Deno.makeTempDir({ prefix: "lossbook-ledger-" })}/l.jsonl`;
 }
 
-Deno.test("openLedger() holds a single-writer lock: a second writer gets a clear error until the first closes", async () => {
+Deno.test("openLedger() holds a single-writer lock: a second writer waits its bound, then gets an error naming the ledger", async () => {
   const path = await tempLedger();
   const first = await openLedger(path);
+  const started = Date.now();
   await assert.rejects(
-    () => openLedger(path),
+    () => openLedger(path, { lockWaitMs: 300 }),
     (e: Error) =>
-      e instanceof Deno.errors.AlreadyExists &&
-      e.message.includes(
-        `another writer holds its lock ${lockFilePath(path)}`,
-      ) &&
-      e.message.includes(`"pid":${Deno.pid}`),
+      e instanceof Deno.errors.Busy &&
+      e.message.includes(`Cannot append to ledger ${path}`) &&
+      e.message.includes("another writer holds its lock"),
   );
+  assert.ok(Date.now() - started >= 300);
   await first.close();
   await first.close(); // twice is harmless
   await using second = await openLedger(path);
   assert.equal(second.head.seq, 0);
 });
 
-Deno.test("openLedger() locks out a writer in another process", async () => {
+Deno.test("openLedger() locks the file, not the path: a writer through a symlink waits, and both share one head file", async () => {
   const path = await tempLedger();
-  await using _w = await openLedger(path);
-  const code = `
-    import { openLedger } from "${
-    new URL("../../../lib/ledger/writer.ts", import.meta.url).href
-  }";
-    try { await openLedger(${JSON.stringify(path)}); console.log("opened"); }
-    catch (e) { console.log(e.constructor.name + ": " + e.message); }`;
-  const out = await new Deno.Command(Deno.execPath(), {
+  const alias = `${path}.alias.jsonl`;
+  await Deno.writeTextFile(path, "");
+  await Deno.symlink(path, alias);
+  const first = await openLedger(path);
+  await assert.rejects(
+    () => openLedger(alias, { lockWaitMs: 100 }),
+    Deno.errors.Busy,
+  );
+  await first.append(tenRecords().slice(0, 2));
+  await first.close();
+  {
+    await using w = await openLedger(alias);
+    assert.equal(w.head.seq, 2);
+    await w.append(tenRecords().slice(2, 3));
+  }
+  await assert.rejects(
+    () => Deno.stat(headFilePath(alias)),
+    Deno.errors.NotFound,
+  );
+  assert.equal((await readHeadFile(path))!.seq, 3);
+  assert.equal((await readHeadFile(alias))!.seq, 3);
+});
+
+Deno.test("openLedger() waits for a writer that finishes within the bound", async () => {
+  const path = await tempLedger();
+  const first = await openLedger(path);
+  setTimeout(() => first.close(), 150);
+  await using second = await openLedger(path, { lockWaitMs: 5000 });
+  assert.equal(second.head.seq, 0);
+});
+
+Deno.test("openLedger() removes a lock file left by an earlier version, with a notice", async () => {
+  const path = await tempLedger();
+  await Deno.writeTextFile(`${path}.lock`, '{"pid":1,"purpose":"append to"}\n');
+  await using w = await openLedger(path);
+  assert.equal(w.notices.length, 1);
+  assert.match(
+    w.notices[0],
+    /removed the lock file .*l\.jsonl\.lock left by an earlier version/,
+  );
+  await assert.rejects(() => Deno.stat(`${path}.lock`), Deno.errors.NotFound);
+});
+
+Deno.test("openLedger() refuses an unanchored ledger with records unless adopted, and records the adoption", async () => {
+  const path = await tempLedger();
+  {
+    await using w = await openLedger(path);
+    await w.append(tenRecords().slice(0, 4));
+  }
+  await Deno.remove(headFilePath(path));
+  await assert.rejects(
+    () => openLedger(path),
+    /it has 4 records but no head file .*--adopt/,
+  );
+  {
+    await using w = await openLedger(path, { adoptAt: "2026-03-01T09:00:00Z" });
+    assert.deepEqual(w.head.adopted, {
+      at: "2026-03-01T09:00:00Z",
+      seq: 4,
+      hash: w.head.hash,
+    });
+    await w.append(tenRecords().slice(4, 5));
+  }
+  const head = await readHeadFile(path);
+  assert.equal(head!.seq, 5);
+  assert.equal(head!.adopted!.seq, 4);
+  assert.equal((await verifyLedgerFile(path)).valid, true);
+});
+
+Deno.test("openLedger() brings a head file that is behind the ledger up to date", async () => {
+  const path = await tempLedger();
+  {
+    await using w = await openLedger(path);
+    await w.append(tenRecords().slice(0, 2));
+  }
+  const behind = await Deno.readTextFile(headFilePath(path));
+  {
+    await using w = await openLedger(path);
+    await w.append(tenRecords().slice(2, 4));
+  }
+  await Deno.writeTextFile(headFilePath(path), behind); // a writer died before its head update
+  {
+    await using _w = await openLedger(path);
+  }
+  assert.equal((await readHeadFile(path))!.seq, 4);
+});
+
+Deno.test("openLedger() locks out a writer in another process, and a killed holder leaves no lock", async () => {
+  const path = await tempLedger();
+  const writerUrl = new URL("../../../lib/ledger/writer.ts", import.meta.url)
+    .href;
+  const config = new URL("../../../deno.json", import.meta.url).pathname;
+  const holder = new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
       "--config",
-      new URL("../../../deno.json", import.meta.url).pathname,
-      code,
+      config,
+      `import { openLedger } from "${writerUrl}";
+       const w = await openLedger(${JSON.stringify(path)});
+       console.log("held"); setInterval(() => {}, 1000);`,
     ],
     stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  assert.match(
-    text,
-    /^AlreadyExists: Cannot append to ledger .* another writer holds its lock/,
+    stderr: "null",
+  }).spawn();
+  const reader = holder.stdout.getReader();
+  const { value } = await reader.read();
+  assert.equal(new TextDecoder().decode(value).trim(), "held");
+  await assert.rejects(
+    () => openLedger(path, { lockWaitMs: 200 }),
+    /another writer holds its lock/,
   );
+  holder.kill("SIGKILL");
+  await holder.status;
+  reader.releaseLock();
+  await holder.stdout.cancel();
+  await using w = await openLedger(path, { lockWaitMs: 2000 });
+  assert.equal(w.head.seq, 0);
 });
 
 Deno.test("LedgerWriter.append() writes, then fsyncs, then records the head, before it resolves", async () => {
@@ -121,10 +215,9 @@ Deno.test("openLedger() refuses to append to an edited ledger and releases its l
     () => openLedger(path),
     /Cannot append to .*l\.jsonl: record 3 \(line 3\) does not match its hash.*nothing was written/,
   );
-  await assert.rejects(
-    () => Deno.stat(lockFilePath(path)),
-    Deno.errors.NotFound,
-  );
+  // the lock was released: another descriptor gets it at once
+  using f = await Deno.open(path, { read: true });
+  assert.equal(await f.tryLock(true), true);
 });
 
 Deno.test("LedgerWriter refuses appends after close", async () => {
@@ -133,8 +226,50 @@ Deno.test("LedgerWriter refuses appends after close", async () => {
   await w.close();
   await assert.rejects(() => w.append(tenRecords()), /writer is closed/);
   assert.equal(await Deno.readTextFile(path), "");
-  await assert.rejects(
-    () => Deno.stat(headFilePath(path)),
-    Deno.errors.NotFound,
-  );
+  // a new ledger is anchored from its creation: its head is the genesis
+  assert.deepEqual(await readHeadFile(path), { seq: 0, hash: "0".repeat(64) });
+});
+
+Deno.test("openLedger() and append() fsync the ledger's directory after creating the ledger and after renaming its head file", async () => {
+  const path = await tempLedger();
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const synced: string[] = [];
+  const opened = new WeakMap<Deno.FsFile, string>();
+  const { open } = Deno;
+  const { sync } = Deno.FsFile.prototype;
+  const { rename } = Deno;
+  Deno.open = async (p: string | URL, o?: Deno.OpenOptions) => {
+    const f = await open(p, o);
+    opened.set(f, String(p));
+    return f;
+  };
+  Deno.rename = async (a: string | URL, b: string | URL) => {
+    synced.push(`rename ${String(b).slice(dir.length + 1)}`);
+    return await rename(a, b);
+  };
+  Deno.FsFile.prototype.sync = function () {
+    const p = opened.get(this) ?? "?";
+    synced.push(`sync ${p === dir ? "<dir>" : p.slice(dir.length + 1)}`);
+    return sync.call(this);
+  };
+  try {
+    await using w = await openLedger(path);
+    await w.append(tenRecords().slice(0, 1));
+  } finally {
+    Deno.open = open;
+    Deno.rename = rename;
+    Deno.FsFile.prototype.sync = sync;
+  }
+  // created: the directory; genesis head: tmp, rename, directory; the append:
+  // ledger, head tmp, rename, directory
+  assert.deepEqual(synced, [
+    "sync <dir>",
+    "sync l.jsonl.head.tmp",
+    "rename l.jsonl.head",
+    "sync <dir>",
+    "sync l.jsonl",
+    "sync l.jsonl.head.tmp",
+    "rename l.jsonl.head",
+    "sync <dir>",
+  ]);
 });

@@ -323,3 +323,26 @@ Deno.test("CsvReader gives the same records however the text is cut into chunks 
     { seed: 20261130, numRuns: 300 },
   );
 });
+
+Deno.test("loadDecisionsCsv() names the line and byte of a bad UTF-8 byte, not the start of the chunk", async () => {
+  const text = decisionsToCsv(
+    decisionTable([
+      decision(),
+      decision({ taskId: "t2" }),
+      decision({ taskId: "t3" }),
+    ]),
+  );
+  const bytes = new TextEncoder().encode(text);
+  const lineStarts = [0];
+  bytes.forEach((b, i) => b === 0x0a && lineStarts.push(i + 1));
+  const at = lineStarts[2] + 3; // a byte of line 3
+  bytes[at] = 0xff;
+  const path = `${await Deno.makeTempDir()}/bad.csv`;
+  await Deno.writeFile(path, bytes);
+  await assert.rejects(
+    () => loadDecisionsCsv(path),
+    (e: Error) =>
+      e instanceof SyntaxError &&
+      e.message.includes(`line 3: not valid UTF-8 at byte ${at}`),
+  );
+});

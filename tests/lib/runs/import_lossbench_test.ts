@@ -147,3 +147,27 @@ Deno.test("parseLossbenchLedger() names file, line and field on bad input", () =
     /line 1: prev_hash is missing/,
   );
 });
+
+Deno.test("parseLossbenchLedger() refuses token counts that are negative or fractional, naming line and field", () => {
+  for (const bad of [-100, 1.5]) {
+    assert.throws(
+      () =>
+        parseLossbenchLedger(
+          line({ ...final, token_usage: { prompt_tokens: bad } }) + "\n",
+          { probability: "correct", path: "lb.jsonl" },
+        ),
+      /lb\.jsonl: line 1: event\.token_usage\.prompt_tokens must be a whole number >= 0/,
+    );
+  }
+  const ok = parseLossbenchLedger(
+    line({
+      ...final,
+      token_usage: { prompt_tokens: 12, completion_tokens: 3 },
+    }),
+    { probability: "correct" },
+  );
+  assert.deepEqual([ok.decisions[0].tokensIn, ok.decisions[0].tokensOut], [
+    12,
+    3,
+  ]);
+});

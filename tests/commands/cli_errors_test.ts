@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { COMMANDS, EXIT_BUG, main } from "../../cli.ts";
+import type { Command } from "../../commands/_command.ts";
+import { InputRangeError } from "../../lib/input_error.ts";
+import { decision, runCli, tempFile } from "../_helpers.ts";
+
+/** Run main() in-process with a registered command; capture stderr. */
+async function withCommand(
+  run: () => Promise<number>,
+  env: string | null = null,
+): Promise<{ code: number; stderr: string[] }> {
+  const registry = COMMANDS as Record<string, Command>;
+  registry.__test = { summary: "", usage: "", example: "", run };
+  const stderr: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => stderr.push(a.join(" "));
+  const before = Deno.env.get("LOSSBOOK_DEBUG");
+  if (env === null) Deno.env.delete("LOSSBOOK_DEBUG");
+  else Deno.env.set("LOSSBOOK_DEBUG", env);
+  try {
+    return { code: await main(["__test"]), stderr };
+  } finally {
+    console.error = error;
+    delete registry.__test;
+    if (before === undefined) Deno.env.delete("LOSSBOOK_DEBUG");
+    else Deno.env.set("LOSSBOOK_DEBUG", before);
+  }
+}
+
+Deno.test("main() reports a TypeError or RangeError from a fault in lossbook as a bug: exit 70, one line", async () => {
+  for (const E of [TypeError, RangeError, Error]) {
+    const { code, stderr } = await withCommand(() => {
+      throw new E("Cannot read properties of undefined (reading 'x')");
+    });
+    assert.equal(code, EXIT_BUG);
+    assert.equal(stderr.length, 1);
+    assert.match(
+      stderr[0],
+      /^lossbook __test: internal error: \w+: Cannot read properties .*; this is a bug in lossbook; please report it$/,
+    );
+  }
+});
+
+Deno.test("main() prints the full trace of a bug when LOSSBOOK_DEBUG=1", async () => {
+  const { code, stderr } = await withCommand(() => {
+    throw new TypeError("boom");
+  }, "1");
+  assert.equal(code, 70);
+  assert.equal(stderr.length, 2);
+  assert.match(stderr[1], /TypeError: boom\n\s+at /);
+});
+
+Deno.test("main() maps an input error to exit 2 and one line, and caps a long quoted value at 200 characters", async () => {
+  const huge = "k".repeat(50_000);
+  const { code, stderr } = await withCommand(() => {
+    throw new InputRangeError(
+      `Cannot load a.jsonl: line 1: unknown key ${JSON.stringify(huge)}\nmore`,
+    );
+  });
+  assert.equal(code, 2);
+  assert.equal(stderr.length, 1);
+  assert.ok(stderr[0].length < 400, `${stderr[0].length} characters`);
+  assert.match(stderr[0], /"k{200}\.\.\." \(50000 characters\)$/);
+});
+
+Deno.test("help documents exit 70 beside 0, 1 and 2", async () => {
+  const top = await runCli(["--help"]);
+  assert.match(
+    top.stdout,
+    /0 success, 1 a check failed, 2 bad input or usage, 70 a bug in\nlossbook/,
+  );
+  const one = await runCli(["score", "--help"]);
+  assert.match(one.stdout, /Exit codes: 0 success, .* 70 a bug in lossbook/);
+});
+
+Deno.test("terminal output escapes control characters and bidirectional overrides in ids, so an id cannot forge a result line", async () => {
+  const evil = "m\u001b[32m\nA  0.000 (forged)\u202e";
+  const text = [
+    decision({ modelId: evil, taskId: "t1" }),
+    decision({ modelId: evil, taskId: "t2", predClass: "MATCH" }),
+  ].map((d) => JSON.stringify(d)).join("\n") + "\n";
+  const path = await tempFile("evil.jsonl", text);
+  const r = await runCli(["score", path, "--profile", "flat"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stdout.includes("\u001b"), "raw ESC reached the terminal");
+  assert.ok(!r.stdout.includes("\u202e"), "raw RLO reached the terminal");
+  assert.ok(
+    !r.stdout.split("\n").some((l) => l.startsWith("A  0.000 (forged)")),
+    "a forged line",
+  );
+  assert.match(r.stdout, /m\\u001b\[32m\\nA {2}0\.000 \(forged\)\\u202e/);
+  // JSON output stays JSON with the same value
+  const j = await runCli(["score", path, "--profile", "flat", "--json"]);
+  assert.equal(j.code, 0, j.stderr);
+  assert.ok(j.stdout.includes(JSON.stringify(evil).slice(1, 3)));
+});
+
+Deno.test("--resamples and --thresholds have stated upper bounds", async () => {
+  const r = await runCli([
+    "score",
+    "data/examples/model_ab.jsonl",
+    "--resamples",
+    "2000000",
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /--resamples must be an integer >= 1 and <= 1,000,000, got 2000000/,
+  );
+  const ledger = `${await Deno.makeTempDir()}/l.jsonl`;
+  const src = await tempFile("d.jsonl", JSON.stringify(decision()) + "\n");
+  assert.equal((await runCli(["ledger", "append", ledger, src])).code, 0);
+  const t = await runCli([
+    "replay",
+    ledger,
+    "--thresholds",
+    "0:1:1000001",
+  ]);
+  assert.equal(t.code, 2);
+  assert.match(
+    t.stderr,
+    /--thresholds takes at most 1,000,000 points, got 1000001/,
+  );
+});
+
+Deno.test("simulate --out naming its own --tasks file is refused even with --force, and the file is kept", async () => {
+  const path = await tempFile(
+    "tasks.jsonl",
+    await Deno.readTextFile("data/tasks/reconciliation_777_300.jsonl"),
+  );
+  const before = await Deno.readTextFile(path);
+  const r = await runCli([
+    "simulate",
+    "--tasks",
+    path,
+    "--model",
+    "frontier_even",
+    "--out",
+    path,
+    "--force",
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /is the same file as the input --tasks .*never overwrites an input/,
+  );
+  assert.equal(await Deno.readTextFile(path), before);
+  const l = await runCli(["ledger", "append", path, path]);
+  assert.equal(l.code, 2);
+  assert.match(l.stderr, /never overwrites an input/);
+});
+
+Deno.test("reproduce --out naming an existing file exits 2 with one line", async () => {
+  const path = await tempFile("out.txt", "mine");
+  const r = await runCli(["reproduce", "--out", path, "--only", "divergence"]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stderr, /it is a file, not a folder/);
+  assert.equal(await Deno.readTextFile(path), "mine");
+});
