@@ -7,6 +7,7 @@
 // trailing CR is dropped (CRLF files).
 
 import { InputSyntaxError } from "../input_error.ts";
+import { invalidUtf8At } from "./_utf8.ts";
 
 /** One line of a JSONL file. */
 export interface JsonlLine {
@@ -26,13 +27,22 @@ export interface JsonlLinesOptions {
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
-function decodeLine(bytes: Uint8Array, where: string, line: number): string {
+function decodeLine(
+  bytes: Uint8Array,
+  where: string,
+  line: number,
+  offset: number,
+): string {
   try {
     return fatal.decode(bytes);
   } catch (error) {
-    throw new InputSyntaxError(`${where}: line ${line}: not valid UTF-8`, {
-      cause: error,
-    });
+    const bad = Math.max(0, invalidUtf8At(bytes));
+    throw new InputSyntaxError(
+      `${where}: line ${line}: not valid UTF-8 at byte ${offset + bad} (0x${
+        (bytes[bad] ?? 0).toString(16).padStart(2, "0")
+      })`,
+      { cause: error },
+    );
   }
 }
 
@@ -116,7 +126,12 @@ export async function* jsonlLines(
           let end = nl;
           if (end > p && bytes[end - 1] === 13) end--;
           batch.push({
-            text: decodeLine(bytes.subarray(p, end), where, line),
+            text: decodeLine(
+              bytes.subarray(p, end),
+              where,
+              line,
+              carryOffset + p,
+            ),
             line,
             offset: carryOffset + p,
           });
@@ -161,7 +176,7 @@ export class LineReader implements Disposable {
     }
     let end = out.length;
     if (end > 0 && out[end - 1] === 13) end--;
-    return decodeLine(out.subarray(0, end), this.#where, 0);
+    return decodeLine(out.subarray(0, end), this.#where, 0, 0);
   }
 
   /** The 1-based line number of a byte offset (counts newlines before it). */

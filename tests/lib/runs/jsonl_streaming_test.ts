@@ -60,7 +60,7 @@ Deno.test("a multi-byte character cut by a chunk boundary is decoded whole (the 
   }
 });
 
-Deno.test("invalid UTF-8 is refused naming file and line, not replaced", async () => {
+Deno.test("invalid UTF-8 is refused naming file, line and byte, not replaced", async () => {
   const enc = new TextEncoder();
   const [a, b] = lines();
   const bad = enc.encode(b.replace('"mü"', '"m?"'));
@@ -75,7 +75,10 @@ Deno.test("invalid UTF-8 is refused naming file and line, not replaced", async (
   ) {
     await assert.rejects(read, {
       name: "SyntaxError",
-      message: `Cannot load run export ${path}: line 2: not valid UTF-8`,
+      message:
+        `Cannot load run export ${path}: line 2: not valid UTF-8 at byte ${
+          bytes.indexOf(0xff)
+        } (0xff)`,
     });
   }
 });
@@ -83,15 +86,16 @@ Deno.test("invalid UTF-8 is refused naming file and line, not replaced", async (
 Deno.test("a repeated JSON key is refused naming line and key, at the top and inside cost", async () => {
   const [a] = lines();
   const cases: [string, string][] = [
-    [a.replace('{"runId":"r1"', '{"runId":"r0","runId":"r1"'), "runId"],
-    [a.replace('"usd":0.001', '"usd":5,"usd":0.001'), "cost.usd"],
+    [a.replace('{"runId":"r1"', '{"runId":"r0","runId":"r1"'), 'key "runId"'],
+    [a.replace('"usd":0.001', '"usd":5,"usd":0.001'), 'cost: key "usd"'],
   ];
   for (const [line, key] of cases) {
     const text = `${a.replace('"é-1"', '"x"')}\n${line}\n`;
     const path = await write(text);
     const want = {
       name: "SyntaxError",
-      message: `Cannot load run export ${path}: line 2: duplicate key ${key}`,
+      message:
+        `Cannot load run export ${path}: line 2: ${key} appears twice; a repeated key is ambiguous, so it is refused`,
     };
     await assert.rejects(() => jsonlStatsFile(path), want);
     await assert.rejects(() => readDecisionsJsonl(path), want);
