@@ -21,16 +21,18 @@
  * @module
  */
 
-import type { Severity } from "../costs/severity.ts";
-import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
-import type { Action } from "./decision.ts";
+import type { StatsRow } from "../metrics/sufficient_stats.ts";
 import {
   duckdbFileLiteral,
   type DuckDBOptions,
   regularFile,
   withDuckDB,
 } from "./duckdb_session.ts";
-import { decisionStatsSql, duplicateDecisionsSql } from "./duckdb_stats_sql.ts";
+import {
+  decisionStatsSql,
+  duplicateDecisionsSql,
+  statsRowsOfSql,
+} from "./duckdb_stats_sql.ts";
 import { jsonlStatsFile } from "./jsonl_stats.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
 
@@ -305,16 +307,5 @@ export async function duckdbJsonlStats(
     options.onFallback?.(outcome);
     return (await jsonlStatsFile(path)).stats;
   }
-  return sortStats(outcome.map((r) => ({
-    modelId: String(r[0]),
-    severity: String(r[1]) as Severity,
-    trueClass: String(r[2]),
-    predClass: String(r[3]),
-    action: String(r[4]) as Action,
-    n: toNumber(r[5]),
-    pErrorSum: toNumber(r[6]),
-    pMissing: toNumber(r[7]),
-    parseFailures: toNumber(r[8]),
-    taskShare: toNumber(r[10]),
-  })));
+  return statsRowsOfSql(outcome, toNumber);
 }

@@ -11,9 +11,7 @@
  */
 
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
-import type { Severity } from "../costs/severity.ts";
-import type { Action } from "./decision.ts";
+import type { StatsRow } from "../metrics/sufficient_stats.ts";
 import {
   checkDecisionColumns,
   decisionKey,
@@ -34,6 +32,7 @@ import {
   decisionStatsSql,
   duplicateDecisionsSql,
   invalidDecisionSql,
+  statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
 import {
@@ -383,17 +382,6 @@ export async function duckdbDecisionStats(
         );
       }
     }
-    return sortStats(rows.map((r) => ({
-      modelId: String(r[0]),
-      severity: String(r[1]) as Severity,
-      trueClass: String(r[2]),
-      predClass: String(r[3]),
-      action: String(r[4]) as Action,
-      n: toNumber(r[5]),
-      pErrorSum: toNumber(r[6]),
-      pMissing: toNumber(r[7]),
-      parseFailures: toNumber(r[8]),
-      taskShare: toNumber(r[10]),
-    })));
+    return statsRowsOfSql(rows, toNumber);
   }, options);
 }

@@ -47,7 +47,12 @@
  * @module
  */
 
-import { SEVERITIES } from "../costs/severity.ts";
+import { SEVERITIES, type Severity } from "../costs/severity.ts";
+import {
+  type Action,
+  sortStats,
+  type StatsRow,
+} from "../metrics/sufficient_stats.ts";
 import {
   COST_COMPLETENESS,
   FAILURE_CLASSES,
@@ -238,6 +243,46 @@ FROM (
   FROM ${relation}
 ) withTrials
 GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
+/**
+ * The sufficient statistics in a result of {@linkcode decisionStatsSql}, read
+ * by its column order (every engine returns the same columns; their numeric
+ * types differ, so a number reader is given).
+ *
+ * @param rows The result rows, as arrays in the query's column order.
+ * @param num Reads one numeric cell (a BigInt, a numeric string, a number).
+ * @returns The statistics rows, sorted as {@linkcode sortStats} sorts them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { statsRowsOfSql } from "./duckdb_stats_sql.ts";
+ *
+ * const [row] = statsRowsOfSql(
+ *   [["m", "HIGH", "X", "MATCH", "auto", 2n, "0.5", 0n, 0n, 0n, "2"]],
+ *   Number,
+ * );
+ * assert.equal(row.n, 2);
+ * assert.equal(row.pErrorSum, 0.5);
+ * ```
+ */
+export function statsRowsOfSql(
+  rows: readonly (readonly unknown[])[],
+  num: (v: unknown) => number,
+): StatsRow[] {
+  return sortStats(rows.map((r) => ({
+    modelId: String(r[0]),
+    severity: String(r[1]) as Severity,
+    trueClass: String(r[2]),
+    predClass: String(r[3]),
+    action: String(r[4]) as Action,
+    n: num(r[5]),
+    pErrorSum: num(r[6]),
+    pMissing: num(r[7]),
+    parseFailures: num(r[8]),
+    taskShare: num(r[10]),
+  })));
 }
 
 /**

@@ -22,14 +22,12 @@
  * @module
  */
 
-import type { Severity } from "../costs/severity.ts";
-import { sortStats, type StatsRow } from "../metrics/sufficient_stats.ts";
+import type { StatsRow } from "../metrics/sufficient_stats.ts";
 import {
   type DecisionColumn,
   flatDecision,
   type FlatDecisionRow,
 } from "./arrow.ts";
-import type { Action } from "./decision.ts";
 import {
   firstInvalidDecisionsSql,
   repeatedDecisionKeysSql,
@@ -38,6 +36,7 @@ import {
   DECISION_CHECKS,
   decisionStatsSql,
   duplicateDecisionsSql,
+  statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import {
   DECISION_COLUMNS,
@@ -482,18 +481,7 @@ export async function postgresDecisionStats(
         );
       }
     }
-    return sortStats(rows.map((r) => ({
-      modelId: String(r[0]),
-      severity: String(r[1]) as Severity,
-      trueClass: String(r[2]),
-      predClass: String(r[3]),
-      action: String(r[4]) as Action,
-      n: num(r[5]),
-      pErrorSum: num(r[6]),
-      pMissing: num(r[7]),
-      parseFailures: num(r[8]),
-      taskShare: num(r[10]),
-    })));
+    return statsRowsOfSql(rows, num);
   } finally {
     await sql.end({ timeout: 5 });
   }
