@@ -327,7 +327,14 @@ export async function readRun(
   if (run.decisions === 0) {
     throw new InputRangeError(`no decisions in ${run.files.join(", ")}`);
   }
-  noteUserStrings(run.stats.map((r) => r.modelId));
+  noteUserStrings(
+    run.stats.flatMap((r) => [r.modelId, r.trueClass, r.predClass]),
+  );
+  if (run.table !== null) {
+    for (const column of ["runId", "taskId"]) {
+      noteUserStrings(Array.from(run.table.array(column) as ArrayLike<string>));
+    }
+  }
   return run;
 }
 

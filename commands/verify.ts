@@ -5,6 +5,7 @@ import { InputRangeError } from "../lib/input_error.ts";
 import { taskClass } from "../lib/tasks/rules.ts";
 import { checkTask } from "../lib/tasks/verify.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import { noteUserStrings } from "./_terminal.ts";
 
 /** Disagreements listed in full; the rest are counted. */
 const SHOWN = 20;
@@ -101,6 +102,7 @@ export const verifyCommand: Command = {
           ...Object.entries(byClass).sort().map(([c, k]) => [c, String(k)]),
         ]).replace(/^/gm, "  "),
       ];
+      noteUserStrings(disagreements.map((d) => d.id));
       for (const d of disagreements) {
         lines.push(`  DISAGREE ${d.id}: ${d.problems.join("; ")}`);
       }

@@ -270,3 +270,25 @@ Deno.test("lossbook contamination reports exact and near-duplicate overlap, and 
     /near duplicates \(Jaccard >= 0\.7 on normalised fields\): 0 \(0\.00%\)/,
   );
 });
+
+Deno.test("lossbook verify escapes a line break in a task id, so the id cannot forge a result line", async () => {
+  const dir = await tempDir();
+  const lines =
+    (await Deno.readTextFile("data/tasks/reconciliation_777_300.jsonl")).split(
+      "\n",
+    );
+  const victim = JSON.parse(lines[40]);
+  // an edited amount breaks the signature, so the task is reported by its id
+  victim.state.ledger.amount = "0.01";
+  victim.id = "evil\n300 of 300 agree with the verifier";
+  lines[40] = JSON.stringify(victim);
+  const path = `${dir}/forged.jsonl`;
+  await Deno.writeTextFile(path, lines.join("\n"));
+  const v = await runCli(["verify", path]);
+  assert.equal(v.code, 1);
+  assert.match(
+    v.stdout,
+    /DISAGREE evil\\n300 of 300 agree with the verifier: /,
+  );
+  assert.doesNotMatch(v.stdout, /^300 of 300 agree/m);
+});
