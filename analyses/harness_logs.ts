@@ -61,6 +61,14 @@ export interface HarnessLogSpec {
   readonly severityField: string;
 }
 
+const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
+
+// a path as a claim's source shows it: relative to the project, so claims
+// read the same on every machine
+function shown(path: string): string {
+  return path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
+}
+
 function example(name: string): string {
   return decodeURIComponent(
     new URL(`../data/examples/harness/${name}`, import.meta.url).pathname,
@@ -281,7 +289,7 @@ export async function harnessLogs(
     }
 
     const id = spec.format;
-    const src = { source: `${spec.path} (its own summary)` };
+    const src = { source: `${shown(spec.path)} (its own summary)` };
     claims.push(claimClose(
       `harness_logs.accuracy.${id}`,
       `${spec.label}: lossbook's accuracy over ${acc.denominator} decisions equals the accuracy the log reports`,
@@ -302,7 +310,7 @@ export async function harnessLogs(
       `${spec.label}: the severity map gives every decision the severity the log's own ${spec.severityField} states`,
       0,
       disagree,
-      { source: mapFile },
+      { source: shown(mapFile) },
     ));
     const gap = Math.max(
       ...profiles.map((p) =>
@@ -354,7 +362,7 @@ export async function harnessLogs(
         `${spec.label}: each pCorrect is the softmax of the option log-likelihoods at the chosen option (largest difference)`,
         0,
         diff,
-        { tolerance: 1e-12, source: spec.path },
+        { tolerance: 1e-12, source: shown(spec.path) },
       ));
     }
   }
