@@ -61,7 +61,7 @@ import {
 } from "../lib/runs/simulate.ts";
 
 const SOURCE =
-  "The Third Number (seed 000), 'Calibration is the hinge'; DESIGN §4.6; issue 6";
+  "third-number: 'Calibration is the hinge'; docs/method.md, ECE interval and cost-weighted calibration error";
 
 /** Exception classes per severity used by {@linkcode severitySuite}. */
 const CLASSES: Readonly<Record<Severity, readonly string[]>> = {
@@ -530,7 +530,8 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         cwFlat.value,
         {
           tolerance: 1e-12,
-          source: "issue 6: cost-weighted calibration error",
+          source:
+            "lossbook: cost-weighted calibration error (a property checked here)",
         },
       ),
       claimEqual(
@@ -563,7 +564,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         oracleSeverity.cost <= oracleGlobal.cost + 1e-9,
         {
           source:
-            "The Veto Frontier (seed 002): a single global threshold targets the wrong thing",
+            "veto-frontier: a single global threshold targets the wrong thing",
         },
       ),
     );
@@ -573,7 +574,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         "The calibrated model's ECE is within the noise floor of a calibrated model at the same n (its 95th percentile)",
         true,
         diagram.ece! <= floor.quantile!,
-        { source: "issue 6: ECE noise floor" },
+        { source: "lossbook: ECE noise floor (a property checked here)" },
       ));
     }
     if (model.id === "over_confident") {
@@ -584,7 +585,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           "The over-confident model's ECE interval lies wholly above the noise floor",
           true,
           ci.lo! > floor.quantile!,
-          { source: "issue 6: ECE noise floor" },
+          { source: "lossbook: ECE noise floor (a property checked here)" },
         ),
         ...recal.rows.slice(1).map((row) =>
           claimEqual(
@@ -592,7 +593,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
             `Recalibrating the over-confident model with ${row.method} on month 1 at least halves its month-2 ECE`,
             true,
             row.ece! <= none.ece! / 2,
-            { source: "issue 6: fit on one split, report on another" },
+            { source: "lossbook: fit on one split, report on another" },
           )
         ),
         claimEqual(
@@ -601,8 +602,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           true,
           bayesRecal.cost < bayesStated.cost,
           {
-            source:
-              "The Third Number (seed 000): routing on uncalibrated confidence",
+            source: "third-number: routing on uncalibrated confidence",
           },
         ),
       );
@@ -614,7 +614,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           "Equal-mass bins keep the 0.9s together: a constant-confidence model fills exactly one bin",
           1,
           massEce.nonEmptyBins,
-          { source: "issue 6: ties never straddle a bin edge" },
+          { source: "lossbook: ties never straddle a bin edge" },
         ),
         claimClose(
           `${id}.ece_is_gap`,

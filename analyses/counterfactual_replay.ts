@@ -4,7 +4,7 @@
  *
  * "You can re-run last month's workload under a different escalation
  * threshold, deterministically, with zero model calls, and read the
- * counterfactual cost" (seed document 000). This analysis records a
+ * counterfactual cost" (`third-number`). This analysis records a
  * simulated month of reconciliation decisions into a hash-chained ledger —
  * a calibrated desk model served, a frontier-like model's answers recorded
  * alongside for routing, a threshold policy, reviewers who resolve
@@ -48,7 +48,7 @@ import { SIMULATED_MODELS, type SimulatedModel } from "../lib/runs/simulate.ts";
 import { createHash } from "node:crypto";
 
 const SOURCE =
-  "The Third Number (seed 000): record every decision, replay any alternative policy against the recorded history; DESIGN §4.10";
+  "third-number: the decision ledger, record every decision, replay any alternative policy against the recorded history";
 
 /**
  * The desk's own model: calibrated, errs on every severity (8% LOW, 6%

@@ -32,7 +32,7 @@ import { CLEAN_CLASS, type Decision } from "../lib/runs/decision.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import { decisionTable } from "../lib/runs/load_decisions.ts";
 
-const SOURCE = "The Third Number (seed 000), divergence table; DESIGN §4.3";
+const SOURCE = "third-number: divergence table";
 
 /** The severities that carry exceptions in the scenario, most costly first. */
 type ExceptionSeverity = Extract<Severity, "HIGH" | "MEDIUM" | "LOW">;
@@ -58,7 +58,7 @@ export interface DivergenceScenario {
  * The published scenario: 10,000 decisions a month, 800 of them exceptions
  * (500 HIGH, 200 MEDIUM, 100 LOW); Model A errs 10/4/2 and Model B 2/40/20 on
  * HIGH/MEDIUM/LOW. Exceptions are spread over the nine reconciliation classes
- * of DESIGN §3.
+ * of `reconforge`.
  */
 export const MODEL_AB_SCENARIO: DivergenceScenario = {
   decisionsPerModel: 10_000,
@@ -469,7 +469,8 @@ function divergenceClaims(
       loss("A", flat),
       {
         tolerance: 0,
-        source: "DESIGN §4.2: flat K makes loss a count of errors",
+        source:
+          "third-number: flat-cost theorem, flat K makes loss a count of errors",
       },
     ),
     claimClose(
@@ -479,7 +480,8 @@ function divergenceClaims(
       loss("B", flat),
       {
         tolerance: 0,
-        source: "DESIGN §4.2: flat K makes loss a count of errors",
+        source:
+          "third-number: flat-cost theorem, flat K makes loss a count of errors",
       },
     ),
   ];
@@ -493,7 +495,7 @@ function divergenceClaims(
       `Under the flat profile "${p.id}" the loss ranking equals the accuracy ranking`,
       byAccuracy.join(" < "),
       byLoss.join(" < "),
-      { source: "DESIGN §4.2, flat-cost theorem" },
+      { source: "third-number: flat-cost theorem" },
     ));
   }
   claims.push(

@@ -4,7 +4,7 @@
  *
  * "The platforms went to sleep on accuracy drift; the whole category of
  * consequence-weighted drift — errors flat, cost rising — is unmonitored
- * everywhere" (seed document 000). This analysis records two simulated
+ * everywhere" (`third-number`). This analysis records two simulated
  * months of a reconciliation desk into ledgers. In both, the model's error
  * rate stays at 3.0% of decisions all month, but halfway through its errors
  * move from an even spread onto HIGH-severity exceptions. In the first
@@ -34,8 +34,7 @@ import {
 } from "../lib/ledger/simulate_month.ts";
 import type { SimulatedModel } from "../lib/runs/simulate.ts";
 
-const SOURCE =
-  'The Third Number (seed 000): "errors flat, cost rising"; DESIGN §4.10';
+const SOURCE = 'third-number: "errors flat, cost rising"';
 
 /** Share of cases per gold severity (clean cases are LOW). */
 export const DRIFT_MIX = Object.freeze({

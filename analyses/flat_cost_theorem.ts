@@ -51,8 +51,7 @@ import {
 import { sweepProfiles } from "../lib/sensitivity/sweep.ts";
 import { parseTasksJsonl } from "../lib/tasks/load_tasks.ts";
 
-const SOURCE =
-  "The Third Number (seed 000), the flat-cost theorem and its property tests; DESIGN §4.2";
+const SOURCE = "third-number: the flat-cost theorem and its property tests";
 
 /** The shipped suite the theorem is shown on: reconciliation, seed 777, 300 tasks. */
 export const FLAT_COST_SUITE = "data/tasks/reconciliation_777_300.jsonl";
@@ -229,7 +228,10 @@ export function flatCostTheorem(
       `Under "${row.profile}" a model with ${row.accurateErrorsOn} is more accurate than one with ${row.cheapErrorsOn}, and loses more`,
       true,
       row.disagrees && row.lossAccurate! > row.lossCheap!,
-      { source: "DESIGN §4.2: the rankings can disagree when K varies" },
+      {
+        source:
+          "third-number: flat-cost theorem, the rankings can disagree when K varies",
+      },
     ));
   }
 
@@ -260,14 +262,17 @@ export function flatCostTheorem(
       "Along K = (1, 1, r, r) the less accurate small model beats the frontier model exactly on the grid points with r > r*",
       true,
       spanRows.every((r) => r.disagrees === r.aboveCrossover),
-      { source: "DESIGN §4.4: the disagreement set is [r*, ∞) for two models" },
+      {
+        source:
+          "third-number: K-sensitivity, the disagreement set is [r*, ∞) for two models",
+      },
     ),
     claimEqual(
       "divergence.flips",
       "The winner between the two models changes once along the family",
       1,
       twoModel.flips,
-      { source: "DESIGN §4.4" },
+      { source: "third-number: K-sensitivity" },
     ),
   );
   claims.push(claimEqual(
@@ -275,7 +280,7 @@ export function flatCostTheorem(
     "On the simulated suite the frontier and small models' loss lines cross at r* = 8 exactly",
     "8",
     x?.exact ?? null,
-    { source: "lossbook, seeded simulation (seed 1); no published figure" },
+    { source: "lossbook: seeded simulation (seed 1); no published figure" },
   ));
   if (rStar !== null) {
     const at = familyProfile(family, rStar);
@@ -287,7 +292,10 @@ export function flatCostTheorem(
         "At r* the two models' realised losses (recomputed from the cells) are equal",
         0,
         Math.abs(la - lb) / Math.max(la, lb),
-        { tolerance: 1e-12, source: "DESIGN §4.4: loss is linear in K" },
+        {
+          tolerance: 1e-12,
+          source: "third-number: K-sensitivity, loss is linear in K",
+        },
       ),
     );
   }
@@ -337,7 +345,7 @@ export function flatCostTheorem(
             nonDecreasing(rates),
             {
               source:
-                "lossbook, seeded simulation (seed 1), kept negative result",
+                "lossbook: seeded simulation (seed 1), kept negative result",
             },
           ));
         }
@@ -370,14 +378,14 @@ export function flatCostTheorem(
       "Counterexample (LOW 0.9 right, LOW 0.9 right, HIGH 0.1 wrong; K(LOW) = review = 1): at K(HIGH) = 5 the fitted global threshold on expected loss escalates all three",
       1,
       ceRate("global threshold on expected loss", 5),
-      { source: "lossbook, kept negative result (issue 5)" },
+      { source: "lossbook: kept negative result" },
     ),
     claimClose(
       "escalation.counterexample.after",
       "At K(HIGH) = 10 the same rule escalates only the HIGH decision: the rate falls to 1/3",
       1 / 3,
       ceRate("global threshold on expected loss", 10),
-      { source: "lossbook, kept negative result (issue 5)" },
+      { source: "lossbook: kept negative result" },
     ),
     claimEqual(
       "escalation.counterexample.others_hold",

@@ -1,5 +1,5 @@
 /**
- * Honest cost evidence: every rule of seed document 003 (DESIGN §4.9) shown
+ * Honest cost evidence: every rule of `yylo-benchmark` shown
  * on a small hand-written fixture of attempts.
  *
  * Each attempt is given as its terminal signals, with the candidate's stdout
@@ -39,7 +39,7 @@ import {
 import { stepCells } from "../lib/evidence/step_cells.ts";
 
 const SOURCE =
-  "Honest cost, failure, and zero evidence semantics (seed 003); DESIGN §4.9";
+  "yylo-benchmark: Honest cost, failure, and zero evidence semantics";
 
 /** One attempt of the fixture: who ran it, on what, and its terminal signals. */
 export interface HonestCostsAttempt {

@@ -1,5 +1,5 @@
 /**
- * K-sensitivity: what the ranking of models does as costs vary (DESIGN §4.4).
+ * K-sensitivity: what the ranking of models does as costs vary (`third-number`, K-sensitivity).
  *
  * Never at one chosen K. Simulated models answer the three shipped suites;
  * each reduces once to a loss coefficient vector, and every profile after
@@ -62,8 +62,7 @@ import {
 import { type Sweep, sweepProfiles } from "../lib/sensitivity/sweep.ts";
 import { parseTasksJsonl } from "../lib/tasks/load_tasks.ts";
 
-const SOURCE =
-  "The Third Number (seed 000), K-sensitivity; LossBench's K sweep; DESIGN §4.4";
+const SOURCE = "third-number: K-sensitivity; lossbench: its K sweep";
 
 /** The three shipped suites (seed 777, 300 tasks each). */
 export const SENSITIVITY_SUITES: readonly string[] = [
@@ -241,14 +240,14 @@ export function kSensitivity(
       "At span 1 (the flat profile) Kendall's tau between the loss and accuracy rankings is 1",
       1,
       span.points[0].kendallTau,
-      { source: "DESIGN §4.2, flat-cost theorem" },
+      { source: "third-number: flat-cost theorem" },
     ),
     claimEqual(
       "k_sensitivity.flat_point.winner",
       "At span 1 the loss winner is the accuracy winner",
       span.accuracyWinners.join(" = "),
       span.points[0].winners.join(" = "),
-      { source: "DESIGN §4.2, flat-cost theorem" },
+      { source: "third-number: flat-cost theorem" },
     ),
     claimEqual(
       "k_sensitivity.grid_brackets_exact",
@@ -262,7 +261,8 @@ export function kSensitivity(
         )
       ),
       {
-        source: "DESIGN §4.4: crossovers are exact, the grid only samples them",
+        source:
+          "third-number: K-sensitivity, crossovers are exact, the grid only samples them",
       },
     ),
     claimEqual(
@@ -273,7 +273,7 @@ export function kSensitivity(
         `${c.from.join(" = ")} → ${c.to.join(" = ")} at ${c.exact}`
       )
         .join("; "),
-      { source: "lossbook, seeded simulation (seed 1); no published figure" },
+      { source: "lossbook: seeded simulation (seed 1); no published figure" },
     ),
   );
 
@@ -317,7 +317,10 @@ export function kSensitivity(
     "At every reported crossover the two models' realised losses, recomputed from the cells, are equal (largest relative gap)",
     0,
     worstGap,
-    { tolerance: 1e-12, source: "DESIGN §4.4: loss is linear in K" },
+    {
+      tolerance: 1e-12,
+      source: "third-number: K-sensitivity, loss is linear in K",
+    },
   ));
   const example = (modelId: string, low: number, high: number) => ({
     modelId,
@@ -344,14 +347,17 @@ export function kSensitivity(
       "A (100 LOW, 40 HIGH errors) and B (3,000 LOW, 30 HIGH) with K(LOW) = 0.2, K(HIGH) = 10 r lose 20 + 400 r and 600 + 300 r: they cross at r = 5.8 exactly",
       5.8,
       example58?.ratio ?? null,
-      { source: "issue 5, loss linearity example" },
+      { source: "lossbook: loss linearity example" },
     ),
     claimEqual(
       "k_sensitivity.crossover_5_8.grid",
       "On a decade grid (1, 10, 100, ...) the first point where B wins is 10, the figure LossBench's grid reported",
       10,
       decades.ratios[decades.points.findIndex((p) => p.winners[0] === "B")],
-      { source: "issue 5: LossBench's grid reported 10.0" },
+      {
+        source:
+          "lossbook: exact crossover, where LossBench's grid reported 10.0",
+      },
     ),
   );
 
@@ -439,7 +445,10 @@ export function kSensitivity(
     "Every Monte Carlo draw of K lies within its registry anchor's [low, high]",
     true,
     drawsInRange,
-    { source: "DESIGN §3: every conclusion across the registry's [low, high]" },
+    {
+      source:
+        "third-number: the cost registry, every conclusion across the registry's [low, high]",
+    },
   ));
 
   // 6. Win regions over (K(HIGH)/K(LOW), K(CRITICAL)/K(HIGH)).
@@ -468,7 +477,7 @@ export function kSensitivity(
     "In the win-region map, the corner where K(HIGH)/K(LOW) = K(CRITICAL)/K(HIGH) = 1 is won by the accuracy winner",
     regions.accuracyWinners.join(" = "),
     regionRows[0].winner,
-    { source: "DESIGN §4.2" },
+    { source: "third-number: flat-cost theorem" },
   ));
 
   // 7. How often cost weighting changes the winner: (suite, profile) pairs.
@@ -527,7 +536,7 @@ export function kSensitivity(
       {
         tolerance: 1e-12,
         source:
-          "lossbook, seeded simulation (seed 1); the seed cites 55% of studies for a related figure",
+          "lossbook: seeded simulation (seed 1); third-number cites 55% of studies for a related figure",
       },
     ),
     claimClose(
@@ -535,7 +544,7 @@ export function kSensitivity(
       "With the always-escalate baseline competing, cost weighting changes the winner in 18 of 30 pairs",
       18 / 30,
       share("automated models and always_escalate"),
-      { tolerance: 1e-12, source: "lossbook, seeded simulation (seed 1)" },
+      { tolerance: 1e-12, source: "lossbook: seeded simulation (seed 1)" },
     ),
     claimClose(
       "k_sensitivity.winner_share.oracle",
@@ -545,7 +554,7 @@ export function kSensitivity(
       {
         tolerance: 0,
         source:
-          "DESIGN §4.2: a model with no errors has zero loss under every profile",
+          "third-number: flat-cost theorem, a model with no errors has zero loss under every profile",
       },
     ),
   );

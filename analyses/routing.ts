@@ -32,15 +32,14 @@ import { lossOptimalRoute } from "../lib/policy/routing.ts";
 import { SIMULATED_MODELS, simulateRun } from "../lib/runs/simulate.ts";
 import { severitySuite } from "./calibration.ts";
 
-const SOURCE =
-  "The Third Number (seed 000), Switchyard and kappa; DESIGN §4.7, §4.11";
+const SOURCE = "third-number: switchyard figures as quoted, and judge kappa";
 
 const registry = (id: string, at: "low" | "typical" | "high") =>
   SHIPPED_REGISTRY.anchors.find((a) => a.id === id)![at];
 
 /**
  * A cost profile in US dollars for routing, where prices and error costs
- * must share a currency. Every figure is a registry anchor (DESIGN §3):
+ * must share a currency. Every figure is a registry anchor (`third-number`, cost registry; docs/sources.md):
  * LOW = an electronic prior-authorisation touch ($2.56), MEDIUM = a manual
  * one ($12.43), HIGH = a chargeback ($40 typical), CRITICAL = a misposted
  * ACH at the low end ($500); a review = a false-positive AML review ($6.50).
@@ -256,7 +255,10 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       "Routed is cheaper only while 0.06·145·K < 11.45 − 3.00, i.e. K < about $0.97 per failed task",
       0.97,
       kStar,
-      { tolerance: 0.005, source: "The Third Number (seed 000); DESIGN §4.7" },
+      {
+        tolerance: 0.005,
+        source: "third-number: switchyard figures as quoted",
+      },
     ),
   );
 
@@ -322,7 +324,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
     true,
     anchorRows.length > 0 &&
       anchorRows.every((r) => r.cheaper === "frontier only"),
-    { source: "data/registry.json; DESIGN §3" },
+    { source: "third-number: the cost registry (data/registry.json)" },
   ));
 
   // 3. loss-optimal routing on a simulated suite
@@ -441,7 +443,10 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       `On month 2 of the simulation, loss-optimal routing on recalibrated probabilities costs less (${profile.id} K + price) than either model alone`,
       true,
       totals["loss-optimal on recalibrated P(error)"] < bestSingle,
-      { source: "DESIGN §4.1: pick the model minimising p·K(s) + price" },
+      {
+        source:
+          "third-number: loss-optimal routing, pick the model minimising p·K(s) + price",
+      },
     ),
     claimEqual(
       "routing.loss_optimal.calibration_pays",
@@ -450,8 +455,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       totals["loss-optimal on recalibrated P(error)"] <=
         totals["loss-optimal on stated P(error)"],
       {
-        source:
-          "The Third Number (seed 000): routing on uncalibrated confidence",
+        source: "third-number: routing on uncalibrated confidence",
       },
     ),
   );
@@ -495,7 +499,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       judgeErrorFromKappa(0.3672),
       {
         tolerance: 1e-12,
-        source: "The Third Number (seed 000): local judge kappa 0.3672",
+        source: "third-number: local judge kappa 0.3672",
       },
     ),
     claimClose(
@@ -505,8 +509,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       judgeErrorFromKappa(0.9037),
       {
         tolerance: 1e-12,
-        source:
-          "The Third Number (seed 000): frontier judge kappa 0.9037 after a rubric fix",
+        source: "third-number: frontier judge kappa 0.9037 after a rubric fix",
       },
     ),
     claimClose(

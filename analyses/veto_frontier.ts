@@ -1,5 +1,5 @@
 /**
- * The Veto Frontier (seed document 002) as computed curves: the break-even
+ * The Veto Frontier (`veto-frontier`) as computed curves: the break-even
  * p*, the expected-cost curve of a margin threshold, the regret bound
  * against realised excess, the sign test, the RRF margin lattice and the
  * certified threshold under dense-side quantisation.
@@ -38,7 +38,8 @@ import { signTest } from "../lib/policy/sign_test.ts";
 import { simulateSkillCatalog } from "../lib/policy/skill_catalog.ts";
 import { vetoCostCurve } from "../lib/policy/veto_cost_curve.ts";
 
-const SOURCE = "The Veto Frontier (seed 002); DESIGN §4.5";
+const SOURCE =
+  "veto-frontier: break-even, regret bound, sign test, RRF lattice";
 
 /** Options for {@linkcode vetoFrontier}. */
 export interface VetoFrontierOptions {
@@ -58,7 +59,7 @@ export interface VetoFrontierOptions {
   regretTrials?: number;
   /** Queries per regret trial. Default: 5,000. */
   regretQueries?: number;
-  /** Size of the small golden set (the seed's sra_bench + route_bench). Default: 63. */
+  /** Size of the small golden set (the sra_bench + route_bench of `veto-frontier`). Default: 63. */
   goldenSet?: number;
 }
 
@@ -306,7 +307,7 @@ export function vetoFrontier(
   const lattice = rrfMarginLattice({ candidates: skills, k });
   const latticeRows = [
     {
-      quantity: "maximum margin, seed's bound 2/(k+1) − 2/(k+N)",
+      quantity: "maximum margin, veto-frontier's bound 2/(k+1) − 2/(k+N)",
       value: r9(lattice.maxMarginBound),
     },
     {
@@ -373,7 +374,7 @@ export function vetoFrontier(
     ),
     claimClose(
       "veto.rrf.attainable_max",
-      "The largest margin two rankings of 2,000 skills can produce is 2/(k+1) − 1/(k+2) − 1/(k+N) ≈ 0.0162, about half the seed's bound",
+      "The largest margin two rankings of 2,000 skills can produce is 2/(k+1) − 1/(k+2) − 1/(k+N) ≈ 0.0162, about half the bound veto-frontier states",
       0.0162,
       lattice.maxMarginAttainable,
       {

@@ -29,7 +29,7 @@ Deno.test("showTable() renders nulls as unknown or n/a with the reason, and a ge
   const { tables } = honestCosts();
   const bundle = mimeBundle(showTable(tables.cost_books));
   const h = html(bundle);
-  // seed 003: echo's rate has an empty denominator, its dollars are unknown, not $0
+  // yylo-benchmark: echo's rate has an empty denominator, its dollars are unknown, not $0
   assert.match(h, /title="empty denominator[^"]*">n\/a<\/td>/);
   assert.match(h, /title="no attempt has a complete cost[^"]*">n\/a<\/td>/);
   // bravo's cache hits cost a genuine, complete $0

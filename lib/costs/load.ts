@@ -478,7 +478,7 @@ export function getProfile(
 }
 
 /**
- * The four shipped profiles of DESIGN §3, in order of span: `flat` (1x),
+ * The four shipped profiles of `third-number`, in order of span: `flat` (1x),
  * `reconciliation` (250x), `review_heavy` (250x, review 25) and
  * `principal_risk` (100,000x). Read from `data/profiles/*.json` and validated
  * when this module loads.

@@ -175,7 +175,7 @@ export function defineProfile(spec: ProfileSpec): CostProfile {
  * The cost span of a profile: K(CRITICAL) divided by K(LOW).
  *
  * The span is the single number that says how far a profile is from the flat
- * case; DESIGN §3 lists 1x for `flat`, 250x for `reconciliation` and
+ * case; `third-number` lists 1x for `flat`, 250x for `reconciliation` and
  * `review_heavy` and 100,000x for `principal_risk`.
  *
  * @param profile A cost profile.
@@ -202,7 +202,7 @@ export function profileSpan(profile: CostProfile): number | null {
  * Tell whether a profile charges every severity the same K.
  *
  * Under a flat profile the flat-cost theorem applies: ranking models by loss
- * is ranking them by accuracy (DESIGN §4.2).
+ * is ranking them by accuracy (`third-number`, flat-cost theorem).
  *
  * @param profile A cost profile.
  * @returns `true` when all four K values are equal.

@@ -21,7 +21,7 @@ export interface AttemptEvidence {
 /**
  * Classify an attempt and reconcile its cost in one step.
  *
- * The two are independent facts (seed document 003): the class comes from
+ * The two are independent facts (`yylo-benchmark`): the class comes from
  * the cascade of `classifyAttempt()`, the cost from `reconcileCost()`. A
  * harness failure has `unavailable` cost because it left no valid envelope,
  * not because it failed; an attempt that resolved may still have an

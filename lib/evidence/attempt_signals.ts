@@ -34,8 +34,7 @@ export interface CommonSignals {
   readonly exit: CandidateExit;
   /**
    * The grading result, or `null`/absent when the attempt has not been
-   * graded. A grader that could not run counts as `"fail"` (seed document
-   * 003 records it as a failing decision). Default: `null`.
+   * graded. A grader that could not run counts as `"fail"` (`yylo-benchmark` records it as a failing decision). Default: `null`.
    */
   readonly grade?: Grade | null;
 }

@@ -10,7 +10,7 @@ import type { FailureClass } from "./cost_evidence.ts";
 import { checkSignals } from "./_check_signals.ts";
 
 /**
- * Classify an attempt by the fixed cascade of seed document 003.
+ * Classify an attempt by the fixed cascade of `yylo-benchmark`.
  *
  * The signals are checked in order, and the first that applies decides:
  * cancellation; then timeout; then `harness_failure` when a model step left
@@ -23,7 +23,7 @@ import { checkSignals } from "./_check_signals.ts";
  * clean exit only: pass gives `resolved`, fail gives `grader_failure`; an
  * unsuccessful candidate keeps its own class. Local steps skip the envelope
  * check. `safety_failure` and `invalid_case` have no producer here, as in
- * the seed (reserved vocabulary).
+ * `yylo-benchmark` (reserved vocabulary).
  *
  * @param signals The attempt's terminal signals.
  * @returns The failure class, or `null` for a clean exit not yet graded.

@@ -1,7 +1,7 @@
 /**
  * Cost evidence and failure classes: the typed states that keep "cost
  * nothing" apart from "cost unknown", and "the model was wrong" apart from
- * "the harness broke" (seed document 003).
+ * "the harness broke" (`yylo-benchmark`).
  *
  * @module
  */

@@ -47,7 +47,7 @@ export interface CostPerSuccess {
 /**
  * Cost per successful resolution over a group of attempts.
  *
- * DESIGN §4.9, seed document 003: the figure "is born only when every
+ * `yylo-benchmark`: the figure "is born only when every
  * attempt in a system's group carries a complete cost and at least one
  * succeeded", and is then the complete total divided by the number of
  * resolved attempts. Otherwise it is `null` and the label says why:

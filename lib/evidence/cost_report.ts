@@ -61,7 +61,7 @@ export interface CostReportOptions extends SuccessRateOptions {
 /**
  * Report costs, successes and cost per success per group.
  *
- * One row per group with the books seed document 003 asks a report to
+ * One row per group with the books `yylo-benchmark` asks a report to
  * expose: complete-attempt count and total, partial-attempt count and its
  * observed floor, unavailable and not_applicable counts, the success rate
  * with its denominator and interval (null over an empty denominator),

@@ -43,7 +43,7 @@ export interface CostTotals {
 /**
  * Sum costs by completeness state, counting what cannot be summed.
  *
- * DESIGN §4.9 and seed document 003 ("Sums that refuse to fold"): complete
+ * `yylo-benchmark` ("Sums that refuse to fold"): complete
  * costs sum to one total; partial costs sum to a separate observed floor;
  * unavailable and not_applicable attempts are counted, never summed, so no
  * unknown becomes a number. A sum over no rows is `null`, not 0: $0.00

@@ -59,7 +59,7 @@ export function isModelIdentity(value: unknown): value is ModelIdentity {
  * Whether two identities name the same provider, model and version.
  *
  * All three fields must be equal as strings: an envelope from another
- * version of the requested model does not match (seed document 003: harness
+ * version of the requested model does not match (`yylo-benchmark`: harness
  * failure "when the envelope is missing or its identity does not match the
  * requested provider, model, and version").
  *

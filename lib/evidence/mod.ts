@@ -1,7 +1,7 @@
 /**
  * Evidence: cost completeness states, failure classes, the classification
  * cascade, cost reconciliation from the execution envelope, and aggregation
- * that never turns an unknown into a number (DESIGN §4.9, seed document 003).
+ * that never turns an unknown into a number (`yylo-benchmark`).
  *
  * An attempt's terminal signals give its class (`classifyAttempt`) and its
  * cost (`reconcileCost`); columns of outcomes and costs give totals that keep

@@ -12,7 +12,7 @@ import { checkClassList, checkOutcome, sameLength } from "./_columns.ts";
 export interface StepCellsOptions {
   /**
    * Classes whose receipts carry no valid answer, so their cell is `null`.
-   * Default: `["harness_failure"]` (seed document 003: a harness-invalid
+   * Default: `["harness_failure"]` (`yylo-benchmark`: a harness-invalid
    * receipt).
    */
   invalid?: readonly FailureClass[];

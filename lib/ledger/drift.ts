@@ -3,7 +3,7 @@
  *
  * Accuracy monitors watch the error rate. A system can keep its error rate
  * and still cost more, because its errors moved to expensive severities:
- * "errors flat, cost rising" (seed document 000, DESIGN §4.10). This module
+ * "errors flat, cost rising" (`third-number`). This module
  * compares two windows of a ledger on the distribution of expected loss (PSI
  * and the two-sample Kolmogorov–Smirnov test), tests the error rate and the
  * realised loss per decision separately, and watches calibration over

@@ -2,7 +2,7 @@
  * Ledger: a hash-chained, append-only record of every decision, with
  * verification that names the first bad record, a review workflow,
  * counterfactual replay with zero model calls, and drift on the loss
- * distribution (DESIGN §4.10).
+ * distribution (`third-number`, the decision ledger).
  *
  * ```ts
  * import assert from "node:assert/strict";

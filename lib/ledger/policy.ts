@@ -3,7 +3,7 @@
  * revision id that every decision record carries.
  *
  * A policy escalates a decision when its calibrated risk, P(error), is above
- * the threshold of its severity. Chow's reject rule in money (DESIGN §4.1)
+ * the threshold of its severity. Chow's reject rule in money (docs/method.md, one cost matrix)
  * is the special case `threshold = reviewCost / cost if wrong`: escalate
  * exactly when the expected loss of acting, risk × cost if wrong, exceeds
  * the review cost, with the cost if wrong read from the cost matrix

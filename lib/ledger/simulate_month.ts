@@ -26,7 +26,7 @@ import {
 import type { DecisionRecord, LedgerRecord } from "./record.ts";
 import { openReview, resolveReview } from "./review.ts";
 
-/** Exception classes per severity: the reconciliation classes of DESIGN §3, and one CRITICAL class. */
+/** Exception classes per severity: the reconciliation classes of `reconforge`, and one CRITICAL class. */
 export const MONTH_CLASSES: Readonly<Record<Severity, readonly string[]>> =
   Object.freeze({
     LOW: ["DUPLICATE", "FIELD_CORRUPTION"],

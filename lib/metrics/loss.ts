@@ -287,7 +287,7 @@ export function lossBySeverity(
  * The sum over cells of (decisions × the matrix's cost for that action and
  * outcome). Under the default consequence matrix a missed exception costs
  * K(severity), a wrong exception type, a false alarm or an escalation costs
- * the review cost (DESIGN §4.1). Linear in K, so two models' loss lines
+ * the review cost (docs/method.md, one cost matrix). Linear in K, so two models' loss lines
  * cross at an exact point as costs vary. Cost is O(rows of `stats`).
  *
  * @param stats Sufficient statistics, usually of one model.

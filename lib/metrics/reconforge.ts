@@ -1,6 +1,6 @@
 /**
  * ReconForge's severity-weighted recall: did the model catch the exceptions
- * that cost money, weighted by what each class puts at risk (DESIGN §4.8).
+ * that cost money, weighted by what each class puts at risk (`reconforge`).
  *
  * @module
  */

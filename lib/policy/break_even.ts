@@ -50,7 +50,7 @@ const ABOVE_ONE = 1 + 2 ** -52;
  * Served automatically, a decision with error probability p costs p·C_r in
  * expectation; escalated, it costs the call C_e plus p_j·C_r for the judge's
  * own errors. The two are equal at p = p_j + C_e/C_r (The Veto Frontier,
- * seed document 002; DESIGN §4.5). A free judge (C_e = 0) gives p* = p_j;
+ * `veto-frontier`). A free judge (C_e = 0) gives p* = p_j;
  * when p* ≥ 1 no probability exceeds it and escalation never pays. C_r
  * differs by skill or severity class, so p* does too: compute one per class.
  *

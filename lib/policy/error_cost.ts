@@ -13,7 +13,7 @@ export interface SpendAndAccuracy {
   readonly accuracy: number;
 }
 
-/** The Switchyard run as published (seed document 000, "The Third Number"; DESIGN §4.7). */
+/** The Switchyard run as published (`switchyard` via `third-number`). */
 export const SWITCHYARD_RUN = Object.freeze({
   /** Tasks in the suite. */
   tasks: 145,
@@ -29,7 +29,7 @@ export const SWITCHYARD_RUN = Object.freeze({
   smallModelSpendShare: 0.104,
   /** Where the figures come from. */
   source:
-    "NVIDIA Switchyard, as quoted in The Third Number (seed document 000): Opus alone $11.45 per run of the 145-task suite, routed $3.00 (-74%), accuracy 86.0 -> 80.0, judge 21.2% of routed spend, 93% of calls on the 30B model for 10.4% of spend",
+    "switchyard, as quoted by third-number: Opus alone $11.45 per run of the 145-task suite, routed $3.00 (-74%), accuracy 86.0 -> 80.0, judge 21.2% of routed spend, 93% of calls on the 30B model for 10.4% of spend",
 });
 
 function _check(what: string, name: string, p: SpendAndAccuracy): void {

@@ -210,7 +210,7 @@ export function kappaFromJudgeError(
  * where the judge is used (the Veto Frontier measures p_j there). Then the
  * judge's positive rate is π(1 − p_j) + (1 − π)p_j, p_o = 1 − p_j, and
  * solving κ(p_j) gives p_j = a(1 − κ)/(2a + κc) with a = 2π(1 − π) and
- * c = (1 − 2π)²; at π = 1/2, p_j = (1 − κ)/2. So the seed's 0.3672 and
+ * c = (1 − 2π)²; at π = 1/2, p_j = (1 − κ)/2. So `third-number`'s 0.3672 and
  * 0.9037 mean p_j ≈ 0.316 and ≈ 0.048 at balanced prevalence: the local
  * judge is wrong about once in three and lifts p* by 0.27 over the
  * frontier judge. Cost: O(1).
@@ -220,7 +220,7 @@ export function kappaFromJudgeError(
  * @returns p_j in [0, 1].
  * @throws {RangeError} When kappa is outside the range the model can produce or π outside (0, 1).
  *
- * @example The seed's two judges
+ * @example The two judges of `third-number`
  * ```ts
  * import assert from "node:assert/strict";
  * import { judgeErrorFromKappa } from "./kappa.ts";

@@ -37,7 +37,7 @@ export interface PolicyRegret {
  * two policies differ only when p* lies between p and q, and then the
  * excess is C_r·|p − p*| ≤ C_r·|q − p|. So the mean excess is at most
  * C_r × the mean absolute calibration error of q, query by query, for any
- * model and any data (The Veto Frontier, seed document 002; DESIGN §4.5):
+ * model and any data (The Veto Frontier, `veto-frontier`):
  * what binds on cost is calibration, not accuracy. Cost: O(n).
  *
  * @param q Estimated P(wrong) per query, in [0, 1].

@@ -42,7 +42,7 @@ export interface Routing {
  *
  * The price-only routers of the routing literature minimise price subject
  * to a quality target and have no term for what an error costs; adding
- * P(error)·K(s) makes the choice per decision in money (DESIGN §4.1): a
+ * P(error)·K(s) makes the choice per decision in money (docs/method.md, one cost matrix): a
  * cheap model takes the LOW decisions it may get wrong, an expensive one
  * the CRITICAL decisions it gets right. Expected cost is never above the
  * best single model's, when the probabilities are calibrated. Ties go to

@@ -71,7 +71,7 @@ function _check(
  * The RRF margin is a function of four rank integers, the two rankers'
  * ranks of the top item and of the runner-up, so it takes at most N⁴
  * values and any risk-coverage curve on it is a step function (The Veto
- * Frontier, seed document 002). The seed's range, 2/(k+1) − 2/(k+N) =
+ * Frontier, `veto-frontier`). The source's range, 2/(k+1) − 2/(k+N) =
  * 0.0318 at k = 60, N = 2,000, assumes the runner-up can be last in both
  * rankings; it cannot (some item is second in each), so the attainable
  * maximum is 2/(k+1) − 1/(k+2) − 1/(k+N) ≈ 0.0162, half of it. The

@@ -91,7 +91,7 @@ const DENSE_RANGE = 8;
  *
  * Every skill has a latent relevance to the query, N(0, 1); the gold skill
  * gets a boost μ ~ U(6, 12), and one sibling skill (a near-duplicate, the
- * seed's "paired skills with swapped roles") a boost ρ·μ with ρ ~ U(0, 1).
+ * source's "paired skills with swapped roles") a boost ρ·μ with ρ ~ U(0, 1).
  * The BM25-like ranker sees relevance plus N(0, σ_lex²), the dense-like one
  * relevance plus N(0, σ_dense²); their ranks are fused by RRF (k = 60) and
  * the top skill is executed. The margin is the fused top-1 minus top-2

@@ -58,7 +58,7 @@ export interface VetoCostCurve {
  * queries changes the cost by k·C_r·(p* − r(c)), so the curve is below the
  * flat always-auto line exactly where r(c) > p*, has its minimum at the
  * operating point, and rises to the always-escalate cost (The Veto
- * Frontier, seed document 002, its cost figure). One sort and prefix sums:
+ * Frontier, `veto-frontier`, its cost figure). One sort and prefix sums:
  * O(n log n).
  *
  * @param margin Confidence margin per query (higher is surer), for example the RRF top-1 − top-2 gap.

@@ -25,7 +25,7 @@ import {
 } from "./mapping.ts";
 
 /**
- * One line of a run export (DESIGN §3).
+ * One line of a run export (docs/formats.md).
  *
  * The severity comes from the task, never from the model. `pCorrect` is the
  * model's stated probability that its answer is correct; P(error) is derived

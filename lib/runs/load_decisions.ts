@@ -64,7 +64,7 @@ export const OPTIONAL_DECISION_COLUMNS = [
  * Parse a JSONL run export into Decision records.
  *
  * Every non-blank line must be one JSON object matching the Decision schema
- * (DESIGN §3). Blank lines are skipped. Unknown fields are errors, not
+ * (docs/formats.md). Blank lines are skipped. Unknown fields are errors, not
  * silently dropped, and so is a second decision for the same (runId, modelId,
  * taskId, trial). Cost is O(n) in the size of the text.
  *

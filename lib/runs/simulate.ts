@@ -280,7 +280,7 @@ export function simulateRun(
 }
 
 /**
- * A small zoo with the shapes of the seed documents:
+ * A small zoo with the shapes of the sources (`third-number`, `veto-frontier`):
  *
  * - `frontier_even`: a frontier-like model whose errors are spread evenly (2%
  *   at every severity, like Model A), over-confident, priced at $11.45 per

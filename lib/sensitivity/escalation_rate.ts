@@ -3,7 +3,7 @@
  * the pointwise Bayes rule, thresholds fitted per severity, and one global
  * threshold fitted on data.
  *
- * The loss model is DESIGN §4.1's: an automatic decision that is wrong costs
+ * The loss model is docs/method.md's (one cost matrix): an automatic decision that is wrong costs
  * K(severity), an escalated one costs the review cost, a right automatic one
  * costs nothing.
  *
@@ -53,7 +53,7 @@ function check(data: EscalationColumns, what: string): number {
  * The escalation rate of the pointwise Bayes rule: escalate a decision iff
  * P(error) × K(severity) > review cost.
  *
- * Chow's reject rule in money (DESIGN §4.1). Raising K(HIGH) can only add
+ * Chow's reject rule in money (docs/method.md, one cost matrix). Raising K(HIGH) can only add
  * HIGH decisions to the escalated set, so the rate never falls.
  *
  * @param data Severity and P(error) per decision (`wrong` is not read).

@@ -51,7 +51,7 @@ export type LossCoefficientOptions = LossOptions;
  * Reduce sufficient statistics to one loss coefficient vector per model.
  *
  * This is the one pass a cost sweep needs: realised loss under the cost
- * matrix is linear in the profile (DESIGN §4.4), so after this reduction the
+ * matrix is linear in the profile (`third-number`, K-sensitivity), so after this reduction the
  * loss of a model under any profile is a dot product of six numbers, and a
  * sweep over P profiles and M models costs O(M × P), whatever the length of
  * the run. The coefficients reproduce `realisedLoss()` exactly in exact

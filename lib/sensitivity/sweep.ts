@@ -100,7 +100,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
  * rather than split on a rounding error. The accuracy ranking is exact too
  * (correct/n compared by cross-multiplication). A point "disagrees" when no
  * most-accurate model has the lowest loss; under a flat profile where every
- * error costs the same, no point disagrees (DESIGN §4.2).
+ * error costs the same, no point disagrees (`third-number`, flat-cost theorem).
  *
  * @param coefficients Loss coefficients, one per model (see `lossCoefficients`).
  * @param profiles The profiles to sweep.

@@ -89,7 +89,7 @@ function* lines(text: string): Generator<[string, number]> {
 /**
  * Parse a task file's text into tasks.
  *
- * Every non-blank line must be one task (DESIGN §3) whose state and gold
+ * Every non-blank line must be one task (docs/formats.md) whose state and gold
  * match its domain's schema. Unknown fields are errors, and so is a second
  * task with the same id. Whether the labels are right is not checked here;
  * that is the verifier's job (`checkTask`). Cost is O(size of the text).

@@ -51,7 +51,7 @@ const CURRENCIES = [
 ] as const;
 
 /**
- * The reconciliation rules (DESIGN §3 classes and severities).
+ * The reconciliation rules (`reconforge` classes and severities).
  *
  * Amounts are compared in minor units (cents). Names are compared as sets of
  * words after normalisation. Dates roll forward from a weekend to Monday.

@@ -178,7 +178,7 @@ export interface StateOf {
 }
 
 /**
- * The gold answer of a task (DESIGN §3).
+ * The gold answer of a task (docs/formats.md).
  *
  * `exceptionType` is `null` for a clean item; `verdict` then carries the
  * clean verdict (`MATCH`, `RELEASE`, `PROCEED`). Payment repair adds

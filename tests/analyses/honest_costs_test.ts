@@ -14,7 +14,7 @@ Deno.test("honestCosts() shows every evidence rule on the fixture, each as a hol
   assert.deepEqual(failing, []);
   const ids = new Set(result.claims.map((c) => c.id));
   assert.equal(ids.size, result.claims.length, "claim ids are unique");
-  // seed 003 / DESIGN §4.9: one claim per rule at least
+  // yylo-benchmark: one claim per rule at least
   for (
     const id of [
       "honest_costs.cascade.cancellation_first",

@@ -9,7 +9,7 @@ Deno.test("kSensitivity() holds every claim and reproduces the 5.8 crossover", (
   const result = kSensitivity();
   assert.deepEqual(result.claims.filter((c) => !c.holds).map((c) => c.id), []);
   const c58 = result.claims.find((c) => c.id === "k_sensitivity.crossover_5_8");
-  // issue 5: 20 + 400 r = 600 + 300 r at r = 5.8; LossBench's grid said 10
+  // exact crossover: 20 + 400 r = 600 + 300 r at r = 5.8; LossBench's grid said 10
   assert.equal(c58?.actual, 5.8);
   assert.equal(
     result.claims.find((c) => c.id === "k_sensitivity.crossover_5_8.grid")

@@ -24,7 +24,7 @@ function snapshotOf(result: ReturnType<typeof vetoFrontier>) {
   });
 }
 
-Deno.test("vetoFrontier() reproduces the seed's figures as claims, and every claim holds", () => {
+Deno.test("vetoFrontier() reproduces veto-frontier's figures as claims, and every claim holds", () => {
   const result = vetoFrontier();
   assert.deepEqual(result.claims.filter((c) => !c.holds).map((c) => c.id), []);
   const get = (id: string) => result.claims.find((c) => c.id === id)!;

@@ -41,7 +41,7 @@ Deno.test("sweep --json reports the 5.8 crossover exactly, one flip, tau per gri
   const { code, stdout, stderr } = await runCli(["sweep", file, "--json"]);
   assert.equal(code, 0, stderr);
   const doc = JSON.parse(stdout);
-  // issue 5: K(LOW) = 0.2, K(HIGH) = 10 r: 20 + 400 r = 600 + 300 r at r = 5.8
+  // exact crossover: K(LOW) = 0.2, K(HIGH) = 10 r: 20 + 400 r = 600 + 300 r at r = 5.8
   const { interval, noCrossShare, ...point } = doc.crossovers[0];
   assert.equal(doc.crossovers.length, 1);
   assert.deepEqual(point, {

@@ -1,4 +1,4 @@
-// Theorem 2, divergence (DESIGN §4.2, §4.4): under a non-flat profile there
+// Theorem 2, divergence (`third-number`: flat-cost theorem, K-sensitivity): under a non-flat profile there
 // are error patterns that accuracy and loss rank oppositely; and along the
 // family K_r (LOW = MEDIUM = 1, HIGH = CRITICAL = r) the spans where a less
 // accurate model beats a more accurate one form one interval starting at the

@@ -1,4 +1,4 @@
-// Theorem 3, escalation monotonicity (DESIGN §4.2; The Third Number: "raising
+// Theorem 3, escalation monotonicity (`third-number`: flat-cost theorem; "raising
 // the cost of high-severity failures must never lower the optimal escalation
 // rate"). Tested for three rules:
 //   1. the pointwise Bayes rule, escalate iff P(error)·K(s) > reviewCost: holds;

@@ -1,4 +1,4 @@
-// Theorem 1, the flat-cost theorem (DESIGN §4.2; The Third Number): when
+// Theorem 1, the flat-cost theorem (`third-number`): when
 // every error costs the same, ranking models by loss is ranking them by
 // accuracy, ties included. Also under an affine cost (a fixed cost per
 // decision plus a flat cost per error), and, with escalation, when K and the

@@ -1,4 +1,4 @@
-// Theorem 4, loss linearity (DESIGN §4.4): realised loss is linear in the
+// Theorem 4, loss linearity (`third-number`, K-sensitivity): realised loss is linear in the
 // cost profile, so a model reduces to one coefficient vector and two models'
 // losses along a cost family are lines that cross at an exact ratio, not at
 // a grid point. The issue's example: A misses 100 LOW and 40 HIGH, B 3,000
@@ -190,7 +190,7 @@ Deno.test("crossoverRatio() reproduces the 5.8 crossover exactly, where LossBenc
     slope: 300,
   });
   const x = crossoverRatio(A, B, family);
-  // issue 5: 20 + 400 r = 600 + 300 r at r = 5.8
+  // exact crossover: 20 + 400 r = 600 + 300 r at r = 5.8
   assert.equal(x?.ratio, 5.8);
   assert.equal(x?.exact, "29/5");
   assert.deepEqual([x?.a, x?.b], ["A", "B"]);

@@ -32,7 +32,7 @@ Deno.test("claimClose() never holds for an unknown or non-finite actual", () => 
 });
 
 Deno.test("claimEqual() compares exactly and records the source", () => {
-  const c = claimEqual("w", "B wins", "B", "B", { source: "seed 000" });
+  const c = claimEqual("w", "B wins", "B", "B", { source: "third-number" });
   assert.deepEqual(c, {
     id: "w",
     statement: "B wins",
@@ -40,7 +40,7 @@ Deno.test("claimEqual() compares exactly and records the source", () => {
     actual: "B",
     tolerance: 0,
     holds: true,
-    source: "seed 000",
+    source: "third-number",
   });
   assert.equal(claimEqual("w", "B wins", "B", "A").holds, false);
   assert.equal(claimEqual("n", "unknown", null, null).holds, true);

@@ -13,8 +13,8 @@ import {
 } from "../../../lib/costs/mod.ts";
 import { tempFile } from "../../_helpers.ts";
 
-Deno.test("SHIPPED_PROFILES hold the four profiles of DESIGN §3 with their spans", () => {
-  // DESIGN §3 profile table: K for LOW/MEDIUM/HIGH/CRITICAL, span, review cost.
+Deno.test("SHIPPED_PROFILES hold the four profiles of third-number with their spans", () => {
+  // third-number profile table: K for LOW/MEDIUM/HIGH/CRITICAL, span, review cost.
   const expected = {
     flat: { K: [1, 1, 1, 1], span: 1, review: 1 },
     reconciliation: { K: [0.2, 1, 10, 50], span: 250, review: 1 },
@@ -42,8 +42,8 @@ Deno.test("every shipped K, review and judge cost carries a note, and every note
   }
 });
 
-Deno.test("SHIPPED_REGISTRY holds the ten anchors of DESIGN §3", () => {
-  // DESIGN §3 cost registry table (USD).
+Deno.test("SHIPPED_REGISTRY holds the ten anchors of docs/sources.md", () => {
+  // docs/sources.md cost registry anchors (USD).
   const expected: Record<string, [string, number, number, number]> = {
     misposted_ach: ["payments", 500, 3881, 50000],
     misrouted_wire: ["payments", 1e6, 5e6, 1e7],

@@ -1,4 +1,4 @@
-// The three positive controls of seed document 003, each through the whole
+// The three positive controls of `yylo-benchmark`, each through the whole
 // path: candidate stdout -> readEnvelope -> classifyAttempt + reconcileCost.
 import assert from "node:assert/strict";
 import {
@@ -18,7 +18,7 @@ function run(stdout: string) {
 }
 
 Deno.test("attemptEvidence() positive control cost:missing is unavailable with null", () => {
-  // seed 003: cost:missing "observed as unavailable with null"
+  // yylo-benchmark: cost:missing "observed as unavailable with null"
   const e = run(`progress 1/1\n${envelopeLine()}\n`);
   assert.equal(e.cost.completeness, "unavailable");
   assert.equal(e.cost.usd, null);
@@ -27,7 +27,7 @@ Deno.test("attemptEvidence() positive control cost:missing is unavailable with n
 });
 
 Deno.test("attemptEvidence() positive control cost:zero is complete with exactly 0", () => {
-  // seed 003: cost:zero "observed as complete with exactly 0"
+  // yylo-benchmark: cost:zero "observed as complete with exactly 0"
   const e = run(envelopeLine({ completeness: "complete", usd: 0 }));
   assert.equal(e.cost.completeness, "complete");
   assert.ok(Object.is(e.cost.usd, 0));
@@ -35,7 +35,7 @@ Deno.test("attemptEvidence() positive control cost:zero is complete with exactly
 });
 
 Deno.test("attemptEvidence() positive control cost:positive is complete and greater than 0", () => {
-  // seed 003: cost:positive "observed as complete and greater than zero"
+  // yylo-benchmark: cost:positive "observed as complete and greater than zero"
   const e = run(envelopeLine({ completeness: "complete", usd: 0.0123 }));
   assert.equal(e.cost.completeness, "complete");
   assert.ok(typeof e.cost.usd === "number" && e.cost.usd > 0);

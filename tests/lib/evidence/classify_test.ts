@@ -7,7 +7,7 @@ import {
 import { envelope, REQUESTED, step } from "./_fixtures.ts";
 
 Deno.test("classifyAttempt() puts cancellation first, before every other signal", () => {
-  // seed 003: "cancellation signals first, then timeout, then harness failure ..."
+  // yylo-benchmark: "cancellation signals first, then timeout, then harness failure ..."
   for (const exit of ["clean", "failed", "runner_error"] as const) {
     for (const env of [envelope(), null]) {
       assert.equal(
@@ -76,7 +76,7 @@ Deno.test("classifyAttempt() gives environment_failure when the runner throws, m
 });
 
 Deno.test("classifyAttempt() leaves a clean exit unresolved (null) until graded", () => {
-  // seed 003: "successful execution remains unresolved until governed grading"
+  // yylo-benchmark: "successful execution remains unresolved until governed grading"
   assert.equal(classifyAttempt(step()), null);
   assert.equal(classifyAttempt(step({ grade: null })), null);
   assert.notEqual(classifyAttempt(step()), "resolved");

@@ -21,7 +21,7 @@ Deno.test("readEnvelope() ignores progress logs before the final structured obje
 });
 
 Deno.test("readEnvelope() never reads a number from prose or logs", () => {
-  // seed 003: "no log line, no model prose, and no partial output can supply a number"
+  // yylo-benchmark: "no log line, no model prose, and no partial output can supply a number"
   assert.equal(readEnvelope("The call cost $0.07.\ncost=0.07\n"), null);
   assert.equal(readEnvelope(""), null);
   assert.equal(readEnvelope('{"identity": {"provider": "acme"'), null);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type FailureClass, stepCells } from "../../../lib/evidence/mod.ts";
 
 Deno.test("stepCells() makes a harness-invalid step's cell null, not false", () => {
-  // seed 003: "When a model's receipts for a step include a harness-invalid one, that cell is null — not false"
+  // yylo-benchmark: "When a model's receipts for a step include a harness-invalid one, that cell is null — not false"
   assert.deepEqual(
     stepCells(
       [true, false, false, true],

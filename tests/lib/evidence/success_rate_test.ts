@@ -3,7 +3,7 @@ import { type FailureClass, successRate } from "../../../lib/evidence/mod.ts";
 import { rate } from "../../../lib/metrics/rate.ts";
 
 Deno.test("successRate() over an empty denominator is null with a null interval", () => {
-  // seed 003: "a rate computed over an empty denominator is not 0.0 — it is null"
+  // yylo-benchmark: "a rate computed over an empty denominator is not 0.0 — it is null"
   assert.deepEqual(successRate([]), {
     numerator: 0,
     denominator: 0,

@@ -132,7 +132,7 @@ Deno.test("thresholdsByGroup() per severity never costs more than the best globa
   );
 });
 
-Deno.test("optimalThreshold() never escalates fewer HIGH decisions when K(HIGH) rises (DESIGN §4.2)", () => {
+Deno.test("optimalThreshold() never escalates fewer HIGH decisions when K(HIGH) rises (`third-number`, flat-cost theorem)", () => {
   fc.assert(
     fc.property(
       decisions,

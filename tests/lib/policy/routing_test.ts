@@ -123,7 +123,7 @@ Deno.test("judgeErrorFromKappa() inverts kappaFromJudgeError() at every prevalen
     ),
     FC,
   );
-  // the seed's judges at balanced prevalence: p_j = (1 − κ)/2
+  // third-number's judges at balanced prevalence: p_j = (1 − κ)/2
   assert.ok(Math.abs(judgeErrorFromKappa(0.3672) - 0.3164) < 1e-12);
   assert.ok(Math.abs(judgeErrorFromKappa(0.9037) - 0.04815) < 1e-12);
   // kappa alone does not fix p_j: at prevalence 0.1 the same 0.3672 means a rarer error

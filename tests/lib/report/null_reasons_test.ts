@@ -6,7 +6,7 @@ import {
 } from "../../../lib/report/mod.ts";
 
 Deno.test("nullReason() says unknown for a cost nobody reported and n/a for one that does not apply", () => {
-  // seed 003: unavailable and not_applicable are counted, never summed
+  // yylo-benchmark: unavailable and not_applicable are counted, never summed
   assert.equal(
     nullReason("costUsd", { costCompleteness: "unavailable", costUsd: null })
       ?.label,

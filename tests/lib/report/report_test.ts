@@ -13,7 +13,7 @@ const META: ReportMeta = {
 const SECTION = {
   id: "a",
   title: "Analysis <A>",
-  source: "seed 000, §4.3",
+  source: "third-number: divergence table",
   parameters: { seed: 7, profiles: ["flat", "reconciliation"] },
   claims: [claimClose("a.x", "x is 1", 1, 1)],
   tables: [{
