@@ -18,6 +18,7 @@ import { decisionsToArrow } from "../../lib/runs/arrow.ts";
 import { decisionTable } from "../../lib/runs/load_decisions.ts";
 import { writeDecisionsParquet } from "../../lib/runs/parquet.ts";
 import type { Decision } from "../../lib/runs/decision.ts";
+import { decision } from "../_helpers.ts";
 import {
   columnFromArray,
   tableFromColumns,
@@ -50,24 +51,6 @@ export interface FaultResult {
 }
 
 const enc = new TextEncoder();
-
-function decision(patch: Partial<Decision> = {}): Decision {
-  return {
-    runId: "r1",
-    modelId: "m",
-    taskId: "t1",
-    trial: 0,
-    severity: "HIGH",
-    trueClass: "AMOUNT_MISMATCH",
-    predClass: "AMOUNT_MISMATCH",
-    parseOk: true,
-    pCorrect: 0.9,
-    action: "auto",
-    cost: { completeness: "complete", usd: 0.001 },
-    outcome: "resolved",
-    ...patch,
-  };
-}
 
 const line = (patch: Partial<Decision> = {}) => JSON.stringify(decision(patch));
 const two = `${line()}\n${line({ taskId: "t2", predClass: "MATCH" })}\n`;
