@@ -20,7 +20,7 @@
 //     [--stream 2000000,10000000] [--skip jsonl,pg,stream] [--dir /tmp]
 import { parseArgs } from "node:util";
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { writeBenchDecisions } from "./_bench_decisions.ts";
 import { withDuckDB } from "../lib/runs/duckdb_session.ts";
 import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
 import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
@@ -65,48 +65,7 @@ async function needDisk(dir: string, bytes: number, what: string) {
 
 /** Seeded valid decisions, two models, one trial per task. */
 async function generate(file: string, n: number): Promise<void> {
-  const rng = seededPrng(20261201);
-  using out = await Deno.open(file, {
-    write: true,
-    create: true,
-    truncate: true,
-  });
-  const enc = new TextEncoder();
-  let buf: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const model = i % 2 === 0 ? "frontier" : "small";
-    const severity = SEVERITIES[Math.min(3, Math.floor(rng.next() * 3.05))];
-    const classes = CLASSES[severity];
-    const trueClass = rng.next() < 0.3
-      ? classes[Math.floor(rng.next() * classes.length)]
-      : "MATCH";
-    const wrong = rng.next() < (model === "frontier" ? 0.05 : 0.09);
-    const predClass = !wrong
-      ? trueClass
-      : trueClass === "MATCH"
-      ? classes[0]
-      : "MATCH";
-    const p = wrong ? 0.4 + 0.5 * rng.next() : 0.7 + 0.3 * rng.next();
-    buf.push(JSON.stringify({
-      runId: "bench",
-      modelId: model,
-      taskId: `task-${Math.floor(i / 2)}`,
-      trial: 0,
-      severity,
-      trueClass,
-      predClass,
-      parseOk: true,
-      pCorrect: Math.round(p * 1000) / 1000,
-      action: rng.next() < 0.05 ? "escalate" : "auto",
-      cost: { completeness: "complete", usd: 0.0004 },
-      outcome: wrong ? "model_failure" : "resolved",
-    }));
-    if (buf.length === 50_000) {
-      await out.write(enc.encode(buf.join("\n") + "\n"));
-      buf = [];
-    }
-  }
-  if (buf.length > 0) await out.write(enc.encode(buf.join("\n") + "\n"));
+  await writeBenchDecisions(file, n, { seed: 20261201, classes: CLASSES });
 }
 
 interface Timed {

@@ -11,7 +11,7 @@
 import { parseArgs } from "node:util";
 import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { writeBenchDecisions } from "./_bench_decisions.ts";
 import { jsonlStats } from "../lib/runs/jsonl_stats.ts";
 import { scoreModels } from "../commands/score.ts";
 
@@ -40,50 +40,7 @@ const CLASSES: Record<string, string[]> = {
 };
 
 async function generate(): Promise<void> {
-  const rng = seededPrng(20261129);
-  const out = await Deno.open(file, {
-    write: true,
-    create: true,
-    truncate: true,
-  });
-  const enc = new TextEncoder();
-  let buf: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const model = i % 2 === 0 ? "frontier" : "small";
-    const severity = SEVERITIES[Math.min(3, Math.floor(rng.next() * 3.05))];
-    const exception = rng.next() < 0.3;
-    const classes = CLASSES[severity];
-    const trueClass = exception
-      ? classes[Math.floor(rng.next() * classes.length)]
-      : "MATCH";
-    const wrong = rng.next() < (model === "frontier" ? 0.05 : 0.09);
-    const predClass = !wrong
-      ? trueClass
-      : trueClass === "MATCH"
-      ? classes[0]
-      : "MATCH";
-    const p = wrong ? 0.4 + 0.5 * rng.next() : 0.7 + 0.3 * rng.next();
-    buf.push(JSON.stringify({
-      runId: "bench",
-      modelId: model,
-      taskId: `task-${Math.floor(i / 2)}`,
-      trial: 0,
-      severity,
-      trueClass,
-      predClass,
-      parseOk: true,
-      pCorrect: Math.round(p * 1000) / 1000,
-      action: rng.next() < 0.05 ? "escalate" : "auto",
-      cost: { completeness: "complete", usd: 0.0004 },
-      outcome: wrong ? "model_failure" : "resolved",
-    }));
-    if (buf.length === 50_000) {
-      await out.write(enc.encode(buf.join("\n") + "\n"));
-      buf = [];
-    }
-  }
-  if (buf.length > 0) await out.write(enc.encode(buf.join("\n") + "\n"));
-  out.close();
+  await writeBenchDecisions(file, N, { seed: 20261129, classes: CLASSES });
 }
 
 const PANDAS = `
