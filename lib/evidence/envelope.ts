@@ -85,7 +85,7 @@ export function sameIdentity(a: ModelIdentity, b: ModelIdentity): boolean {
 /**
  * Read the execution envelope from a candidate's stdout.
  *
- * Seed document 003: cost arrives "inside the public execution envelope,
+ * The evidence semantics of `yylo-benchmark` (docs/sources.md): cost arrives "inside the public execution envelope,
  * parsed from the final structured object on the candidate's stdout —
  * progress logs before it are ignored, and nothing else is consulted". Here
  * stdout is read as lines; the last line that parses as a JSON object is the

@@ -14,7 +14,7 @@ const UNAVAILABLE: CostEvidence = { completeness: "unavailable", usd: null };
 /**
  * Decide an attempt's cost evidence from its signals.
  *
- * Seed document 003: cost comes only from a valid execution envelope
+ * The evidence semantics of `yylo-benchmark` (docs/sources.md): cost comes only from a valid execution envelope
  * (present, and from the requested provider, model and version); "no log
  * line, no model prose, and no partial output can supply a number". So:
  * a local step (deterministic script, synthetic transport; no provider

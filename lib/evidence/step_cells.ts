@@ -21,7 +21,7 @@ export interface StepCellsOptions {
 /**
  * Turn per-step booleans into table cells, `null` where the step is invalid.
  *
- * Seed document 003: when a step's receipt is harness-invalid, "that cell is
+ * The evidence semantics of `yylo-benchmark` (docs/sources.md): when a step's receipt is harness-invalid, "that cell is
  * null — not false. 'We could not get a valid answer' and 'we got a valid
  * answer and it was no' are different facts". A value that is already
  * `null` stays `null`. The inputs are not changed. O(n).

@@ -25,7 +25,7 @@ export interface SuccessRateOptions {
 /**
  * The share of attempts that resolved, as a rate with its denominator.
  *
- * Seed document 003: "a rate computed over an empty denominator is not 0.0
+ * The evidence semantics of `yylo-benchmark` (docs/sources.md): "a rate computed over an empty denominator is not 0.0
  * — it is null, with a null interval beside it". This is `rate()` (Wilson,
  * Clopper–Pearson within three of 0 or n) over the attempts whose class is not excluded; when none
  * remain, `value` and `interval` are `null`. O(n).
