@@ -155,7 +155,8 @@ export function lineChart(
       },
       encoding: {
         x: { field: "x", type: "quantitative", scale: xScale },
-        y: { value: { expr: "10 + 14 * datum._row" } },
+        // rows above the plot (row 0 nearest), so labels never cover data
+        y: { value: { expr: "-9 - 14 * datum._row" } },
         text: { field: "label", type: "nominal" },
       },
     });
@@ -182,9 +183,9 @@ export function lineChart(
 
 /**
  * Rows and sides for marker labels: a label runs right of its rule, or left
- * of it in the right third of the plot, and takes the first row (from the
- * top) where it overlaps no label already placed; labels carry a white halo
- * so lines under them stay readable.
+ * of it in the right third of the plot, and takes the first row where it
+ * overlaps no label already placed; rows sit above the plot, so labels never
+ * cover data, and carry a white halo where they cross a rule.
  */
 function placeMarkerLabels(
   markers: readonly LineMarker[],
@@ -198,7 +199,7 @@ function placeMarkerLabels(
   const hi = Math.max(...all);
   const px = (x: number) => hi > lo ? ((t(x) - lo) / (hi - lo)) * width : 0;
   const rows: [number, number][][] = [];
-  const order = markers.map((m, i) => i).sort((a, b) =>
+  const order = markers.map((_, i) => i).sort((a, b) =>
     markers[a].x - markers[b].x
   );
   const out = markers.map((m) => ({

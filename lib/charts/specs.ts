@@ -44,8 +44,10 @@ export interface GroupedBarOptions {
 }
 
 /**
- * Pixel width of a text in the chart font, estimated (DejaVu Sans averages
- * about 0.62 em per character); used to place labels so they do not collide.
+ * Pixel width of a text in the chart font, estimated from DejaVu Sans's
+ * typical advances (digits 0.64 em, lower case 0.56, upper case 0.7, spaces
+ * and punctuation 0.33); used to decide where labels go so they do not
+ * collide.
  *
  * @param text The text.
  * @param fontSize Font size in pixels.
@@ -56,11 +58,23 @@ export interface GroupedBarOptions {
  * import assert from "node:assert/strict";
  * import { estimateTextWidth } from "./specs.ts";
  *
- * assert.equal(estimateTextWidth("0.0123", 10), 38);
+ * assert.equal(estimateTextWidth("0.0123", 10), 36);
  * ```
  */
 export function estimateTextWidth(text: string, fontSize: number): number {
-  return Math.ceil(0.62 * fontSize * [...text].length);
+  let em = 0;
+  for (const ch of text) {
+    em += /[0-9]/.test(ch)
+      ? 0.64
+      : /[a-z]/.test(ch)
+      ? 0.56
+      : /[A-Z]/.test(ch)
+      ? 0.7
+      : /[\s.,:;'|!()\[\]]/.test(ch)
+      ? 0.33
+      : 0.6;
+  }
+  return Math.ceil(em * fontSize);
 }
 
 /** The label a bar of `,.6~r`-like formats shows, for estimating its width. */

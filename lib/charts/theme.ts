@@ -226,6 +226,7 @@ export const CHART_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({
     titleFontWeight: "bold",
     titlePadding: 8,
     labelLimit: 300,
+    labelSeparation: 6,
     labelColor: "#333",
     titleColor: "#222",
     gridColor: "#e4e4e4",
