@@ -56,6 +56,8 @@ export interface LineChartOptions {
  *
  * Rows whose y is `null` are kept in the data and break the line there, so
  * an undefined value (a Kendall tau over all-tied ranks) is a gap, not a 0.
+ * A series with exactly the points of an earlier one is drawn dashed over
+ * it, so that neither hides the other.
  *
  * @param values The data rows.
  * @param options Fields, titles, scales and markers.
@@ -118,6 +120,7 @@ export function lineChart(
             options.colorBy,
           ),
         },
+        ...coincidentDashes(values, options),
       }),
       tooltip: [
         ...(options.group === undefined
@@ -224,4 +227,42 @@ function placeMarkerLabels(
     out[i]._align = align;
   }
   return out;
+}
+
+/**
+ * A `strokeDash` encoding when some series coincide point for point: the
+ * first of each coinciding set stays solid, the others are dashed (longer
+ * gaps for each further one), so every series stays visible. Empty when no
+ * two series coincide.
+ */
+function coincidentDashes(
+  values: readonly Record<string, unknown>[],
+  options: LineChartOptions,
+): Record<string, unknown> {
+  const group = options.group as string;
+  const points = new Map<string, string[]>();
+  for (const v of values) {
+    const key = String(v[group]);
+    (points.get(key) ?? points.set(key, []).get(key)!).push(
+      JSON.stringify([v[options.x], v[options.y]]),
+    );
+  }
+  const seen = new Map<string, number>();
+  const dash = new Map<string, number[]>();
+  for (const [series, pts] of points) {
+    const key = pts.sort().join("|");
+    const k = seen.get(key) ?? 0;
+    seen.set(key, k + 1);
+    dash.set(series, k === 0 ? [1, 0] : [6, 4 + 4 * k]);
+  }
+  if ([...seen.values()].every((k) => k === 1)) return {};
+  const domain = [...dash.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    strokeDash: {
+      field: group,
+      type: "nominal",
+      scale: { domain, range: domain.map((d) => dash.get(d)) },
+      legend: null,
+    },
+  };
 }

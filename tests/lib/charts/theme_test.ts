@@ -192,3 +192,32 @@ Deno.test("reliability diagrams facet the bin counts, one histogram per series",
     "series",
   );
 });
+
+Deno.test("a series with exactly another's points is drawn dashed, so neither hides the other", () => {
+  const rows = [1, 2, 3].flatMap((x) => [
+    { x, y: x / 10, s: "a" },
+    { x, y: x / 10, s: "b" },
+    { x, y: 1 - x / 10, s: "c" },
+  ]);
+  const spec = lineChart(rows, { x: "x", y: "y", group: "s", title: "t" });
+  const enc =
+    (spec.layer as { encoding: Record<string, unknown> }[])[0].encoding;
+  const dash = enc.strokeDash as {
+    scale: { domain: string[]; range: number[][] };
+  };
+  assert.deepEqual(dash.scale.domain, ["a", "b", "c"]);
+  assert.deepEqual(dash.scale.range[0], [1, 0]);
+  assert.notDeepEqual(dash.scale.range[1], [1, 0]);
+  assert.deepEqual(dash.scale.range[2], [1, 0]);
+  const apart = lineChart(rows.filter((r) => r.s !== "b"), {
+    x: "x",
+    y: "y",
+    group: "s",
+    title: "t",
+  });
+  assert.equal(
+    (apart.layer as { encoding: Record<string, unknown> }[])[0].encoding
+      .strokeDash,
+    undefined,
+  );
+});
