@@ -751,6 +751,17 @@ export type {
 
 // charts
 export {
+  CHART_CONFIG,
+  CHART_FONT,
+  CHART_PALETTE,
+  chartFontFiles,
+  MODEL_COLORS,
+  modelColor,
+  modelColorScale,
+  withTheme,
+} from "./lib/charts/mod.ts";
+export type { ColorBy } from "./lib/charts/mod.ts";
+export {
   costThresholdChart,
   groupedBarChart,
   heatmapChart,

@@ -641,6 +641,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         title: `Reliability of four simulated models (${
           n.toLocaleString("en-US")
         } decisions each, ${bins} bins)`,
+        colorBy: "model",
       },
     ),
     recalibration: reliabilityDiagramChart(
@@ -654,6 +655,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
       title:
         `Risk-coverage in money (${profile.id}: loss of automatic errors + review cost; dots: cheapest threshold)`,
       yTitle: `cost per decision (${profile.id} units)`,
+      colorBy: "model",
     }),
     cost_weighted_bins: groupedBarChart(cwBars, {
       x: "bin",
@@ -664,6 +666,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
       xTitle: "stated P(correct) bin",
       yTitle: "exposure × |gap| per decision",
       labelFormat: ",.3~g",
+      colorBy: "model",
     }),
   };
 

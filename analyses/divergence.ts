@@ -325,6 +325,8 @@ export function divergence(options: DivergenceOptions = {}): AnalysisResult {
       yTitle: "errors",
       groupTitle: "model",
       xOrder: EXCEPTION_SEVERITIES,
+      yCounts: true,
+      colorBy: "model",
     }),
     loss_by_profile: groupedBarChart(
       lossRows.map((r) => ({
@@ -342,6 +344,7 @@ export function divergence(options: DivergenceOptions = {}): AnalysisResult {
         groupTitle: "model",
         yScale: "log",
         xOrder: profiles.map((p) => p.id),
+        colorBy: "model",
       },
     ),
   };

@@ -416,6 +416,7 @@ export function flatCostTheorem(
         xScale: "log",
         yScale: "log",
         markers: rStar === null ? [] : [{ x: rStar, label: rLabel }],
+        colorBy: "model",
       },
     ),
     escalation_rate: lineChart(

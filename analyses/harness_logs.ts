@@ -380,6 +380,7 @@ export async function harnessLogs(
         groupTitle: "log",
         yScale: "log",
         xOrder: profiles.map((p) => p.id),
+        colorBy: "model",
       },
     ),
   };

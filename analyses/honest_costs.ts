@@ -444,6 +444,7 @@ export function honestCosts(options: HonestCostsOptions = {}): AnalysisResult {
         yTitle: "attempts",
         groupTitle: "cost state",
         xOrder: shown.systems,
+        yCounts: true,
       }),
     },
     claims: honestCostsClaims(shipped),

@@ -575,6 +575,7 @@ export function kSensitivity(
       xScale: "log",
       yScale: "log",
       markers,
+      colorBy: "model",
     }),
     win_regions: heatmapChart(regionRows, {
       x: "highOverLow",
@@ -587,6 +588,7 @@ export function kSensitivity(
       colorTitle: "loss winner",
       xOrder: his.map(label),
       yOrder: crits.map(label),
+      colorBy: "model",
     }),
     kendall_tau_vs_span: lineChart(
       spanRows.map((r) => ({ span: r.span, tau: r.kendallTau })),

@@ -8,6 +8,7 @@
 
 import type { VegaLiteSpec } from "../claims/analysis_result.ts";
 import { VEGA_LITE_SCHEMA } from "./specs.ts";
+import { type ColorBy, colorScale, withTheme } from "./theme.ts";
 
 /** A labelled point on the curve. */
 export interface CurveMark {
@@ -39,6 +40,8 @@ export interface CostThresholdOptions {
   flat?: { readonly y: number; readonly label: string };
   /** Labelled points. Default: none. */
   marks?: readonly CurveMark[];
+  /** What the series are: `"model"` gives each model its pinned colour. Default: `"category"`. */
+  colorBy?: ColorBy;
   /** Width in pixels. Default: 460. */
   width?: number;
   /** Height in pixels. Default: 280. */
@@ -51,9 +54,11 @@ export interface CostThresholdOptions {
  *
  * Draws the curve as a step line (a threshold policy changes only where a
  * decision crosses it), a dashed horizontal rule for the baseline policy
- * (always-auto in the Veto Frontier's figure) and a dot with a label for
- * each mark (the operating point at the minimum, the crossing where r(c)
- * passes p*). Also fits cost against K for two policies, with the
+ * (always-auto in the Veto Frontier's figure, labelled at its right end over
+ * a white halo) and one symbol per mark (the operating point at the
+ * minimum, the crossing where r(c) passes p*), named in a legend under the
+ * plot rather than beside the points, so that marks close together never
+ * overlap their labels. Also fits cost against K for two policies, with the
  * crossover as a mark.
  *
  * @param values Curve rows.
@@ -104,8 +109,10 @@ export function costThresholdChart(
           field: options.series,
           type: "nominal",
           title: options.series,
-          scale: { scheme: "tableau10" },
-          legend: { labelLimit: 400, orient: "bottom", direction: "vertical" },
+          scale: colorScale(
+            values.map((v) => v[options.series as string]),
+            options.colorBy,
+          ),
         },
       }),
       tooltip: [
@@ -127,56 +134,86 @@ export function costThresholdChart(
         mark: { type: "rule", strokeDash: [5, 4], color: "#666" },
         encoding: { y: { field: "_y", type: "quantitative" } },
       },
-      {
+      ...[true, false].map((halo) => ({
         data,
         mark: {
           type: "text",
           align: "right",
-          dy: -6,
+          dy: -7,
           fontSize: 10,
-          color: "#444",
+          ...(halo
+            ? { stroke: "white", strokeWidth: 4, strokeJoin: "round" }
+            : { color: "#444" }),
         },
         encoding: {
           x: { value: options.width ?? 460 },
           y: { field: "_y", type: "quantitative" },
           text: { field: "_label", type: "nominal" },
         },
-      },
+      })),
     );
   }
   const marks = options.marks ?? [];
   if (marks.length > 0) {
+    const labels = marks.map((m) => m.label);
     layers.push({
       data: {
-        values: marks.map((m) => ({ [options.x]: m.x, [options.y]: m.y })),
+        values: marks.map((m) => ({
+          [options.x]: m.x,
+          [options.y]: m.y,
+          _mark: m.label,
+        })),
       },
-      mark: { type: "point", filled: true, size: 70, color: "#d62728" },
-      encoding: { x, y },
-    });
-    // one label layer per mark, stacked upwards so that nearby labels do not overlap
-    marks.forEach((m, i) => {
-      layers.push({
-        data: {
-          values: [{ [options.x]: m.x, [options.y]: m.y, _label: m.label }],
+      mark: {
+        type: "point",
+        filled: true,
+        size: 80,
+        opacity: 0.9,
+        stroke: "white",
+        strokeWidth: 1,
+      },
+      encoding: {
+        x,
+        y,
+        shape: {
+          field: "_mark",
+          type: "nominal",
+          title: null,
+          sort: labels,
+          scale: {
+            domain: labels,
+            range: labels.map((_, i) => MARK_SHAPES[i % MARK_SHAPES.length]),
+          },
         },
-        mark: {
-          type: "text",
-          align: "left",
-          dx: 6,
-          dy: -8 - 13 * i,
-          fontSize: 10,
-          color: "#d62728",
+        fill: {
+          field: "_mark",
+          type: "nominal",
+          title: null,
+          sort: labels,
+          scale: {
+            domain: labels,
+            range: labels.map((_, i) => MARK_COLORS[i % MARK_COLORS.length]),
+          },
         },
-        encoding: { x, y, text: { field: "_label", type: "nominal" } },
-      });
+        tooltip: [
+          { field: "_mark", type: "nominal", title: "mark" },
+          { field: options.x, type: "quantitative", format: ",.6~g" },
+          { field: options.y, type: "quantitative", format: ",.6~g" },
+        ],
+      },
     });
   }
-  return {
+  return withTheme({
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
     width: options.width ?? 460,
     height: options.height ?? 280,
     data: { values: values.map((v) => ({ ...v })) },
     layer: layers,
-  };
+  });
 }
+
+/** Symbols of the labelled marks, in mark order. */
+const MARK_SHAPES = ["circle", "diamond", "square", "triangle-up", "cross"];
+/** Colours of the labelled marks: dark tones apart from the series palette. */
+const MARK_COLORS = ["#b2182b", "#2d004b", "#1b7837", "#8c510a", "#01665e"];

@@ -7,6 +7,7 @@
 
 import type { VegaLiteSpec } from "../claims/analysis_result.ts";
 import { VEGA_LITE_SCHEMA } from "./specs.ts";
+import { type ColorBy, colorScale, withTheme } from "./theme.ts";
 
 /** Options for {@linkcode heatmapChart}. */
 export interface HeatmapOptions {
@@ -30,6 +31,8 @@ export interface HeatmapOptions {
   yOrder?: readonly (string | number)[];
   /** Extra fields shown in the tooltip. Default: none. */
   tooltip?: readonly string[];
+  /** What the colour values are: `"model"` gives each model its pinned colour. Default: `"category"`. */
+  colorBy?: ColorBy;
   /** Width of the plot in pixels. Default: 460. */
   width?: number;
   /** Height of the plot in pixels. Default: 300. */
@@ -67,7 +70,7 @@ export function heatmapChart(
     given === undefined
       ? [...new Set(values.map((v) => v[field] as string | number))]
       : [...given];
-  return {
+  return withTheme({
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
     width: options.width ?? 460,
@@ -92,8 +95,10 @@ export function heatmapChart(
         field: options.color,
         type: "nominal",
         title: options.colorTitle ?? options.color,
-        scale: { scheme: "tableau10" },
-        legend: { labelLimit: 400, orient: "bottom", direction: "vertical" },
+        scale: colorScale(
+          values.map((v) => v[options.color]),
+          options.colorBy,
+        ),
       },
       tooltip: [
         { field: options.x, type: "ordinal" },
@@ -102,5 +107,5 @@ export function heatmapChart(
         ...(options.tooltip ?? []).map((f) => ({ field: f, type: "nominal" })),
       ],
     },
-  };
+  });
 }

@@ -17,6 +17,7 @@
 
 export * from "./specs.ts";
 export * from "./render.ts";
+export * from "./theme.ts";
 export * from "./line_chart.ts";
 export * from "./heatmap_chart.ts";
 export * from "./reliability_diagram.ts";

@@ -7,6 +7,7 @@
 
 import type { VegaLiteSpec } from "../claims/analysis_result.ts";
 import { VEGA_LITE_SCHEMA } from "./specs.ts";
+import { type ColorBy, colorScale, withTheme } from "./theme.ts";
 
 /** One bin of one series, as a reliability diagram reads it. */
 export interface ReliabilityPoint {
@@ -32,9 +33,11 @@ export interface ReliabilityChartOptions {
   xTitle?: string;
   /** Axis title for accuracy. Default: `"observed accuracy"`. */
   yTitle?: string;
+  /** What the series are: `"model"` gives each model its pinned colour. Default: `"category"`. */
+  colorBy?: ColorBy;
   /** Width in pixels. Default: 420. */
   width?: number;
-  /** Height of the diagram in pixels; the count panel is a third of it. Default: 300. */
+  /** Height of the diagram in pixels; each series' count panel is a sixth of it. Default: 300. */
   height?: number;
 }
 
@@ -43,8 +46,9 @@ export interface ReliabilityChartOptions {
  *
  * The top panel plots each non-empty bin's observed accuracy against its
  * mean stated confidence, one line per series, over the dashed diagonal of
- * perfect calibration; points below the diagonal are over-confident. The
- * bottom panel draws each bin's count over its [lo, hi] span, so a bin of
+ * perfect calibration; points below the diagonal are over-confident. Under
+ * it, one small histogram per series (faceted, not overlaid, on a shared
+ * count axis) draws each bin's count over its [lo, hi] span, so a bin of
  * five decisions cannot pass for a bin of five thousand, and equal-mass bins
  * show their uneven widths. Empty bins draw nothing.
  *
@@ -77,11 +81,10 @@ export function reliabilityDiagramChart(
     field: "series",
     type: "nominal",
     title: "series",
-    scale: { scheme: "tableau10" },
-    legend: { labelLimit: 400, orient: "bottom", direction: "vertical" },
+    scale: colorScale(points.map((p) => p.series), options.colorBy),
   };
   const unit = { domain: [0, 1] };
-  return {
+  return withTheme({
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
     data: { values },
@@ -133,37 +136,50 @@ export function reliabilityDiagramChart(
         ],
       },
       {
-        width,
-        height: Math.round(height / 3),
         transform: [{ filter: "datum.n > 0" }],
-        mark: {
-          type: "rect",
-          opacity: 0.55,
-          stroke: "white",
-          strokeWidth: 0.5,
+        facet: {
+          row: {
+            field: "series",
+            type: "nominal",
+            title: null,
+            header: {
+              labelAngle: 0,
+              labelAlign: "left",
+              labelOrient: "top",
+              labelAnchor: "start",
+              labelPadding: 2,
+            },
+          },
         },
-        encoding: {
-          x: {
-            field: "lo",
-            type: "quantitative",
-            title: "bin (its decisions)",
-            scale: unit,
+        spacing: 6,
+        spec: {
+          width,
+          height: Math.max(40, Math.round(height / 6)),
+          mark: { type: "rect", stroke: "white", strokeWidth: 0.5 },
+          encoding: {
+            x: {
+              field: "lo",
+              type: "quantitative",
+              title: "bin (its decisions)",
+              scale: unit,
+            },
+            x2: { field: "hi" },
+            y: {
+              field: "n",
+              type: "quantitative",
+              title: "decisions",
+              stack: null,
+              axis: { tickMinStep: 1, format: ",d", tickCount: 2 },
+            },
+            y2: { datum: 0 },
+            color,
+            tooltip: [
+              { field: "series", type: "nominal" },
+              { field: "n", type: "quantitative", format: "," },
+            ],
           },
-          x2: { field: "hi" },
-          y: {
-            field: "n",
-            type: "quantitative",
-            title: "decisions",
-            stack: null,
-          },
-          y2: { datum: 0 },
-          color,
-          tooltip: [
-            { field: "series", type: "nominal" },
-            { field: "n", type: "quantitative", format: "," },
-          ],
         },
       },
     ],
-  };
+  });
 }

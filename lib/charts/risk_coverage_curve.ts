@@ -7,6 +7,7 @@
 
 import type { VegaLiteSpec } from "../claims/analysis_result.ts";
 import { VEGA_LITE_SCHEMA } from "./specs.ts";
+import { type ColorBy, colorScale, withTheme } from "./theme.ts";
 
 /** One point of a risk-coverage curve. */
 export interface RiskCoveragePoint {
@@ -26,6 +27,8 @@ export interface RiskCoverageChartOptions {
   title: string;
   /** Axis title for cost. Default: `"cost per decision"`. */
   yTitle?: string;
+  /** What the series are: `"model"` gives each model its pinned colour. Default: `"category"`. */
+  colorBy?: ColorBy;
   /** Width in pixels. Default: 460. */
   width?: number;
   /** Height in pixels. Default: 280. */
@@ -80,10 +83,9 @@ export function riskCoverageChart(
     field: "series",
     type: "nominal",
     title: "series",
-    scale: { scheme: "tableau10" },
-    legend: { labelLimit: 400, orient: "bottom", direction: "vertical" },
+    scale: colorScale(points.map((p) => p.series), options.colorBy),
   };
-  return {
+  return withTheme({
     $schema: VEGA_LITE_SCHEMA,
     title: options.title,
     width: options.width ?? 460,
@@ -110,5 +112,5 @@ export function riskCoverageChart(
         encoding: { x, y, color },
       },
     ],
-  };
+  });
 }
