@@ -10,7 +10,13 @@ async function withCommand(
   env: string | null = null,
 ): Promise<{ code: number; stderr: string[] }> {
   const registry = COMMANDS as Record<string, Command>;
-  registry.__test = { summary: "", usage: "", example: "", run };
+  registry.__test = {
+    summary: "",
+    usage: "",
+    example: "",
+    help: { forms: [] },
+    run,
+  };
   const stderr: string[] = [];
   const error = console.error;
   console.error = (...a: unknown[]) => stderr.push(a.join(" "));
