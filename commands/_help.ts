@@ -51,7 +51,21 @@ export const HELP_OPTION: OptionDoc = {
   doc: "print this help and exit",
 };
 
-/** The `parseArgs` options of a table: type, multiple and short only, plus `--help`. */
+/**
+ * The `parseArgs` options of a table: type, multiple and short only, plus
+ * `--help`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSpec } from "./_help.ts";
+ *
+ * assert.deepEqual(parseSpec({ n: { type: "string", value: "N", doc: "how many" } }), {
+ *   n: { type: "string" },
+ *   help: { type: "boolean", short: "h" },
+ * });
+ * ```
+ */
 export function parseSpec(
   table: OptionTable,
 ): Record<
@@ -108,6 +122,17 @@ function wrapParts(
 /**
  * The usage synopsis of one form, generated from its table: required
  * options bare, the others in brackets, repeatable ones followed by `...`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { usageOf } from "./_help.ts";
+ *
+ * assert.equal(usageOf({ command: "plan", args: "<file>", options: {
+ *   a: { type: "string", value: "MODEL", doc: "model A", required: true },
+ *   profile: { type: "string", value: "ID", doc: "a profile", multiple: true },
+ * } }), "lossbook plan <file> --a MODEL [--profile ID]...");
+ * ```
  */
 export function usageOf(form: HelpForm): string {
   return usageParts(form).join(" ");
@@ -131,6 +156,16 @@ function usageParts(form: HelpForm): string[] {
  * A command's `usage` and `help` fields, from its forms: spread into the
  * command, so the usage line is generated from the same tables `--help`
  * lists and `parseFlags` parses.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandHelp } from "./_help.ts";
+ *
+ * const options = { json: { type: "boolean", doc: "print JSON" } } as const;
+ * const { usage } = commandHelp({ forms: [{ command: "verify", args: "<tasks.jsonl>", options }] });
+ * assert.equal(usage, "lossbook verify <tasks.jsonl> [--json]");
+ * ```
  */
 export function commandHelp(
   help: CommandHelp,
@@ -168,6 +203,23 @@ function optionList(options: OptionTable): string {
  * The whole `--help` text of a command, in the one style every command
  * shares: summary, usage, options with meaning and default, notes, example,
  * exit codes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatHelp } from "./_help.ts";
+ *
+ * const text = formatHelp({
+ *   summary: "List the shipped cost profiles",
+ *   example: "deno task lossbook profiles --json",
+ *   help: { forms: [{ command: "profiles", options: {
+ *     json: { type: "boolean", doc: "print one JSON document" },
+ *   } }] },
+ * });
+ * assert.match(text, /^Usage: lossbook profiles \[--json\]$/m);
+ * assert.match(text, /^ {2}--json\n {6}print one JSON document$/m);
+ * assert.match(text, /^ {2}-h, --help\n {6}print this help and exit$/m);
+ * ```
  */
 export function formatHelp(
   command: { summary: string; example: string; help: CommandHelp },

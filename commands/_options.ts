@@ -23,7 +23,17 @@ export const SEED_OPTION = {
   byDefault: "0",
 } as const satisfies OptionDoc;
 
-/** `--resamples N`, with what a resample is in this command. */
+/**
+ * `--resamples N`, with what a resample is in this command.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resamplesOption } from "./_options.ts";
+ *
+ * assert.equal(resamplesOption("bootstrap resamples").byDefault, "1000");
+ * ```
+ */
 export function resamplesOption(what: string) {
   return {
     type: "string",
@@ -48,7 +58,17 @@ export const LENIENT_OPTION = {
     "skip and report unknown keys in ReconForge and LossBench files and in profile files instead of refusing them",
 } as const satisfies OptionDoc;
 
-/** `--profile ID|FILE`, read once. */
+/**
+ * `--profile ID|FILE`, read once, with its default profile.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { profileOption } from "./_options.ts";
+ *
+ * assert.equal(profileOption().byDefault, "reconciliation");
+ * ```
+ */
 export function profileOption(byDefault = "reconciliation") {
   return {
     type: "string",
@@ -68,7 +88,17 @@ export const MATRIX_MODE_OPTION = {
   byDefault: "consequence",
 } as const satisfies OptionDoc;
 
-/** `--format FORMAT` of a run file, with the formats the command reads. */
+/**
+ * `--format FORMAT` of a run file, with the formats the command reads.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatOption } from "./_options.ts";
+ *
+ * assert.equal(formatOption("decisions|lossbench").value, "decisions|lossbench");
+ * ```
+ */
 export function formatOption(formats: string) {
   return {
     type: "string",
@@ -86,7 +116,17 @@ export const PROBABILITY_OPTION = {
     "what a LossBench ledger's calibrated_probability states: P(correct) or P(error); required with --format lossbench, refused otherwise",
 } as const satisfies OptionDoc;
 
-/** `--out FILE`, with what is written. */
+/**
+ * `--out FILE`, with what is written; always required.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outOption } from "./_options.ts";
+ *
+ * assert.equal(outOption("the suite").required, true);
+ * ```
+ */
 export function outOption(what: string, value = "FILE") {
   return {
     type: "string",
