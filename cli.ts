@@ -33,6 +33,8 @@ import { simulateCommand } from "./commands/simulate.ts";
 import { sweepCommand } from "./commands/sweep.ts";
 import { verifyCommand } from "./commands/verify.ts";
 import { reproduceMain } from "./reproduce.ts";
+import { commandHelp, formatHelp } from "./commands/_help.ts";
+import { REPRODUCE_COMMAND } from "./commands/_reproduce_options.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
 import {
@@ -62,10 +64,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "export-tasks": exportTasksCommand,
   "export-sql": exportSqlCommand,
   reproduce: {
-    summary: "Regenerate every table, figure and claim into out/",
-    usage:
-      "lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api] [--force] [--json]",
-    example: "deno task lossbook reproduce --only divergence",
+    ...REPRODUCE_COMMAND,
+    ...commandHelp(REPRODUCE_COMMAND.help),
     run: (args) => reproduceMain(args),
   },
 };
@@ -80,7 +80,8 @@ Usage: deno task lossbook <command> [options]
 Commands:
 ${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join("\n")}
 
-Run 'deno task lossbook <command> --help' for a command's options.
+Run 'deno task lossbook help <command>' (or '<command> --help') for a
+command's options, each with its meaning and default.
 Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in
 lossbook (set LOSSBOOK_DEBUG=1 for the full trace, and please report it).
 
@@ -134,6 +135,19 @@ export async function main(args: readonly string[]): Promise<number> {
     console.error(help());
     return 2;
   }
+  if (name === "help" && rest.length > 0) {
+    const topic = COMMANDS[rest[0]];
+    if (topic === undefined || rest.length > 1) {
+      console.error(
+        `lossbook help: unknown command ${
+          JSON.stringify(rest.join(" "))
+        }; try 'lossbook help'`,
+      );
+      return 2;
+    }
+    console.log(formatHelp(topic));
+    return 0;
+  }
   if (name === "help" || name === "--help" || name === "-h") {
     console.log(help());
     return 0;
@@ -152,9 +166,7 @@ export async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    console.log(
-      `${command.summary}\n\nUsage: ${command.usage}\n\nExample:\n  ${command.example}\n\nExit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in lossbook.`,
-    );
+    console.log(formatHelp(command));
     return 0;
   }
   try {

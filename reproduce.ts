@@ -10,6 +10,11 @@
  */
 
 import { parseArgs } from "node:util";
+import { formatHelp, parseSpec } from "./commands/_help.ts";
+import {
+  REPRODUCE_COMMAND,
+  REPRODUCE_OPTIONS,
+} from "./commands/_reproduce_options.ts";
 import { ANALYSES, type AnalysisEntry } from "./analyses/mod.ts";
 import { renderPng, renderSvg } from "./lib/charts/render.ts";
 import type { Claim } from "./lib/claims/claim.ts";
@@ -320,15 +325,8 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: {
-        out: { type: "string" },
-        only: { type: "string", multiple: true },
-        "no-png": { type: "boolean" },
-        "no-api": { type: "boolean" },
-        force: { type: "boolean" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      // the table `lossbook reproduce --help` lists
+      options: parseSpec(REPRODUCE_OPTIONS),
       strict: true,
       allowPositionals: false,
     }));
@@ -337,19 +335,7 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
     return 2;
   }
   if (values.help) {
-    console.log(
-      `Usage: lossbook reproduce [--out DIR] [--only ID]... [--no-png] [--no-api] [--force] [--json]
-
-Run every analysis and write tables, figures, claims.json, report.html and
-the API reference (api/, from deno doc; --no-api skips it). Exits 1 when a
-claim does not hold. An output folder holding files reproduce did not write
-is refused unless --force; --json prints a summary on stdout.
-
-Analyses: ${ANALYSES.map((a) => a.id).join(", ")}
-
-Example:
-  deno task reproduce --only divergence --out /tmp/out`,
-    );
+    console.log(formatHelp(REPRODUCE_COMMAND));
     return 0;
   }
   try {

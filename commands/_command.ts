@@ -2,9 +2,24 @@
 import { parseArgs } from "node:util";
 import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";
+import { type CommandHelp, type OptionTable, parseSpec } from "./_help.ts";
 
 /** Raised for bad usage; the CLI maps it to exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * Raised when flags do not parse (an unknown flag, a missing value); it
+ * carries the flags the command accepts, so a test can hold them against
+ * the command's help.
+ */
+export class FlagParseError extends UsageError {
+  /** The long flags the command accepts, without `--`. */
+  readonly accepted: readonly string[];
+  constructor(message: string, accepted: readonly string[]) {
+    super(message);
+    this.accepted = accepted;
+  }
+}
 
 /** Raised when a check fails (a claim, a verification); the CLI maps it to exit code 1. */
 export class CheckFailed extends Error {}
@@ -13,21 +28,21 @@ export class CheckFailed extends Error {}
 export interface Command {
   /** One line for the command list. */
   readonly summary: string;
-  /** The usage line, for `--help`. */
+  /** The usage lines, for `--help`, generated from {@linkcode Command.help}. */
   readonly usage: string;
   /** A runnable example, for `--help`. */
   readonly example: string;
+  /** Its forms with their option tables, and notes: what `--help` prints. */
+  readonly help: CommandHelp;
   /** Run with the arguments after the command name; resolve to the exit code. */
   run(args: string[]): Promise<number>;
 }
 
-type FlagSpec = Record<
-  string,
-  { type: "string" | "boolean"; multiple?: boolean; short?: string }
->;
-
-/** Parse flags strictly; an unknown flag or a missing value is a usage error. */
-export function parseFlags<T extends FlagSpec>(
+/**
+ * Parse flags strictly with the command's option table (the same table its
+ * `--help` lists); an unknown flag or a missing value is a usage error.
+ */
+export function parseFlags<T extends OptionTable>(
   _command: string,
   args: string[],
   options: T,
@@ -35,12 +50,18 @@ export function parseFlags<T extends FlagSpec>(
   try {
     return parseArgs({
       args,
-      options: { ...options, help: { type: "boolean", short: "h" } },
+      options: {
+        ...(parseSpec(options) as unknown as T),
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: true,
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new FlagParseError(
+      (error as Error).message,
+      [...Object.keys(options), "help"],
+    );
   }
 }
 

@@ -26,17 +26,73 @@ import { InputRangeError } from "../lib/input_error.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {
-  severity: { type: "string" },
-  "severity-map": { type: "string" },
-  "severity-map-key": { type: "string" },
-  "severity-field": { type: "string" },
-  scorer: { type: "string" },
-  partial: { type: "string" },
-  "pcorrect-from": { type: "string" },
-  "model-id": { type: "string" },
-  filter: { type: "string" },
-  metric: { type: "string" },
-  correct: { type: "string" },
+  severity: {
+    type: "string",
+    value: "LEVEL",
+    doc:
+      "harness logs: give every decision this severity (LOW, MEDIUM, HIGH or CRITICAL); a log has none, so exactly one of --severity, --severity-map, --severity-field is required for one",
+  },
+  "severity-map": {
+    type: "string",
+    value: "FILE",
+    doc:
+      'harness logs: severity per task id from a CSV (header key,severity) or JSON ({"key": "HIGH"}) file',
+  },
+  "severity-map-key": {
+    type: "string",
+    value: "field:PATH",
+    doc:
+      "with --severity-map: key the map on the value at PATH of each item (e.g. field:metadata.class) instead of the task id",
+  },
+  "severity-field": {
+    type: "string",
+    value: "PATH",
+    doc:
+      "harness logs: read each decision's severity at PATH of its item, e.g. metadata.severity",
+  },
+  scorer: {
+    type: "string",
+    value: "NAME",
+    doc:
+      "harness logs: the scorer that decides correctness when a log has several",
+    byDefault: "the log's only scorer; refused when there are several",
+  },
+  partial: {
+    type: "string",
+    value: "correct|incorrect",
+    doc: "harness logs: how a partial or fractional score counts",
+    byDefault: "a log with partial credit is refused",
+  },
+  "pcorrect-from": {
+    type: "string",
+    value: "SOURCE",
+    doc:
+      "harness logs: where P(correct) comes from (stated, logprob-option, logprob-token, agreement, agreement@k, score-metadata:KEY, or none)",
+    byDefault: "the first the log offers, in the format's documented order",
+  },
+  "model-id": {
+    type: "string",
+    value: "NAME",
+    doc: "harness logs: the model's id, where the log does not name it",
+  },
+  filter: {
+    type: "string",
+    value: "NAME",
+    doc:
+      "lm-eval logs: which filter's lines to read; required when the file has several",
+  },
+  metric: {
+    type: "string",
+    value: "NAME",
+    doc: "HELM runs: which metric decides correctness",
+    byDefault: "exact_match",
+  },
+  correct: {
+    type: "string",
+    value: "TYPE[,TYPE]",
+    doc:
+      'promptfoo results: the assertion types that mean "correct", comma-separated; required for promptfoo',
+  },
 } as const;
 
 /** The mapping flags' values. */

@@ -26,6 +26,7 @@ async function realOrResolved(path: string): Promise<string> {
  * await checkOutPath(`${dir}/out.jsonl`, [`${dir}/in.json`], false);
  * await assert.rejects(() => checkOutPath(`${dir}/in.json`, [`${dir}/in.json`], true), /one of the inputs/);
  * await assert.rejects(() => checkOutPath(`${dir}/in.json`, [], false), /pass --force/);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function checkOutPath(

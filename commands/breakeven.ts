@@ -14,6 +14,8 @@ import {
   parseDecimal,
 } from "./_decimal.ts";
 import { formatRule } from "./_format.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION } from "./_options.ts";
 
 function number(
   name: string,
@@ -32,19 +34,46 @@ function number(
   return { value: v, exact };
 }
 
+/** The options of `breakeven`, as `--help` lists them and `parseFlags` reads them. */
+const BREAKEVEN_OPTIONS = {
+  pj: {
+    type: "string",
+    value: "P",
+    doc: "p_j, the judge's error rate on the decisions it is sent, in [0, 1]",
+    required: true,
+  },
+  ce: {
+    type: "string",
+    value: "COST",
+    doc: "C_e, the cost of one judge call (an escalation), >= 0",
+    required: true,
+  },
+  cr: {
+    type: "string",
+    value: "COST",
+    doc: "C_r, the cost of one wrong automatic decision, > 0",
+    required: true,
+  },
+  json: JSON_OPTION,
+} as const;
+
 /** The `breakeven` command. */
 export const breakevenCommand: Command = {
   summary:
     "The veto frontier's break-even p* = p_j + C_e/C_r: escalate iff P(wrong) > p*, or never when p* >= 1",
-  usage: "lossbook breakeven --pj P --ce COST --cr COST [--json]",
+  ...commandHelp({
+    forms: [{ command: "breakeven", options: BREAKEVEN_OPTIONS }],
+    notes: [
+      "The inputs are read as exact decimals, so the regime (threshold or never pays) is decided exactly, also where p* is within rounding of 1.",
+    ],
+  }),
   example: "deno task lossbook breakeven --pj 0.1 --ce 0.02 --cr 1",
   run(args) {
-    const { values, positionals } = parseFlags("breakeven", args, {
-      pj: { type: "string" },
-      ce: { type: "string" },
-      cr: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "breakeven",
+      args,
+      BREAKEVEN_OPTIONS,
+    );
     if (positionals.length > 0) {
       throw new UsageError(
         `unexpected argument ${JSON.stringify(positionals[0])}`,

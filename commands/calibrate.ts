@@ -38,6 +38,17 @@ import { matrixFlag, matrixLine } from "./_matrix.ts";
 import { formatLevel, formatRule } from "./_format.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  formatOption,
+  JSON_OPTION,
+  LENIENT_OPTION,
+  MATRIX_MODE_OPTION,
+  PROBABILITY_OPTION,
+  profileOption,
+  resamplesOption,
+  SEED_OPTION,
+} from "./_options.ts";
 
 /** A run read as labelled outcomes, pooled and per model. */
 export interface RunOutcomes {
@@ -348,31 +359,78 @@ export function calibrateOptions(values: {
   return { bins, strategy, seed, resamples, interval };
 }
 
+/** The options of `calibrate`, as `--help` lists them and `parseFlags` reads them. */
+const CALIBRATE_OPTIONS = {
+  format: formatOption(
+    "decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo",
+  ),
+  ...MAPPING_FLAGS,
+  "by-source": {
+    type: "boolean",
+    doc:
+      "also report calibration per probability source (stated, logprob-token, agreement@k, ...), one group per provenance",
+  },
+  probability: PROBABILITY_OPTION,
+  bins: {
+    type: "string",
+    value: "N",
+    doc: "number of reliability bins, >= 1",
+    byDefault: "10",
+  },
+  strategy: {
+    type: "string",
+    value: "equal-width|equal-mass",
+    doc:
+      "bin edges: equal-width splits [0, 1] evenly; equal-mass puts the same number of decisions in each bin",
+    byDefault: "equal-width",
+  },
+  profile: {
+    ...profileOption(),
+    doc:
+      "cost profile that weights each decision in the cost-weighted ECE: a shipped id (see 'lossbook profiles') or a profile file",
+  },
+  mode: {
+    ...MATRIX_MODE_OPTION,
+    doc: `${MATRIX_MODE_OPTION.doc}; it prices the cost-weighted ECE`,
+  },
+  seed: {
+    ...SEED_OPTION,
+    doc:
+      "seed of the noise floor's simulation and of --interval bootstrap; the same seed gives byte-identical output",
+  },
+  resamples: resamplesOption("bootstrap resamples of --interval bootstrap"),
+  interval: {
+    type: "string",
+    value: "auto|bootstrap",
+    doc: "method of the ECE interval (see below)",
+    byDefault: "auto",
+  },
+  lenient: LENIENT_OPTION,
+  json: JSON_OPTION,
+} as const;
+
 /** The `calibrate` command. */
 export const calibrateCommand: Command = {
   summary:
     "Calibration of a run's stated P(correct): ECE with CI and noise floor, MCE, Brier, reliability bins, cost-weighted ECE",
-  usage:
-    "lossbook calibrate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--by-source] [--probability correct|error] [--bins 10] [--strategy equal-width|equal-mass] [--profile ID|FILE] [--mode consequence|strict] [--seed N] [--resamples 1000] [--interval auto|bootstrap] [--json]\n\n" +
-    "--interval auto|bootstrap: ECE interval. auto (default) projects simultaneous Clopper-Pearson intervals per non-empty bin (Bonferroni) onto ECE: it covers the ECE of the true rates in the observed bins, conservatively (binned ECE itself is biased upward, most where bins hold few decisions). bootstrap is the seeded percentile bootstrap of earlier versions (--resamples), which covers the expected binned ECE of a sample this size, not the true calibration error.",
+  ...commandHelp({
+    forms: [{
+      command: "calibrate",
+      args: "<file>...",
+      options: CALIBRATE_OPTIONS,
+    }],
+    notes: [
+      "--interval auto|bootstrap: ECE interval. auto (default) projects simultaneous Clopper-Pearson intervals per non-empty bin (Bonferroni) onto ECE: it covers the ECE of the true rates in the observed bins, conservatively (binned ECE itself is biased upward, most where bins hold few decisions). bootstrap is the seeded percentile bootstrap of earlier versions (--resamples), which covers the expected binned ECE of a sample this size, not the true calibration error.",
+    ],
+  }),
   example:
     "deno task lossbook calibrate data/examples/reconforge_run.json --bins 10 --strategy equal-mass --json",
   async run(args) {
-    const { values, positionals } = parseFlags("calibrate", args, {
-      ...MAPPING_FLAGS,
-      "by-source": { type: "boolean" },
-      format: { type: "string" },
-      probability: { type: "string" },
-      bins: { type: "string" },
-      strategy: { type: "string" },
-      lenient: { type: "boolean" },
-      profile: { type: "string" },
-      mode: { type: "string" },
-      seed: { type: "string" },
-      resamples: { type: "string" },
-      interval: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "calibrate",
+      args,
+      CALIBRATE_OPTIONS,
+    );
     if (positionals.length === 0) {
       throw new UsageError("expected one or more run files, got none");
     }

@@ -42,6 +42,7 @@ import {
   resolveProfiles,
   SCORING_FLAGS,
 } from "./score.ts";
+import { commandHelp } from "./_help.ts";
 
 /** One difference of `compare --json`: the bootstrap keys, plus what computed them. */
 export interface CompareDifference extends Omit<PairedComparison, "method"> {
@@ -123,21 +124,56 @@ function accuracyDifference(
   };
 }
 
+/** The options of `compare`: the scoring flags with its own --interval, and the two models. */
+const COMPARE_OPTIONS = {
+  a: {
+    type: "string",
+    value: "MODEL",
+    doc: "model A, as its modelId in the run; differences are A - B",
+    required: true,
+  },
+  b: {
+    type: "string",
+    value: "MODEL",
+    doc: "model B, another modelId on the same tasks",
+    required: true,
+  },
+  ...SCORING_FLAGS,
+  engine: {
+    ...SCORING_FLAGS.engine,
+    doc:
+      "shared with score: compare pairs decisions task by task in process, so only memory is taken here (duckdb and postgres compute statistics only)",
+  },
+  interval: {
+    type: "string",
+    value: "auto|jeffreys|bootstrap",
+    doc: "method of the loss and accuracy differences (see below)",
+    byDefault: "auto (jeffreys)",
+  },
+} as const;
+
 /** The `compare` command. */
 export const compareCommand: Command = {
   summary:
     "Compare two models on the same tasks: paired differences in accuracy and loss, with a sign-flip test on per-task loss differences",
-  usage:
-    "lossbook compare <file>... --a MODEL --b MODEL [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--interval auto|jeffreys|bootstrap] [--json]\n\n" +
-    "--interval auto|jeffreys|bootstrap: method of loss differences (and of the accuracy difference). The accuracy difference is Newcombe's hybrid score interval for paired proportions (newcombe-1998) on the per-task 2x2 table, with a sign-flip (exact McNemar) test; under bootstrap it is the paired bootstrap of earlier versions. auto (default) is jeffreys for the loss: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
+  ...commandHelp({
+    forms: [{
+      command: "compare",
+      args: "<file>...",
+      options: COMPARE_OPTIONS,
+    }],
+    notes: [
+      "--interval auto|jeffreys|bootstrap: method of loss differences (and of the accuracy difference). The accuracy difference is Newcombe's hybrid score interval for paired proportions (newcombe-1998) on the per-task 2x2 table, with a sign-flip (exact McNemar) test; under bootstrap it is the paired bootstrap of earlier versions. auto (default) is jeffreys for the loss: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
+    ],
+  }),
   example:
     "deno task lossbook compare data/examples/model_ab.jsonl --a A --b B",
   async run(args) {
-    const { values, positionals } = parseFlags("compare", args, {
-      ...SCORING_FLAGS,
-      a: { type: "string" },
-      b: { type: "string" },
-    });
+    const { values, positionals } = parseFlags(
+      "compare",
+      args,
+      COMPARE_OPTIONS,
+    );
     if (positionals.length === 0) {
       throw new UsageError("expected one or more run files, got none");
     }

@@ -6,6 +6,8 @@ import {
 import { readTasksJsonl } from "../lib/tasks/load_tasks.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION } from "./_options.ts";
 
 /** Pairs listed in the human report. */
 const SHOWN = 10;
@@ -14,19 +16,37 @@ function pct(x: number | null): string {
   return x === null ? "n/a" : `${(x * 100).toFixed(2)}%`;
 }
 
+/** The options of `contamination`, as `--help` lists them and `parseFlags` reads them. */
+const CONTAMINATION_OPTIONS = {
+  threshold: {
+    type: "string",
+    value: "T",
+    doc:
+      "similarity in (0, 1] from which a pair of tasks counts as a near duplicate",
+    byDefault: String(NEAR_DUPLICATE_THRESHOLD),
+  },
+  json: JSON_OPTION,
+} as const;
+
 /** The `contamination` command. */
 export const contaminationCommand: Command = {
   summary:
     "Check a training split against an evaluation split for exact and near-duplicate tasks",
-  usage:
-    `lossbook contamination <train.jsonl> <eval.jsonl> [--threshold ${NEAR_DUPLICATE_THRESHOLD}] [--json]`,
+  ...commandHelp({
+    forms: [{
+      command: "contamination",
+      args: "<train.jsonl> <eval.jsonl>",
+      options: CONTAMINATION_OPTIONS,
+    }],
+  }),
   example:
     "deno task lossbook contamination train.jsonl data/tasks/reconciliation_777_300.jsonl",
   async run(args) {
-    const { values, positionals } = parseFlags("contamination", args, {
-      threshold: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "contamination",
+      args,
+      CONTAMINATION_OPTIONS,
+    );
     if (positionals.length !== 2) {
       throw new UsageError(
         `expected a training file and an evaluation file, got ${positionals.length} files`,

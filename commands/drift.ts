@@ -11,26 +11,70 @@ import {
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
 import { matrixFlag } from "./_matrix.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION, MATRIX_MODE_OPTION, profileOption } from "./_options.ts";
+
+/** The options of `drift`, as `--help` lists them and `parseFlags` reads them. */
+const DRIFT_OPTIONS = {
+  split: {
+    type: "string",
+    value: "ISO",
+    doc:
+      "UTC timestamp (ISO 8601) that splits the ledger: decisions before it form the reference window, the rest the current window",
+    required: true,
+  },
+  profile: {
+    ...profileOption(),
+    doc:
+      "cost profile that prices realised and expected loss: a shipped id (see 'lossbook profiles') or a profile file",
+  },
+  mode: MATRIX_MODE_OPTION,
+  alpha: {
+    type: "string",
+    value: "P",
+    doc:
+      'significance level, in (0, 1), of the tests between the windows and of the "errors flat, cost rising" detector',
+    byDefault: "0.01",
+  },
+  window: {
+    type: "string",
+    value: "N",
+    doc: "decisions per window of the rolling calibration, >= 1",
+    byDefault: "2000",
+  },
+  bound: {
+    type: "string",
+    value: "ECE",
+    doc:
+      "rolling calibration alerts on a window whose ECE of stated risk is above this, >= 0",
+    byDefault: "0.02",
+  },
+  "fail-on-alert": {
+    type: "boolean",
+    doc:
+      'exit 1 when the "errors flat, cost rising" detector fires or any calibration window alerts (for CI and cron); without it drift reports and exits 0',
+  },
+  json: JSON_OPTION,
+} as const;
 
 /** The `drift` command. */
 export const driftCommand: Command = {
   summary:
     "Drift between two windows of a ledger: error rate, loss per decision (errors flat, cost rising), PSI and KS on expected loss, rolling calibration",
-  usage:
-    "lossbook drift <ledger.jsonl> --split ISO [--profile ID|FILE] [--mode consequence|strict] [--alpha 0.01] [--window 2000] [--bound 0.02] [--fail-on-alert] [--json]",
+  ...commandHelp({
+    forms: [{
+      command: "drift",
+      args: "<ledger.jsonl>",
+      options: DRIFT_OPTIONS,
+    }],
+    notes: [
+      "The ledger is verified first; one that does not verify is not analysed (exit 1).",
+    ],
+  }),
   example:
     "deno task lossbook drift month.jsonl --split 2026-03-16T00:00:00Z --json",
   async run(args) {
-    const { values, positionals } = parseFlags("drift", args, {
-      split: { type: "string" },
-      profile: { type: "string" },
-      mode: { type: "string" },
-      alpha: { type: "string" },
-      window: { type: "string" },
-      bound: { type: "string" },
-      "fail-on-alert": { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("drift", args, DRIFT_OPTIONS);
     if (positionals.length !== 1) {
       throw new UsageError(
         `drift takes one ledger file, got ${positionals.length} arguments`,

@@ -25,6 +25,15 @@ import {
   costIfWrong,
   type CostMatrix,
 } from "../lib/metrics/loss.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  formatOption,
+  JSON_OPTION,
+  LENIENT_OPTION,
+  MATRIX_MODE_OPTION,
+  PROBABILITY_OPTION,
+  profileOption,
+} from "./_options.ts";
 
 /** One threshold policy's result. Keys are a contract: extend, never rename. */
 export interface ThresholdResult {
@@ -262,25 +271,49 @@ function human(r: EscalationReport, unit: string): string {
   return lines.join("\n");
 }
 
+/** The options of `escalate`, as `--help` lists them and `parseFlags` reads them. */
+const ESCALATE_OPTIONS = {
+  format: formatOption(
+    "decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo",
+  ),
+  ...MAPPING_FLAGS,
+  probability: PROBABILITY_OPTION,
+  profile: {
+    ...profileOption(),
+    doc:
+      "cost profile that prices an automatic error and a review: a shipped id (see 'lossbook profiles') or a profile file",
+  },
+  mode: MATRIX_MODE_OPTION,
+  points: {
+    type: "string",
+    value: "N",
+    doc:
+      "points of the risk-coverage curve in money (the curve is thinned to about N), 2 to 100,000",
+    byDefault: "21",
+  },
+  lenient: LENIENT_OPTION,
+  json: JSON_OPTION,
+} as const;
+
 /** The `escalate` command. */
 export const escalateCommand: Command = {
   summary:
     "Escalation thresholds that minimise a run's cost: global and per severity, the Bayes rule, loss saved, risk-coverage in money",
-  usage:
-    "lossbook escalate <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--profile ID|FILE] [--mode consequence|strict] [--points 21] [--json]",
+  ...commandHelp({
+    forms: [{
+      command: "escalate",
+      args: "<file>...",
+      options: ESCALATE_OPTIONS,
+    }],
+  }),
   example:
     "deno task lossbook escalate data/examples/reconforge_run.json --profile reconciliation",
   async run(args) {
-    const { values, positionals } = parseFlags("escalate", args, {
-      ...MAPPING_FLAGS,
-      format: { type: "string" },
-      probability: { type: "string" },
-      profile: { type: "string" },
-      mode: { type: "string" },
-      points: { type: "string" },
-      lenient: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "escalate",
+      args,
+      ESCALATE_OPTIONS,
+    );
     if (positionals.length === 0) {
       throw new UsageError("expected one or more run files, got none");
     }

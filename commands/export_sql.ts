@@ -6,20 +6,40 @@ import {
 } from "../lib/runs/decision_sql_export.ts";
 import { checkTableName } from "../lib/runs/postgres_stats.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION } from "./_options.ts";
+
+/** The options of `export-sql`, as `--help` lists them and `parseFlags` reads them. */
+const EXPORT_SQL_OPTIONS = {
+  dialect: {
+    type: "string",
+    value: "duckdb|postgres|sqlite",
+    doc: "the SQL dialect to print",
+    required: true,
+  },
+  table: {
+    type: "string",
+    value: "NAME",
+    doc: "name of the decisions table in the SQL",
+    byDefault: "decisions",
+  },
+  json: JSON_OPTION,
+} as const;
 
 /** The `export-sql` command. */
 export const exportSqlCommand: Command = {
   summary:
     "Print the decision table layout, aggregate, row-check and duplicate-key SQL for DuckDB, PostgreSQL or SQLite",
-  usage:
-    "lossbook export-sql --dialect duckdb|postgres|sqlite [--table NAME] [--json]",
+  ...commandHelp({
+    forms: [{ command: "export-sql", options: EXPORT_SQL_OPTIONS }],
+  }),
   example: "deno task lossbook export-sql --dialect postgres --table decisions",
   run(args) {
-    const { values, positionals } = parseFlags("export-sql", args, {
-      dialect: { type: "string" },
-      table: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "export-sql",
+      args,
+      EXPORT_SQL_OPTIONS,
+    );
     if (positionals.length > 0) {
       throw new UsageError(
         `export-sql takes no files, got ${positionals.join(", ")}`,

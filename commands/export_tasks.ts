@@ -3,22 +3,42 @@ import { inspectDatasetJsonl } from "../lib/tasks/export_inspect.ts";
 import { readTasksJsonl } from "../lib/tasks/load_tasks.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
 import { checkOutPath } from "./_out_file.ts";
+import { commandHelp } from "./_help.ts";
+import { FORCE_OPTION, JSON_OPTION, outOption } from "./_options.ts";
+
+/** The options of `export-tasks`, as `--help` lists them and `parseFlags` reads them. */
+const EXPORT_TASKS_OPTIONS = {
+  format: {
+    type: "string",
+    value: "inspect",
+    doc:
+      "dataset format; inspect (an inspect_ai JSONL dataset) is the one there is",
+    required: true,
+  },
+  out: outOption("the dataset", "dataset.jsonl"),
+  force: FORCE_OPTION,
+  json: JSON_OPTION,
+} as const;
 
 /** The `export-tasks` command. */
 export const exportTasksCommand: Command = {
   summary:
     "Write a seeded task suite as an inspect_ai dataset (input, target, id, metadata with severity and class)",
-  usage:
-    "lossbook export-tasks <suite.jsonl> --format inspect --out dataset.jsonl [--force] [--json]",
+  ...commandHelp({
+    forms: [{
+      command: "export-tasks",
+      args: "<suite.jsonl>",
+      options: EXPORT_TASKS_OPTIONS,
+    }],
+  }),
   example:
     "deno task lossbook export-tasks data/tasks/reconciliation_777_300.jsonl --format inspect --out /tmp/recon_dataset.jsonl --force",
   async run(args) {
-    const { values, positionals } = parseFlags("export-tasks", args, {
-      format: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "export-tasks",
+      args,
+      EXPORT_TASKS_OPTIONS,
+    );
     if (positionals.length !== 1) {
       throw new UsageError(
         `expected one task suite file, got ${positionals.length}`,

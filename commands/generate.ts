@@ -16,6 +16,8 @@ import {
   UsageError,
   withUserValues,
 } from "./_command.ts";
+import { commandHelp } from "./_help.ts";
+import { FORCE_OPTION, JSON_OPTION, outOption } from "./_options.ts";
 
 /** Suites at least this large get a progress bar on stderr. */
 export const PROGRESS_MIN_TASKS = 10_000;
@@ -103,28 +105,64 @@ function progressBar(n: number): (done: number) => void {
   };
 }
 
+/** The options of `generate`, as `--help` lists them and `parseFlags` reads them. */
+const GENERATE_OPTIONS = {
+  domain: {
+    type: "string",
+    value: DOMAINS.join("|"),
+    doc: "which rule table the tasks come from",
+    required: true,
+  },
+  seed: {
+    type: "string",
+    value: "S",
+    doc:
+      "suite seed, an integer from 0 to 4,294,967,295; the same seed gives the same suite, byte for byte",
+    required: true,
+  },
+  n: {
+    type: "string",
+    value: "N",
+    doc: "number of tasks",
+    required: true,
+  },
+  out: outOption("the suite (JSONL, one task a line)"),
+  mix: {
+    type: "string",
+    value: "SEVERITY=SHARE[,...]",
+    doc:
+      "share of tasks per gold severity, e.g. HIGH=0.5,MEDIUM=0.3,LOW=0.2, summing to 1; absent severities get none",
+    byDefault: "every class equally likely",
+  },
+  difficulty: {
+    type: "string",
+    value: "D|LO,HI",
+    doc:
+      "task difficulty in [0, 1]: one value, or a range drawn uniformly per task",
+    byDefault: "0,1",
+  },
+  force: FORCE_OPTION,
+  json: JSON_OPTION,
+} as const;
+
 /** The `generate` command. */
 export const generateCommand: Command = {
   summary:
     "Generate a seeded task suite (every task admitted by the independent verifier)",
-  usage:
-    `lossbook generate --domain ${
-      DOMAINS.join("|")
-    } --seed S --n N --out FILE ` +
-    "[--mix HIGH=0.5,MEDIUM=0.3,LOW=0.2] [--difficulty 0.2,0.9] [--force] [--json]",
+  ...commandHelp({
+    forms: [{ command: "generate", options: GENERATE_OPTIONS }],
+    notes: [
+      "Every task is admitted by the independent verifier before it is written (see 'lossbook verify').",
+    ],
+  }),
   example:
     "deno task lossbook generate --domain reconciliation --seed 7 --n 1000 --out tasks.jsonl",
   async run(args) {
-    const { values, positionals } = parseFlags("generate", args, {
-      domain: { type: "string" },
-      seed: { type: "string" },
-      n: { type: "string" },
-      mix: { type: "string" },
-      difficulty: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "generate",
+      args,
+      GENERATE_OPTIONS,
+    );
     if (positionals.length > 0) {
       throw new UsageError(
         `unexpected argument ${JSON.stringify(positionals[0])}`,

@@ -12,23 +12,37 @@ import {
   resolveFormats,
 } from "./_input.ts";
 import { checkOutPath } from "./_out_file.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  FORCE_OPTION,
+  formatOption,
+  JSON_OPTION,
+  outOption,
+} from "./_options.ts";
+
+/** The options of `import`, as `--help` lists them and `parseFlags` reads them. */
+const IMPORT_OPTIONS = {
+  format: formatOption("inspect|lm-eval|helm|promptfoo|reconforge"),
+  ...MAPPING_FLAGS,
+  out: outOption(
+    "the decisions to; its extension picks the format (.jsonl, .csv, .arrow, .parquet)",
+    "decisions.jsonl|.csv|.arrow|.parquet",
+  ),
+  force: FORCE_OPTION,
+  json: JSON_OPTION,
+} as const;
 
 /** The `import` command. */
 export const importCommand: Command = {
   summary:
     "Import harness logs (inspect, lm-eval, helm, promptfoo) or ReconForge files as Decision records, with severity from a flag, a map or a field",
-  usage:
-    "lossbook import <log>... [--format inspect|lm-eval|helm|promptfoo|reconforge] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] --out decisions.jsonl|.csv|.arrow|.parquet [--force] [--json]",
+  ...commandHelp({
+    forms: [{ command: "import", args: "<log>...", options: IMPORT_OPTIONS }],
+  }),
   example:
     "deno task lossbook import data/examples/harness/inspect_qwen.eval --severity-field metadata.severity --out /tmp/qwen_decisions.jsonl --force",
   async run(args) {
-    const { values, positionals } = parseFlags("import", args, {
-      ...MAPPING_FLAGS,
-      format: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("import", args, IMPORT_OPTIONS);
     if (positionals.length === 0) {
       throw new UsageError("expected one or more log files, got none");
     }

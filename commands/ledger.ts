@@ -58,6 +58,15 @@ import { resolveProfiles } from "./score.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { readUtf8File, stripBom } from "../lib/runs/_utf8.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  formatOption,
+  JSON_OPTION,
+  LENIENT_OPTION,
+  MATRIX_MODE_OPTION,
+  PROBABILITY_OPTION,
+  profileOption,
+} from "./_options.ts";
 
 /** One profile from `--profile` (a shipped id or a file), or the default. */
 export async function oneProfile(
@@ -209,31 +218,109 @@ function lossbenchMeta(text: string, path: string): EventMeta[] {
   return out;
 }
 
-const USAGE = [
-  "lossbook ledger append <ledger.jsonl> <decisions.jsonl|log>... [--format decisions|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--at ISO] [--profile ID|FILE] [--mode consequence|strict] [--served MODEL] [--gold known|unknown] [--policy-revision R] [--model-revision R] [--prompt-hash H] [--sla-hours N] [--adopt] [--lenient] [--json]",
-  "       lossbook ledger verify <ledger.jsonl> [--format lossbook|lossbench] [--no-head] [--json]",
-  "       lossbook ledger repair <ledger.jsonl> [--json]",
-  "       lossbook ledger reviews <ledger.jsonl> [--now ISO] [--json]",
-].join("\n");
+/** The options of `ledger append`, as `--help` lists them and `parseFlags` reads them. */
+const APPEND_OPTIONS = {
+  format: {
+    ...formatOption("decisions|lossbench|inspect|lm-eval|helm|promptfoo"),
+    doc: "format of the sources",
+  },
+  ...MAPPING_FLAGS,
+  probability: PROBABILITY_OPTION,
+  at: {
+    type: "string",
+    value: "ISO",
+    doc: "UTC time (ISO 8601) recorded on decisions whose source gives none",
+    byDefault: "now",
+  },
+  profile: {
+    ...profileOption(),
+    doc:
+      "cost profile that prices each recorded decision's expected loss: a shipped id (see 'lossbook profiles') or a profile file",
+  },
+  mode: MATRIX_MODE_OPTION,
+  served: {
+    type: "string",
+    value: "MODEL",
+    doc:
+      "the model whose answers were acted on, when the sources hold several models' answers to one task; the others are recorded as shadow answers (for replay --route); required then",
+  },
+  gold: {
+    type: "string",
+    value: "known|unknown",
+    doc:
+      "whether the gold class is known when recording (an evaluation run) or arrives later through a review (production); with unknown, outcomes wait for their review",
+    byDefault: "known",
+  },
+  "policy-revision": {
+    type: "string",
+    value: "R",
+    doc: "revision of the escalation policy, recorded on every decision",
+    byDefault: "the source's own, else none",
+  },
+  "model-revision": {
+    type: "string",
+    value: "R",
+    doc: "revision of the model, recorded on every decision",
+    byDefault: "the source's own, else none",
+  },
+  "prompt-hash": {
+    type: "string",
+    value: "H",
+    doc: "hash of the prompt, recorded on every decision",
+    byDefault: "the source's own, else none",
+  },
+  "sla-hours": {
+    type: "string",
+    value: "N",
+    doc:
+      "hours within which a review opened for an escalated decision is due ('ledger reviews' lists the overdue ones), >= 0",
+    byDefault: "24",
+  },
+  adopt: {
+    type: "boolean",
+    doc:
+      "anchor an existing ledger that has records but no head file, as it stands, and record the adoption; without it such a ledger is refused",
+  },
+  lenient: LENIENT_OPTION,
+  json: JSON_OPTION,
+} as const;
+
+/** The options of `ledger verify`. */
+const VERIFY_OPTIONS = {
+  format: {
+    type: "string",
+    value: "lossbook|lossbench",
+    doc: "whose hash chain to verify: a lossbook ledger or a LossBench one",
+    byDefault: "lossbook",
+  },
+  "no-head": {
+    type: "boolean",
+    doc:
+      "verify the chain without its head file (and without the warning that it is unanchored); a truncation at a line boundary then goes unseen",
+  },
+  json: JSON_OPTION,
+} as const;
+
+/** The options of `ledger repair`. */
+const REPAIR_OPTIONS = { json: JSON_OPTION } as const;
+
+/** The options of `ledger reviews`. */
+const REVIEWS_OPTIONS = {
+  now: {
+    type: "string",
+    value: "ISO",
+    doc: "UTC time (ISO 8601) at which reviews are due or overdue",
+    byDefault: "now",
+  },
+  json: JSON_OPTION,
+} as const;
 
 async function append(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags("ledger append", args, {
-    ...MAPPING_FLAGS,
-    mode: { type: "string" },
-    at: { type: "string" },
-    profile: { type: "string" },
-    served: { type: "string" },
-    gold: { type: "string" },
-    "policy-revision": { type: "string" },
-    "model-revision": { type: "string" },
-    "prompt-hash": { type: "string" },
-    "sla-hours": { type: "string" },
-    format: { type: "string" },
-    probability: { type: "string" },
-    adopt: { type: "boolean" },
-    lenient: { type: "boolean" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(
+    "ledger append",
+    args,
+    APPEND_OPTIONS,
+  );
   if (positionals.length < 2) {
     throw new UsageError(
       `ledger append takes <ledger.jsonl> <decisions.jsonl>..., got ${positionals.length} arguments`,
@@ -537,11 +624,11 @@ function recordDifference(
 }
 
 async function verify(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags("ledger verify", args, {
-    format: { type: "string" },
-    "no-head": { type: "boolean" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(
+    "ledger verify",
+    args,
+    VERIFY_OPTIONS,
+  );
   if (positionals.length !== 1) {
     throw new UsageError(
       `ledger verify takes one ledger file, got ${positionals.length} arguments`,
@@ -586,9 +673,11 @@ async function verify(args: string[]): Promise<number> {
 }
 
 async function repair(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags("ledger repair", args, {
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(
+    "ledger repair",
+    args,
+    REPAIR_OPTIONS,
+  );
   if (positionals.length !== 1) {
     throw new UsageError(
       `ledger repair takes one ledger file, got ${positionals.length} arguments`,
@@ -615,10 +704,11 @@ async function repair(args: string[]): Promise<number> {
 }
 
 async function reviews(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags("ledger reviews", args, {
-    now: { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(
+    "ledger reviews",
+    args,
+    REVIEWS_OPTIONS,
+  );
   if (positionals.length !== 1) {
     throw new UsageError(
       `ledger reviews takes one ledger file, got ${positionals.length} arguments`,
@@ -668,7 +758,33 @@ async function reviews(args: string[]): Promise<number> {
 export const ledgerCommand: Command = {
   summary:
     "Append decisions to a hash-chained ledger, verify it (lossbook or LossBench), repair a torn tail, list overdue reviews",
-  usage: USAGE,
+  ...commandHelp({
+    forms: [
+      {
+        command: "ledger append",
+        args: "<ledger.jsonl> <decisions.jsonl|log>...",
+        options: APPEND_OPTIONS,
+      },
+      {
+        command: "ledger verify",
+        args: "<ledger.jsonl>",
+        options: VERIFY_OPTIONS,
+      },
+      {
+        command: "ledger repair",
+        args: "<ledger.jsonl>",
+        options: REPAIR_OPTIONS,
+      },
+      {
+        command: "ledger reviews",
+        args: "<ledger.jsonl>",
+        options: REVIEWS_OPTIONS,
+      },
+    ],
+    notes: [
+      "append writes decisions (and a review for each escalated one) under a lock, refusing a ledger that does not verify; verify exits 1 on a broken chain; repair moves only a torn last line aside, to a side file; reviews lists the reviews past their due time.",
+    ],
+  }),
   example:
     "deno task lossbook ledger verify data/examples/lossbench_ledger.jsonl --format lossbench --json",
   async run(args) {

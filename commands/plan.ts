@@ -15,6 +15,13 @@ import {
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
 import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  formatOption,
+  JSON_OPTION,
+  PROBABILITY_OPTION,
+  SEED_OPTION,
+} from "./_options.ts";
 
 /** Simulated suites per size. */
 const SIMULATIONS = 400;
@@ -38,30 +45,77 @@ function probability(name: string, raw: string | undefined, fallback: number) {
   return v;
 }
 
+/** The options of `plan`, as `--help` lists them and `parseFlags` reads them. */
+const PLAN_OPTIONS = {
+  a: {
+    type: "string",
+    value: "MODEL",
+    doc: "model A, as its modelId in the pilot",
+    required: true,
+  },
+  b: {
+    type: "string",
+    value: "MODEL",
+    doc: "model B, another modelId in the pilot",
+    required: true,
+  },
+  profile: {
+    type: "string",
+    value: "ID|FILE",
+    doc:
+      "cost profile whose loss difference is to be detected: a shipped id (see 'lossbook profiles') or a profile file",
+    required: true,
+  },
+  power: {
+    type: "string",
+    value: "P",
+    doc: "wanted probability that compare's test detects the difference",
+    byDefault: "0.8",
+  },
+  alpha: {
+    type: "string",
+    value: "P",
+    doc: "significance level of compare's two-sided test",
+    byDefault: "0.05",
+  },
+  "n-tasks": {
+    type: "string",
+    value: "N",
+    doc: "also report the power of a suite of N tasks",
+  },
+  "max-tasks": {
+    type: "string",
+    value: "N",
+    doc: "largest suite size searched; larger needs are reported as not found",
+    byDefault: "1000000",
+  },
+  format: formatOption("decisions|reconforge|lossbench"),
+  probability: PROBABILITY_OPTION,
+  mode: {
+    type: "string",
+    value: "consequence|strict|reconforge",
+    doc:
+      "cost matrix, as in score: consequence charges a missed exception K(severity) and a wrong type or a false alarm one review; strict charges every wrong automatic answer K(severity); reconforge prices as consequence",
+    byDefault: "consequence",
+  },
+  seed: SEED_OPTION,
+  json: JSON_OPTION,
+} as const;
+
 /** The `plan` command. */
 export const planCommand: Command = {
   summary:
     "Plan a suite's size: tasks needed to tell two models apart in loss (and accuracy), by seeded simulation of compare's test",
-  usage:
-    "lossbook plan <file> --a MODEL --b MODEL --profile ID|FILE [--power 0.8] [--alpha 0.05] [--n-tasks N] [--max-tasks 1000000] [--format ...] [--probability correct|error] [--mode consequence|strict|reconforge] [--seed N] [--json]\n\n" +
-    `The pilot's tasks are grouped by severity and gold class; each group's joint outcomes of A and B get a Dirichlet posterior (pilot counts plus 1/2 per outcome of each model), so a costly outcome the pilot never showed is still simulated. Each of ${SIMULATIONS} simulated suites per size draws from it, keeps the pilot's mix, and runs compare's two-sided sign-flip permutation test on per-task differences (${RESAMPLES} sign assignments; its normal approximation from ${NORMAL_FROM} tasks). The size is doubled from 16, then bisected to within 2%. --n-tasks N also reports the power at N.`,
+  ...commandHelp({
+    forms: [{ command: "plan", args: "<file>", options: PLAN_OPTIONS }],
+    notes: [
+      `The pilot's tasks are grouped by severity and gold class; each group's joint outcomes of A and B get a Dirichlet posterior (pilot counts plus 1/2 per outcome of each model), so a costly outcome the pilot never showed is still simulated. Each of ${SIMULATIONS} simulated suites per size draws from it, keeps the pilot's mix, and runs compare's two-sided sign-flip permutation test on per-task differences (${RESAMPLES} sign assignments; its normal approximation from ${NORMAL_FROM} tasks). The size is doubled from 16, then bisected to within 2%. --n-tasks N also reports the power at N.`,
+    ],
+  }),
   example:
     "deno task lossbook plan data/examples/model_ab.jsonl --a A --b B --profile reconciliation --json",
   async run(args) {
-    const { values, positionals } = parseFlags("plan", args, {
-      format: { type: "string" },
-      probability: { type: "string" },
-      mode: { type: "string" },
-      profile: { type: "string" },
-      a: { type: "string" },
-      b: { type: "string" },
-      power: { type: "string" },
-      alpha: { type: "string" },
-      "n-tasks": { type: "string" },
-      "max-tasks": { type: "string" },
-      seed: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("plan", args, PLAN_OPTIONS);
     if (positionals.length !== 1) {
       throw new UsageError(`expected one run file, got ${positionals.length}`);
     }

@@ -8,16 +8,21 @@ import {
   formatNumber,
   parseFlags,
 } from "./_command.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION } from "./_options.ts";
+
+/** The options of `profiles`, as `--help` lists them and `parseFlags` reads them. */
+const PROFILES_OPTIONS = { json: JSON_OPTION } as const;
 
 /** The `profiles` command. */
 export const profilesCommand: Command = {
   summary: "List the shipped cost profiles",
-  usage: "lossbook profiles [--json]",
+  ...commandHelp({
+    forms: [{ command: "profiles", options: PROFILES_OPTIONS }],
+  }),
   example: "deno task lossbook profiles --json",
   run(args) {
-    const { values } = parseFlags("profiles", args, {
-      json: { type: "boolean" },
-    });
+    const { values } = parseFlags("profiles", args, PROFILES_OPTIONS);
     if (values.json) {
       console.log(JSON.stringify({ profiles: SHIPPED_PROFILES }, null, 2));
       return Promise.resolve(0);

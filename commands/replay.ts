@@ -24,6 +24,15 @@ import {
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
 import { formatLevel, formatRule } from "./_format.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  CI_OPTION,
+  JSON_OPTION,
+  MATRIX_MODE_OPTION,
+  profileOption,
+  resamplesOption,
+  SEED_OPTION,
+} from "./_options.ts";
 
 function parseThreshold(spec: string): ReplayPolicy["threshold"] {
   if (spec === "chow" || spec === "recorded") return spec;
@@ -109,31 +118,88 @@ function parseGrid(spec: string): Float64Array {
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
+/** The options of `replay`, as `--help` lists them and `parseFlags` reads them. */
+const REPLAY_OPTIONS = {
+  threshold: {
+    type: "string",
+    value: "T|chow|recorded|LOW=T,MEDIUM=T,HIGH=T,CRITICAL=T",
+    doc:
+      "the counterfactual rule: escalate every answer whose risk P(error) is above T in [0, 1]; per severity with all four LOW=..,MEDIUM=..,HIGH=..,CRITICAL=..; chow escalates when risk x cost if wrong > review cost under --profile and --mode; recorded keeps each recorded action. Give this or --thresholds",
+  },
+  thresholds: {
+    type: "string",
+    value: "FROM:TO:COUNT",
+    doc:
+      "instead of one rule, draw the cost curve: loss, reviews and automatic errors at COUNT evenly spaced thresholds from FROM to TO (at most 1,000,000), e.g. 0:1:1000",
+  },
+  profile: {
+    ...profileOption(),
+    doc:
+      "cost profile the replay prices with: a shipped id (see 'lossbook profiles') or a profile file",
+  },
+  route: {
+    type: "string",
+    multiple: true,
+    value: "MODEL|SEVERITY=MODEL",
+    doc:
+      "act on another model's recorded (shadow) answer: MODEL for every case, or SEVERITY=MODEL, once per severity, for the severities named (the served answer elsewhere)",
+    byDefault: "the served answers",
+  },
+  "missing-risk": {
+    type: "string",
+    value: "escalate|auto",
+    doc:
+      "what a threshold does with an answer that states no risk (no pCorrect): escalate treats it as risk 1 and sends it to review; auto treats it as risk 0 and acts on it",
+    byDefault: "escalate",
+  },
+  mode: MATRIX_MODE_OPTION,
+  support: {
+    type: "string",
+    value: "common|each",
+    doc:
+      "with --thresholds: common computes every point over the cases evaluable at every threshold (so points compare), leaving the others out and counting them; each computes each point over the cases evaluable there",
+    byDefault: "common",
+  },
+  seed: {
+    ...SEED_OPTION,
+    doc:
+      "seed of the interval's posterior draws and of the permutation test; the same seed gives byte-identical output",
+  },
+  resamples: resamplesOption("posterior draws or bootstrap resamples"),
+  ci: CI_OPTION,
+  interval: {
+    type: "string",
+    value: "auto|bootstrap",
+    doc: "method of the paired difference's interval (see below)",
+    byDefault: "auto",
+  },
+  diff: {
+    type: "boolean",
+    doc:
+      "list every case whose outcome changes (the human report shows the first 10 without it; --json adds the list only with it)",
+  },
+  json: JSON_OPTION,
+} as const;
+
 /** The `replay` command. */
 export const replayCommand: Command = {
   summary:
     "Replay a recorded ledger under another threshold, profile or routing (zero model calls), or draw the cost curve",
-  usage:
-    "lossbook replay <ledger.jsonl> (--threshold T|chow|LOW=..,MEDIUM=..,HIGH=..,CRITICAL=.. | --thresholds FROM:TO:COUNT) [--profile ID|FILE] [--route MODEL | --route SEVERITY=MODEL]... [--missing-risk escalate|auto] [--mode consequence|strict] [--support common|each] [--seed N] [--resamples N] [--ci 0.95] [--interval auto|bootstrap] [--diff] [--json]\n\n" +
-    "--interval auto|bootstrap: method of the paired difference. auto (default) models the changed cases per cell (severity, gold class, models, actions), every possible outcome included: a Fay-Feuer gamma interval where one side's cost is fixed (an escalation), Jeffreys-Dirichlet posterior draws (--resamples) where both sides vary, Bonferroni across the parts; the p-value is a sign-flip permutation test on the per-case differences. bootstrap is the paired percentile bootstrap over cases of earlier versions, which cannot see a costly outcome that no changed case showed.",
+  ...commandHelp({
+    forms: [{
+      command: "replay",
+      args: "<ledger.jsonl>",
+      options: REPLAY_OPTIONS,
+    }],
+    notes: [
+      "Zero model calls: every answer replayed is one the ledger recorded. The ledger is verified first; one that does not verify is not replayed (exit 1).",
+      "--interval auto|bootstrap: method of the paired difference. auto (default) models the changed cases per cell (severity, gold class, models, actions), every possible outcome included: a Fay-Feuer gamma interval where one side's cost is fixed (an escalation), Jeffreys-Dirichlet posterior draws (--resamples) where both sides vary, Bonferroni across the parts; the p-value is a sign-flip permutation test on the per-case differences. bootstrap is the paired percentile bootstrap over cases of earlier versions, which cannot see a costly outcome that no changed case showed.",
+    ],
+  }),
   example:
     "deno task lossbook replay month.jsonl --threshold 0.3 --profile principal_risk --json",
   async run(args) {
-    const { values, positionals } = parseFlags("replay", args, {
-      threshold: { type: "string" },
-      thresholds: { type: "string" },
-      profile: { type: "string" },
-      route: { type: "string", multiple: true },
-      "missing-risk": { type: "string" },
-      mode: { type: "string" },
-      support: { type: "string" },
-      seed: { type: "string" },
-      resamples: { type: "string" },
-      ci: { type: "string" },
-      interval: { type: "string" },
-      diff: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("replay", args, REPLAY_OPTIONS);
     if (positionals.length !== 1) {
       throw new UsageError(
         `replay takes one ledger file, got ${positionals.length} arguments`,

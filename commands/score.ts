@@ -68,6 +68,16 @@ import {
 } from "./_command.ts";
 import { importKeys, inputKeys, inputLabel, readRunFrom } from "./_input.ts";
 import { MAPPING_FLAGS } from "./_harness_input.ts";
+import { commandHelp } from "./_help.ts";
+import {
+  CI_OPTION,
+  formatOption,
+  JSON_OPTION,
+  LENIENT_OPTION,
+  PROBABILITY_OPTION,
+  resamplesOption,
+  SEED_OPTION,
+} from "./_options.ts";
 import { formatLevel } from "./_format.ts";
 
 /** Scoring modes. */
@@ -407,21 +417,68 @@ function humanReport(
 
 /** The flags `score` and `compare` share; {@linkcode commonOptions} reads them. */
 export const SCORING_FLAGS = {
-  format: { type: "string" },
-  probability: { type: "string" },
-  engine: { type: "string" },
-  dsn: { type: "string" },
-  table: { type: "string" },
+  format: formatOption(
+    "decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo",
+  ),
+  probability: PROBABILITY_OPTION,
+  engine: {
+    type: "string",
+    value: "memory|duckdb|postgres",
+    doc:
+      "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files",
+    byDefault: "memory",
+  },
+  dsn: {
+    type: "string",
+    value: "URL",
+    doc: "with --engine postgres: the PostgreSQL connection string",
+  },
+  table: {
+    type: "string",
+    value: "NAME",
+    doc:
+      "with --engine postgres: the decisions table (layout: 'lossbook export-sql')",
+  },
   // --pcorrect-from and the other mapping flags
   ...MAPPING_FLAGS,
-  mode: { type: "string" },
-  profile: { type: "string", multiple: true },
-  ci: { type: "string" },
-  seed: { type: "string" },
-  resamples: { type: "string" },
-  lenient: { type: "boolean" },
-  interval: { type: "string" },
-  json: { type: "boolean" },
+  mode: {
+    type: "string",
+    value: "consequence|strict|reconforge",
+    doc:
+      "cost matrix and recall: consequence charges a missed exception K(severity) and a wrong type or a false alarm one review; strict charges every wrong automatic answer K(severity); reconforge prices as consequence, counts a HIGH or CRITICAL exception as caught by any exception verdict (ReconForge's recall) and adds the confusion table",
+    byDefault: "consequence",
+  },
+  profile: {
+    type: "string",
+    multiple: true,
+    value: "ID|FILE",
+    doc:
+      "cost profile to price the decisions with: a shipped id (see 'lossbook profiles') or a profile file",
+    byDefault: "every shipped profile",
+  },
+  ci: CI_OPTION,
+  seed: SEED_OPTION,
+  resamples: resamplesOption(
+    "resamples or posterior draws behind the intervals",
+  ),
+  lenient: LENIENT_OPTION,
+  interval: {
+    type: "string",
+    value: "auto|fay-feuer|jeffreys|bootstrap",
+    doc: "method of the loss intervals (see below)",
+    byDefault: "auto (fay-feuer)",
+  },
+  json: JSON_OPTION,
+} as const;
+
+/** The options of `score`: the scoring flags and `--level`, the old name of `--ci`. */
+const SCORE_OPTIONS = {
+  ...SCORING_FLAGS,
+  level: {
+    type: "string",
+    value: "LEVEL",
+    doc: "the former name of --ci, still read; --ci wins when both are given",
+  },
 } as const;
 
 /** Parse the flags shared by `score` and `compare`. */
@@ -475,16 +532,17 @@ export const INTERVAL_HELP =
 export const scoreCommand: Command = {
   summary:
     "Score a run export: accuracy, errors, recall and loss per model, with intervals",
-  usage:
-    "lossbook score <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb] [--mode consequence|strict|reconforge] [--profile ID|FILE]... [--ci 0.95] [--seed N] [--resamples 1000] [--lenient] [--interval auto|fay-feuer|jeffreys|bootstrap] [--json]\n       lossbook score --engine postgres --dsn URL --table NAME [same scoring flags]\n\n" +
-    INTERVAL_HELP,
+  ...commandHelp({
+    forms: [{ command: "score", args: "<file>...", options: SCORE_OPTIONS }],
+    notes: [
+      "With --engine postgres, give --dsn URL --table NAME and no files: lossbook score --engine postgres --dsn URL --table NAME [options].",
+      INTERVAL_HELP,
+    ],
+  }),
   example:
     "deno task lossbook score data/examples/model_ab.jsonl --profile reconciliation --json",
   async run(args) {
-    const { values, positionals } = parseFlags("score", args, {
-      ...SCORING_FLAGS,
-      level: { type: "string" },
-    });
+    const { values, positionals } = parseFlags("score", args, SCORE_OPTIONS);
     if (positionals.length === 0 && values.engine !== "postgres") {
       throw new UsageError("expected one or more run files, got none");
     }

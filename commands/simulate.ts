@@ -13,6 +13,8 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
+import { commandHelp } from "./_help.ts";
+import { FORCE_OPTION, JSON_OPTION, SEED_OPTION } from "./_options.ts";
 
 async function writeNew(
   path: string,
@@ -31,24 +33,51 @@ async function writeNew(
   }
 }
 
+/** The options of `simulate`, as `--help` lists them and `parseFlags` reads them. */
+const SIMULATE_OPTIONS = {
+  tasks: {
+    type: "string",
+    value: "FILE",
+    doc:
+      "the task suite the models answer (JSONL, as 'lossbook generate' writes); required unless --list",
+  },
+  model: {
+    type: "string",
+    multiple: true,
+    value: "ID",
+    doc:
+      "a simulated model to run, by id (see --list); give it once per model; required unless --list",
+  },
+  seed: SEED_OPTION,
+  out: {
+    type: "string",
+    value: "FILE",
+    doc:
+      "file to write the run export (decisions JSONL) to; refused if it exists, unless --force; required unless --list",
+  },
+  force: FORCE_OPTION,
+  list: {
+    type: "boolean",
+    doc: "list the simulated models and what each stands for, then exit",
+  },
+  json: JSON_OPTION,
+} as const;
+
 /** The `simulate` command. */
 export const simulateCommand: Command = {
   summary:
     "Simulate models answering a task suite (seeded) and write the run export",
-  usage:
-    "lossbook simulate --tasks FILE --model ID [--model ID]... [--seed N] --out FILE [--force] | --list [--json]",
+  ...commandHelp({
+    forms: [{ command: "simulate", options: SIMULATE_OPTIONS }],
+  }),
   example:
     "deno task lossbook simulate --tasks data/tasks/reconciliation_777_300.jsonl --model frontier_even --model small_severity_shaped --seed 1 --out run.jsonl",
   async run(args) {
-    const { values, positionals } = parseFlags("simulate", args, {
-      tasks: { type: "string" },
-      model: { type: "string", multiple: true },
-      seed: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      list: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      "simulate",
+      args,
+      SIMULATE_OPTIONS,
+    );
     if (positionals.length > 0) {
       throw new UsageError(
         `unexpected argument ${JSON.stringify(positionals[0])}`,

@@ -40,7 +40,10 @@ import {
   matrixOf,
   type Mode,
   resolveProfiles,
+  SCORING_FLAGS,
 } from "./score.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION, LENIENT_OPTION, SEED_OPTION } from "./_options.ts";
 
 /** Options of {@linkcode sweepDocument}. */
 export interface SweepCommandOptions {
@@ -320,35 +323,92 @@ function human(
   return lines.join("\n");
 }
 
+/** The options of `sweep`, as `--help` lists them and `parseFlags` reads them. */
+const SWEEP_OPTIONS = {
+  format: SCORING_FLAGS.format,
+  ...MAPPING_FLAGS,
+  probability: SCORING_FLAGS.probability,
+  engine: SCORING_FLAGS.engine,
+  dsn: SCORING_FLAGS.dsn,
+  table: SCORING_FLAGS.table,
+  mode: SCORING_FLAGS.mode,
+  base: {
+    type: "string",
+    value: "ID|FILE",
+    doc:
+      "base cost profile of the family: a shipped id or a profile file; at ratio r its --scaled severities cost r times their base K",
+    byDefault: "reconciliation",
+  },
+  scaled: {
+    type: "string",
+    value: "SEVERITY[,SEVERITY]",
+    doc:
+      "the severities whose K is multiplied by the ratio r (LOW, MEDIUM, HIGH, CRITICAL, comma-separated); the others keep their base K",
+    byDefault: "HIGH,CRITICAL",
+  },
+  from: {
+    type: "string",
+    value: "R",
+    doc: "smallest ratio r of the grid, > 0",
+    byDefault: "1",
+  },
+  to: {
+    type: "string",
+    value: "R",
+    doc: "largest ratio r of the grid, >= --from",
+    byDefault: "100000",
+  },
+  points: {
+    type: "string",
+    value: "N",
+    doc:
+      "grid points, log-spaced from --from to --to, 2 to 100,000 (crossovers are exact, off the grid too)",
+    byDefault: "61",
+  },
+  per: {
+    type: "string",
+    value: "decision|run",
+    doc:
+      "how loss is totalled: decision is the mean loss per decision, run the sum over the whole run (the same ranking when models have equal counts)",
+    byDefault: "decision",
+  },
+  "registry-draws": {
+    type: "string",
+    value: "N",
+    doc:
+      "also draw N cost profiles within the cost registry's [low, high] ranges (Monte Carlo, seeded) and report each model's share of wins; 0 to 10,000,000",
+    byDefault: "0 (no draws)",
+  },
+  distribution: {
+    type: "string",
+    value: "log-uniform|triangular|log-triangular",
+    doc:
+      "distribution of K within each registry range for --registry-draws; the triangular ones peak at the registry's typical value",
+    byDefault: "log-uniform",
+  },
+  seed: {
+    ...SEED_OPTION,
+    doc:
+      "seed of the registry draws and of the posterior draws behind each crossover interval; the same seed gives byte-identical output",
+  },
+  lenient: LENIENT_OPTION,
+  json: JSON_OPTION,
+} as const;
+
 /** The `sweep` command. */
 export const sweepCommand: Command = {
   summary:
     "K-sensitivity of a run: exact crossovers, flips, Kendall tau and win shares as costs vary",
-  usage:
-    "lossbook sweep <file>... [--format decisions|reconforge|lossbench|inspect|lm-eval|helm|promptfoo] [--severity LEVEL | --severity-map FILE [--severity-map-key field:PATH] | --severity-field PATH] [--scorer NAME] [--partial correct|incorrect] [--pcorrect-from SOURCE] [--model-id NAME] [--filter NAME] [--metric NAME] [--correct TYPE[,TYPE]] [--probability correct|error] [--engine memory|duckdb | --engine postgres --dsn URL --table NAME] [--mode consequence|strict|reconforge] [--base ID|FILE] [--scaled HIGH,CRITICAL] [--from 1 --to 100000 --points 61] [--per decision|run] [--registry-draws N --seed N --distribution log-uniform|triangular|log-triangular] [--json]",
+  ...commandHelp({
+    forms: [{ command: "sweep", args: "<file>...", options: SWEEP_OPTIONS }],
+    notes: [
+      "The family: the --base profile with the K of each --scaled severity multiplied by r; every model's loss is a line in r, so crossovers and winner changes are found exactly. With --engine postgres, give --dsn URL --table NAME and no files.",
+    ],
+  }),
   example:
     "deno task lossbook sweep data/examples/model_ab.jsonl --registry-draws 10000 --seed 1 --json",
   async run(args) {
-    const { values, positionals } = parseFlags("sweep", args, {
-      ...MAPPING_FLAGS,
-      format: { type: "string" },
-      probability: { type: "string" },
-      engine: { type: "string" },
-      dsn: { type: "string" },
-      table: { type: "string" },
-      mode: { type: "string" },
-      base: { type: "string" },
-      lenient: { type: "boolean" },
-      scaled: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      points: { type: "string" },
-      per: { type: "string" },
-      "registry-draws": { type: "string" },
-      seed: { type: "string" },
-      distribution: { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("sweep", args, SWEEP_OPTIONS);
     if (positionals.length === 0 && values.engine !== "postgres") {
       throw new UsageError("expected one or more run files, got none");
     }

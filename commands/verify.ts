@@ -6,20 +6,30 @@ import { taskClass } from "../lib/tasks/rules.ts";
 import { checkTask } from "../lib/tasks/verify.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
+import { commandHelp } from "./_help.ts";
+import { JSON_OPTION } from "./_options.ts";
 
 /** Disagreements listed in full; the rest are counted. */
 const SHOWN = 20;
+
+/** The options of `verify`, as `--help` lists them and `parseFlags` reads them. */
+const VERIFY_OPTIONS = { json: JSON_OPTION } as const;
 
 /** The `verify` command. */
 export const verifyCommand: Command = {
   summary:
     "Re-verify a task suite: labels, signatures and prompts against the rule tables",
-  usage: "lossbook verify <tasks.jsonl> [--json]",
+  ...commandHelp({
+    forms: [{
+      command: "verify",
+      args: "<tasks.jsonl>",
+      options: VERIFY_OPTIONS,
+    }],
+    notes: ["Exits 1 when a task fails verification."],
+  }),
   example: "deno task lossbook verify data/tasks/reconciliation_777_300.jsonl",
   async run(args) {
-    const { values, positionals } = parseFlags("verify", args, {
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags("verify", args, VERIFY_OPTIONS);
     if (positionals.length !== 1) {
       throw new UsageError(`expected one task file, got ${positionals.length}`);
     }

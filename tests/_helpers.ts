@@ -1,10 +1,40 @@
-// Shared test helpers: temporary files and a decision factory.
+// Shared test helpers: temporary folders that clean themselves up, temporary
+// files, and a decision factory.
 import type { Decision } from "../lib/runs/decision.ts";
+
+// Every folder tempDir() makes, removed after the last test of the file
+// that made it (each test file runs in its own worker, with its own list)
+const tempDirs: string[] = [];
+
+Deno.test.afterAll(removeTempDirs);
+
+/** Remove every folder {@linkcode tempDir} made so far; a folder already gone is fine. */
+export async function removeTempDirs(): Promise<void> {
+  for (const dir of tempDirs.splice(0)) {
+    await Deno.remove(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+}
+
+/**
+ * A fresh temporary folder (`lossbook-test-*` unless `prefix` says
+ * otherwise), removed with everything in it after the test file's last test.
+ */
+export async function tempDir(prefix = "lossbook-test-"): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix });
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** A path named `name` in a fresh temporary folder (see {@linkcode tempDir}); nothing is written. */
+export async function tempPath(name: string): Promise<string> {
+  return `${await tempDir()}/${name}`;
+}
 
 /** Write `text` to a fresh temporary file named `name` and return its path. */
 export async function tempFile(name: string, text: string): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
-  const path = `${dir}/${name}`;
+  const path = await tempPath(name);
   await Deno.writeTextFile(path, text);
   return path;
 }

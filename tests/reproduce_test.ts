@@ -3,9 +3,10 @@ import * as aq from "arquero";
 import { claimClose } from "../lib/claims/claim.ts";
 import { UNKNOWN_NULL } from "../lib/report/null_reasons.ts";
 import { reproduce } from "../reproduce.ts";
+import { tempDir } from "./_helpers.ts";
 
 Deno.test("reproduce() writes tables, figures, claims.json and a self-contained report", async () => {
-  const outDir = await Deno.makeTempDir({ prefix: "lossbook-out-" });
+  const outDir = await tempDir("lossbook-out-");
   const log: string[] = [];
   const summary = await reproduce({ outDir, log: (l) => log.push(l) });
   assert.equal(summary.failed, 0);
@@ -65,7 +66,7 @@ Deno.test("reproduce() writes tables, figures, claims.json and a self-contained 
 });
 
 Deno.test("reproduce() report: every null cell of every analysis says why, and no cell is blank, NaN or undefined", async () => {
-  const outDir = await Deno.makeTempDir({ prefix: "lossbook-out-" });
+  const outDir = await tempDir("lossbook-out-");
   await reproduce({ outDir, log: () => {}, png: false, apiDocs: false });
   const html = await Deno.readTextFile(`${outDir}/report.html`);
   const cells = [...html.matchAll(/<td([^>]*)>([^<]*)<\/td>/g)];
@@ -88,7 +89,7 @@ Deno.test("reproduce() report: every null cell of every analysis says why, and n
 });
 
 Deno.test("reproduce() tolerates a failing API reference, says why and still writes the report", async () => {
-  const outDir = await Deno.makeTempDir({ prefix: "lossbook-out-" });
+  const outDir = await tempDir("lossbook-out-");
   // a file where deno doc wants its output folder
   await Deno.writeTextFile(`${outDir}/api`, "not a folder");
   const log: string[] = [];
@@ -108,8 +109,8 @@ Deno.test("reproduce() tolerates a failing API reference, says why and still wri
 });
 
 Deno.test("reproduce() output other than the report is byte-identical across runs", async () => {
-  const a = await Deno.makeTempDir();
-  const b = await Deno.makeTempDir();
+  const a = await tempDir();
+  const b = await tempDir();
   await reproduce({ outDir: a, log: () => {}, png: false, apiDocs: false });
   await reproduce({ outDir: b, log: () => {}, png: false, apiDocs: false });
   for (
@@ -135,7 +136,7 @@ Deno.test("reproduce() refuses an unknown analysis id", async () => {
 });
 
 Deno.test("reproduce() counts a failing claim, logs it and still writes every artefact", async () => {
-  const outDir = await Deno.makeTempDir();
+  const outDir = await tempDir();
   const log: string[] = [];
   const summary = await reproduce({
     outDir,
@@ -171,7 +172,7 @@ Deno.test("reproduce() counts a failing claim, logs it and still writes every ar
 
 Deno.test("reproduce() refuses a folder of someone else's files, regenerates its own, and writes anywhere with force", async () => {
   const { OUTPUT_MARKER } = await import("../reproduce.ts");
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
   const quiet = {
     log: () => {},
@@ -189,7 +190,7 @@ Deno.test("reproduce() refuses a folder of someone else's files, regenerates its
   assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
   await reproduce({ ...quiet, outDir: dir, force: true });
   assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
-  const own = await Deno.makeTempDir();
+  const own = await tempDir();
   await reproduce({ ...quiet, outDir: own });
   await reproduce({ ...quiet, outDir: own });
   assert.ok((await Deno.stat(`${own}/${OUTPUT_MARKER}`)).isFile);

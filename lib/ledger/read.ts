@@ -141,7 +141,8 @@ export interface LoadedLedger {
  * import { loadLedger } from "./read.ts";
  * import { openLedger } from "./writer.ts";
  *
- * const path = `${await Deno.makeTempDir()}/l.jsonl`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/l.jsonl`;
  * {
  *   await using w = await openLedger(path);
  *   await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
@@ -150,6 +151,7 @@ export interface LoadedLedger {
  * const { verification, entries } = await loadLedger(path);
  * assert.equal(verification.valid, true);
  * assert.equal(entries.length, 1);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadLedger(

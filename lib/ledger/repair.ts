@@ -57,7 +57,8 @@ export interface RepairOptions {
  * import { repairTornTail } from "./repair.ts";
  * import { verifyLedgerFile } from "./verify.ts";
  *
- * const path = `${await Deno.makeTempDir()}/ledger.jsonl`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ledger.jsonl`;
  * {
  *   await using w = await openLedger(path);
  *   await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
@@ -68,6 +69,7 @@ export interface RepairOptions {
  * const r = await repairTornTail(path);
  * assert.equal(await Deno.readTextFile(r.sideFile!), '{"hash":"ab');
  * assert.equal((await verifyLedgerFile(path)).valid, true);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function repairTornTail(

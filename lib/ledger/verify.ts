@@ -302,11 +302,15 @@ export interface VerifyFileOptions {
  * import { openLedger } from "./writer.ts";
  * import { verifyLedgerFile } from "./verify.ts";
  *
- * const path = `${await Deno.makeTempDir()}/l.jsonl`;
- * await using w = await openLedger(path);
- * await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
- *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" }]);
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/l.jsonl`;
+ * {
+ *   await using w = await openLedger(path);
+ *   await w.append([{ kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *     slaHours: 24, dueAt: "2026-03-02T09:00:00Z" }]);
+ * }
  * assert.equal((await verifyLedgerFile(path)).valid, true);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function verifyLedgerFile(

@@ -135,7 +135,8 @@ async function writeHeadFile(path: string, head: HeadFile): Promise<void> {
  * import assert from "node:assert/strict";
  * import { openLedger } from "./writer.ts";
  *
- * const path = `${await Deno.makeTempDir()}/ledger.jsonl`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ledger.jsonl`;
  * const opened = { kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
  *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" } as const;
  * const w = await openLedger(path);
@@ -143,8 +144,11 @@ async function writeHeadFile(path: string, head: HeadFile): Promise<void> {
  * const { first, last } = await w.append([opened, { ...opened, decisionId: "d2" }]);
  * assert.deepEqual([first, last, w.head.seq], [1, 2, 2]);
  * await w.close();
- * await using again = await openLedger(path);
- * assert.equal(again.head.seq, 2);
+ * {
+ *   await using again = await openLedger(path);
+ *   assert.equal(again.head.seq, 2);
+ * }
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function openLedger(

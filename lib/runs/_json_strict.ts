@@ -321,9 +321,11 @@ export function parseJsonBytesStrict(bytes: Uint8Array, file: string): unknown {
  * import assert from "node:assert/strict";
  * import { readJsonStrict } from "./_json_strict.ts";
  *
- * const path = `${await Deno.makeTempDir()}/a.json`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/a.json`;
  * await Deno.writeTextFile(path, '{"loss": NaN}');
  * assert.ok(Number.isNaN((await readJsonStrict(path) as { loss: number }).loss));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readJsonStrict(path: string): Promise<unknown> {

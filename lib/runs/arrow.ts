@@ -524,9 +524,11 @@ export function decisionsFromColumns(
  * const t = await loadDecisionsJsonl(
  *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
  * );
- * const path = `${await Deno.makeTempDir()}/ab.arrow`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.arrow`;
  * await writeDecisionsArrow(path, t);
  * assert.deepEqual((await loadDecisionsArrow(path)).objects(), t.objects());
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadDecisionsArrow(path: string): Promise<ColumnTable> {
@@ -603,9 +605,11 @@ export function decisionsToArrow(table: ColumnTable): Uint8Array {
  * import { loadDecisionsArrow, writeDecisionsArrow } from "./arrow.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * const path = `${await Deno.makeTempDir()}/empty.arrow`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/empty.arrow`;
  * await writeDecisionsArrow(path, decisionTable([]));
  * assert.equal((await loadDecisionsArrow(path)).numRows(), 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeDecisionsArrow(

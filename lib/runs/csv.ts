@@ -458,9 +458,11 @@ async function* utf8Chunks(
  * const t = await loadDecisionsJsonl(
  *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
  * );
- * const path = `${await Deno.makeTempDir()}/ab.csv`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.csv`;
  * await writeDecisionsCsv(path, t);
  * assert.deepEqual((await loadDecisionsCsv(path)).objects(), t.objects());
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadDecisionsCsv(path: string): Promise<ColumnTable> {
@@ -486,9 +488,11 @@ export async function loadDecisionsCsv(path: string): Promise<ColumnTable> {
  * import assert from "node:assert/strict";
  * import { checkDecisionsCsv } from "./csv.ts";
  *
- * const path = `${await Deno.makeTempDir()}/bad.csv`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/bad.csv`;
  * await Deno.writeTextFile(path, "runId,modelId\nr,m\n");
  * await assert.rejects(() => checkDecisionsCsv(path), /line 1: header: missing columns taskId/);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function checkDecisionsCsv(
@@ -518,9 +522,11 @@ export async function checkDecisionsCsv(
  * import assert from "node:assert/strict";
  * import { readCsvHeader } from "./csv.ts";
  *
- * const path = `${await Deno.makeTempDir()}/h.csv`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/h.csv`;
  * await Deno.writeTextFile(path, "a,b\n1,2\n");
  * assert.deepEqual(await readCsvHeader(path), ["a", "b"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readCsvHeader(path: string): Promise<string[]> {
@@ -589,9 +595,11 @@ export function decisionsToCsv(table: ColumnTable): string {
  * import { loadDecisionsCsv, writeDecisionsCsv } from "./csv.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * const path = `${await Deno.makeTempDir()}/empty.csv`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/empty.csv`;
  * await writeDecisionsCsv(path, decisionTable([]));
  * assert.equal((await loadDecisionsCsv(path)).numRows(), 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeDecisionsCsv(

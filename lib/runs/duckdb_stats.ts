@@ -316,10 +316,12 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  * const t = await loadDecisionsJsonl(
  *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
  * );
- * const path = `${await Deno.makeTempDir()}/ab.parquet`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.parquet`;
  * await writeDecisionsParquet(path, t);
  * const sql = await duckdbDecisionStats(path, { memoryLimit: "1GB" });
  * assert.deepEqual(sql.map((r) => r.n), decisionStats(t).map((r) => r.n));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function duckdbDecisionStats(

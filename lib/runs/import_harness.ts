@@ -205,8 +205,10 @@ export function harnessImporter(format: HarnessFormat): HarnessImporter {
  * import assert from "node:assert/strict";
  * import { detectInput } from "./import_harness.ts";
  *
- * const input = await detectInput(await Deno.makeTempDir());
+ * const dir = await Deno.makeTempDir();
+ * const input = await detectInput(dir);
  * assert.equal(input.isDirectory, true);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function detectInput(path: string): Promise<DetectInput> {

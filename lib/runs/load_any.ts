@@ -103,9 +103,11 @@ function checkFormat(format: string): DecisionFormat {
  *
  * const jsonl = new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname;
  * const t = await loadDecisions(jsonl);
- * const path = `${await Deno.makeTempDir()}/ab.feather`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.feather`;
  * await writeDecisions(path, t);
  * assert.deepEqual((await loadDecisions(path)).objects(), t.objects());
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadDecisions(
@@ -144,9 +146,11 @@ export async function loadDecisions(
  * import { loadDecisions, writeDecisions } from "./load_any.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * const path = `${await Deno.makeTempDir()}/empty.jsonl`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/empty.jsonl`;
  * await writeDecisions(path, decisionTable([]));
  * assert.equal((await loadDecisions(path)).numRows(), 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeDecisions(

@@ -264,9 +264,11 @@ export function parquetSource(
  * const t = await loadDecisionsJsonl(
  *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
  * );
- * const path = `${await Deno.makeTempDir()}/ab.parquet`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.parquet`;
  * await writeDecisionsParquet(path, t);
  * assert.deepEqual((await loadDecisionsParquet(path)).objects(), t.objects());
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadDecisionsParquet(
@@ -345,9 +347,11 @@ const SQL_TYPE: Record<DecisionColumn, string> = {
  * import { loadDecisionsParquet, writeDecisionsParquet } from "./parquet.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * const path = `${await Deno.makeTempDir()}/empty.parquet`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/empty.parquet`;
  * await writeDecisionsParquet(path, decisionTable([]));
  * assert.equal((await loadDecisionsParquet(path)).numRows(), 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeDecisionsParquet(

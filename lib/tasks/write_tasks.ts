@@ -56,6 +56,7 @@ export interface WriteSummary {
  *   () => writeTasksJsonl(`${dir}/t.jsonl`, []),
  *   { name: "AlreadyExists", message: `Cannot write ${dir}/t.jsonl: the file exists; pass --force to overwrite it` },
  * );
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeTasksJsonl(

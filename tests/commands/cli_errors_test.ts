@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { COMMANDS, EXIT_BUG, main } from "../../cli.ts";
 import type { Command } from "../../commands/_command.ts";
 import { InputRangeError } from "../../lib/input_error.ts";
-import { decision, runCli, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 /** Run main() in-process with a registered command; capture stderr. */
 async function withCommand(
@@ -10,7 +10,13 @@ async function withCommand(
   env: string | null = null,
 ): Promise<{ code: number; stderr: string[] }> {
   const registry = COMMANDS as Record<string, Command>;
-  registry.__test = { summary: "", usage: "", example: "", run };
+  registry.__test = {
+    summary: "",
+    usage: "",
+    example: "",
+    help: { forms: [] },
+    run,
+  };
   const stderr: string[] = [];
   const error = console.error;
   console.error = (...a: unknown[]) => stderr.push(a.join(" "));
@@ -107,7 +113,7 @@ Deno.test("--resamples and --thresholds have stated upper bounds", async () => {
     r.stderr,
     /--resamples must be an integer >= 1 and <= 1,000,000, got 2000000/,
   );
-  const ledger = `${await Deno.makeTempDir()}/l.jsonl`;
+  const ledger = `${await tempDir()}/l.jsonl`;
   const src = await tempFile("d.jsonl", JSON.stringify(decision()) + "\n");
   assert.equal((await runCli(["ledger", "append", ledger, src])).code, 0);
   const t = await runCli([

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decision, runCli, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 const EXAMPLE = "data/examples/model_ab.jsonl";
 
@@ -294,7 +294,7 @@ Deno.test("compare prints paired differences with intervals and p-values", async
 });
 
 Deno.test("simulate writes a seeded run export, refuses to overwrite it, and lists its models", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const out = `${dir}/run.jsonl`;
   const args = [
     "simulate",
@@ -345,7 +345,7 @@ Deno.test("score reads CSV, Arrow and Parquet exports, and Parquet through DuckD
   const { loadDecisionsJsonl } = await import(
     "../../lib/runs/load_decisions.ts"
   );
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const table = await loadDecisionsJsonl(EXAMPLE);
   const losses = async (args: string[]) => {
     const r = await runCli([
@@ -440,7 +440,7 @@ Deno.test("an interval does not move when another profile is asked for in the sa
 });
 
 Deno.test("reproduce --json prints its summary, and a foreign output folder exits 2 naming it", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const ok = await runCli([
     "reproduce",
     "--only",
@@ -454,7 +454,7 @@ Deno.test("reproduce --json prints its summary, and a foreign output folder exit
   assert.equal(ok.code, 0, ok.stderr);
   const doc = JSON.parse(ok.stdout);
   assert.deepEqual([doc.claims, doc.failed, doc.failing], [15, 0, []]);
-  const foreign = await Deno.makeTempDir();
+  const foreign = await tempDir();
   await Deno.writeTextFile(`${foreign}/thesis.tex`, "x");
   const refused = await runCli([
     "reproduce",

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { getProfile } from "../../lib/costs/load.ts";
 import { readTasksJsonl } from "../../lib/tasks/load_tasks.ts";
-import { runCli } from "../_helpers.ts";
+import { runCli, tempDir } from "../_helpers.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const QWEN = `${root}tests/fixtures/inspect/qwen.json`;
@@ -168,7 +168,7 @@ Deno.test("a harness log without a severity source, or with two, exits 2 saying 
 });
 
 Deno.test("a severity map keyed on a metadata field gives each decision its severity, and an uncovered item is refused", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const map = `${dir}/map.json`;
   await Deno.writeTextFile(
     map,
@@ -216,7 +216,7 @@ Deno.test("a severity map keyed on a metadata field gives each decision its seve
 });
 
 Deno.test("format detection: a .json that is neither ReconForge nor inspect is refused naming both; mixed formats are refused", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const other = `${dir}/other.json`;
   await Deno.writeTextFile(other, JSON.stringify({ hello: "world" }));
   const r = await runCli(["score", other]);
@@ -256,7 +256,7 @@ Deno.test("format detection: a .json that is neither ReconForge nor inspect is r
 });
 
 Deno.test("several run exports are concatenated, and a decision repeated across files is refused", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const lines = (await Deno.readTextFile(`${root}data/examples/model_ab.jsonl`))
     .trim().split("\n");
   await Deno.writeTextFile(
@@ -293,7 +293,7 @@ Deno.test("several run exports are concatenated, and a decision repeated across 
 });
 
 Deno.test("lossbook import writes the decisions once; scoring them equals scoring the log; it never overwrites an input or an existing file without --force", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const out = `${dir}/qwen.jsonl`;
   const imp = await json([
     "import",
@@ -382,7 +382,7 @@ Deno.test("calibrate --by-source reports each probability provenance on its own"
 });
 
 Deno.test("ledger append takes harness logs with the same mapping flags and keeps each probability's source", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const ledger = `${dir}/ledger.jsonl`;
   const r = await runCli([
     "ledger",
@@ -403,7 +403,7 @@ Deno.test("ledger append takes harness logs with the same mapping flags and keep
 });
 
 Deno.test("export-tasks writes an inspect dataset; a log of it in inspect's format scores back with --severity-field metadata.severity", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const suite = `${dir}/suite.jsonl`;
   const all =
     (await Deno.readTextFile(`${root}data/tasks/reconciliation_777_300.jsonl`))

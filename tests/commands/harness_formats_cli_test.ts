@@ -2,7 +2,7 @@
 // from content, scored, imported, and refused with exit 2 and one line that
 // names the file, the item and the field.
 import assert from "node:assert/strict";
-import { runCli } from "../_helpers.ts";
+import { runCli, tempDir } from "../_helpers.ts";
 
 const MC =
   "tests/fixtures/lm_eval/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl";
@@ -52,7 +52,7 @@ Deno.test("score refuses an lm-eval file with several filters and none chosen, n
 });
 
 Deno.test("score refuses lm-eval samples without a results file or --model-id", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const path = `${dir}/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl`;
   await Deno.copyFile(MC, path);
   await refused(
@@ -76,7 +76,7 @@ Deno.test("score refuses lm-eval samples without a results file or --model-id", 
 });
 
 Deno.test("score refuses a HELM run whose exact_match is fractional, naming instance and stat", async () => {
-  const dir = `${await Deno.makeTempDir()}/recon:model=x`;
+  const dir = `${await tempDir()}/recon:model=x`;
   await Deno.mkdir(dir);
   for (const f of ["run_spec.json", "scenario_state.json"]) {
     await Deno.copyFile(`${HELM}/${f}`, `${dir}/${f}`);
@@ -123,7 +123,7 @@ Deno.test("score refuses an lm-eval, HELM or promptfoo log without a severity so
 });
 
 Deno.test("import writes lm-eval decisions with their probability source", async () => {
-  const out = `${await Deno.makeTempDir()}/d.jsonl`;
+  const out = `${await tempDir()}/d.jsonl`;
   const r = await runCli([
     "import",
     MC,

@@ -7,7 +7,7 @@ import { thresholdPolicy } from "../../lib/ledger/policy.ts";
 import { simulateLedgerMonth } from "../../lib/ledger/simulate_month.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
 import { SIMULATED_MODELS } from "../../lib/runs/simulate.ts";
-import { runCli } from "../_helpers.ts";
+import { runCli, tempDir } from "../_helpers.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const AB = `${root}data/examples/model_ab.jsonl`;
@@ -69,7 +69,7 @@ Deno.test("score says graded answers and answered correctly for a harness run, e
 });
 
 Deno.test("calibrate's ECE interval names its method and estimand; --interval bootstrap gives the former one", async () => {
-  const run = `${await Deno.makeTempDir()}/run.jsonl`;
+  const run = `${await tempDir()}/run.jsonl`;
   const sim = await runCli([
     "simulate",
     "--tasks",
@@ -108,7 +108,7 @@ Deno.test("replay's difference names its method and test; --interval bootstrap g
     policy: thresholdPolicy("frontier_even", 0.2),
     profile: getProfile("reconciliation"),
   }, { seed: 4 });
-  const path = `${await Deno.makeTempDir()}/month.jsonl`;
+  const path = `${await tempDir()}/month.jsonl`;
   {
     await using w = await openLedger(path);
     await w.append(month.records);

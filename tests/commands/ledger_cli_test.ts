@@ -5,7 +5,7 @@ import { simulateLedgerMonth } from "../../lib/ledger/simulate_month.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
 import type { SimulatedModel } from "../../lib/runs/simulate.ts";
 import { SIMULATED_MODELS } from "../../lib/runs/simulate.ts";
-import { decision, runCli, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 // the five contract keys, and "anchored" (whether a head file anchored the check)
 const VERIFY_KEYS = [
@@ -39,9 +39,7 @@ async function monthLedger(): Promise<string> {
     policy: thresholdPolicy("desk", 0.2),
     profile: getProfile("reconciliation"),
   }, { seed: 4 });
-  const path = `${await Deno.makeTempDir({
-    prefix: "lossbook-cli-",
-  })}/month.jsonl`;
+  const path = `${await tempDir("lossbook-cli-")}/month.jsonl`;
   await using w = await openLedger(path);
   await w.append(month.records);
   return path;
@@ -50,7 +48,7 @@ async function monthLedger(): Promise<string> {
 const MONTH = await monthLedger();
 
 async function copy(path: string): Promise<string> {
-  const to = `${await Deno.makeTempDir()}/copy.jsonl`;
+  const to = `${await tempDir()}/copy.jsonl`;
   await Deno.copyFile(path, to);
   await Deno.copyFile(`${path}.head`, `${to}.head`);
   return to;
@@ -143,7 +141,7 @@ Deno.test("ledger verify --format lossbench checks LossBench's chain", async () 
   ]);
   assert.equal(ok.code, 0);
   assert.deepEqual(Object.keys(JSON.parse(ok.stdout)), VERIFY_KEYS);
-  const path = `${await Deno.makeTempDir()}/lb.jsonl`;
+  const path = `${await tempDir()}/lb.jsonl`;
   const lines =
     (await Deno.readTextFile("data/examples/lossbench_ledger.jsonl")).split(
       "\n",
@@ -168,7 +166,7 @@ Deno.test("ledger verify --format lossbench checks LossBench's chain", async () 
 });
 
 Deno.test("ledger append records a run export, opens reviews for escalations, and refuses a second writer", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const path = `${dir}/l.jsonl`;
   const first = await runCli([
     "ledger",
@@ -405,7 +403,7 @@ Deno.test("ledger, replay and drift exit 2 on bad usage with a one-line message"
 });
 
 Deno.test("ledger append --format lossbench imports a LossBench export only after its chain verifies", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const path = `${dir}/l.jsonl`;
   const args = [
     "ledger",

@@ -6,7 +6,7 @@ import { openReview } from "../../lib/ledger/review.ts";
 import { headFilePath } from "../../lib/ledger/verify.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
 import { parseDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
-import { decision, runCli, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 const AT = "2026-03-01T09:00:00Z";
 
@@ -22,7 +22,7 @@ function batch(run: string, n: number): string {
 }
 
 async function ledgerOf(runs: [string, number][]): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-recovery-" });
+  const dir = await tempDir("lossbook-recovery-");
   const path = `${dir}/l.jsonl`;
   for (const [run, n] of runs) {
     const src = await tempFile(`${run}.jsonl`, batch(run, n));
@@ -163,7 +163,7 @@ Deno.test("two appends of the same batch at once: one writes it, the other finds
 });
 
 Deno.test("decision ids are the canonical JSON of their key, so ids with / cannot collide", async () => {
-  const path = `${await Deno.makeTempDir()}/l.jsonl`;
+  const path = `${await tempDir()}/l.jsonl`;
   // run "a/b", model "c" and run "a", model "b/c" once shared the id a/b/c/t/0
   const src = await tempFile(
     "two.jsonl",
@@ -201,7 +201,7 @@ Deno.test("score --format lossbench checks the hash chain and exits 1 when it is
 });
 
 Deno.test("records written with the older run/model/task/trial ids keep them, and re-running their batch is a no-op", async () => {
-  const path = `${await Deno.makeTempDir()}/l.jsonl`;
+  const path = `${await tempDir()}/l.jsonl`;
   const text = batch("r1", 4);
   const records: LedgerRecord[] = [];
   for (const d of parseDecisionsJsonl(text)) {

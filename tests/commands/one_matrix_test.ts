@@ -2,7 +2,7 @@
 // through the same matrix, so their always-auto figures agree on one run.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decision, runCli, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 import { escalationReport } from "../../commands/escalate.ts";
 import { outcomeColumns } from "../../lib/calibration/outcome_columns.ts";
 import { getProfile, SHIPPED_PROFILES } from "../../lib/costs/load.ts";
@@ -148,7 +148,7 @@ Deno.test("escalationReport() always-auto expected cost equals expectedLoss() of
 });
 
 Deno.test("on the README's simulated run, escalate's always-auto cost is score's 33.2 for frontier_even, not the strict 32.4", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const path = `${dir}/run.jsonl`;
   const sim = await runCli([
     "simulate",

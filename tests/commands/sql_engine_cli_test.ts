@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { loadDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
 import { DECISION_COLUMNS } from "../../lib/runs/load_decisions.ts";
-import { roundNumbers, runCli } from "../_helpers.ts";
+import { roundNumbers, runCli, tempDir } from "../_helpers.ts";
 import { pgTest, withPgTable } from "../_pg.ts";
 
 const EXAMPLE = "data/examples/model_ab.jsonl";
@@ -241,7 +241,7 @@ Deno.test("score and sweep --engine duckdb on JSONL print what --engine memory p
       command,
     );
   }
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const text = await Deno.readTextFile(EXAMPLE);
   const bad = text.replace('"pCorrect":null', '"pCorrect":"0.5"');
   await Deno.writeTextFile(`${dir}/bad.jsonl`, bad);

@@ -1,10 +1,10 @@
 // The generate, verify and contamination commands, run as a user runs them.
 import assert from "node:assert/strict";
 import { parseTasksJsonl, sha256Hex, taskLine } from "../../lib/tasks/mod.ts";
-import { runCli } from "../_helpers.ts";
+import { runCli, tempDir as sharedTempDir } from "../_helpers.ts";
 
 async function tempDir(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "lossbook-tasks-cli-" });
+  return await sharedTempDir("lossbook-tasks-cli-");
 }
 
 Deno.test("lossbook generate writes a suite whose hash it prints, then verify agrees 100%", async () => {

@@ -68,8 +68,23 @@ export function batchRecords(n: number): number {
   return n + Math.ceil(n / 5);
 }
 
-async function fresh(prefix: string): Promise<string> {
-  return await Deno.makeTempDir({ prefix: `lossbook-faults-${prefix}-` });
+// Every folder trialDir() makes, until removeTrialDirs() removes them
+const trialDirs: string[] = [];
+
+/** A fresh temporary folder for one trial, removed by {@linkcode removeTrialDirs}. */
+export async function trialDir(prefix: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: `lossbook-faults-${prefix}-` });
+  trialDirs.push(dir);
+  return dir;
+}
+
+/** Remove every folder {@linkcode trialDir} made so far. */
+export async function removeTrialDirs(): Promise<void> {
+  for (const dir of trialDirs.splice(0)) {
+    await Deno.remove(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -118,7 +133,7 @@ export async function concurrentAppenders(
   let held = 0;
   let symlinked = 0;
   for (let p = 0; p < pairs; p++) {
-    const dir = await fresh("concurrent");
+    const dir = await trialDir("concurrent");
     const ledger = `${dir}/l.jsonl`;
     await Deno.writeTextFile(`${dir}/base.jsonl`, batch("base", 3));
     const base = await cli([
@@ -229,7 +244,7 @@ async function crashSetup(n: number): Promise<{
   headBefore: string;
   ms: number;
 }> {
-  const dir = await fresh("crash");
+  const dir = await trialDir("crash");
   const ledger = `${dir}/l.jsonl`;
   await Deno.writeTextFile(`${dir}/base.jsonl`, batch("base", 5));
   const base = await cli([
@@ -404,7 +419,7 @@ export async function killedLockHolder(trials: number): Promise<TrialFigures> {
   let held = 0;
   let waitedMs = 0;
   for (let t = 0; t < trials; t++) {
-    const dir = await fresh("holder");
+    const dir = await trialDir("holder");
     const ledger = `${dir}/l.jsonl`;
     const holder = new Deno.Command(Deno.execPath(), {
       args: [

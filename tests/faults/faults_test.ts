@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { runCase, writeCorpus } from "./_corpus.ts";
 import { QUICK, runFaultSuite } from "./run_faults.ts";
+import { tempDir } from "../_helpers.ts";
 
 Deno.test("every input of the malformed-input corpus is refused or accepted as stated", async () => {
-  const cases = await writeCorpus(await Deno.makeTempDir());
+  const cases = await writeCorpus(await tempDir());
   assert.ok(cases.length >= 60, `${cases.length} cases`);
   const wrong = [];
   for (const c of cases) {

@@ -14,7 +14,9 @@ import {
   concurrentAppenders,
   killDuringAppend,
   killedLockHolder,
+  removeTrialDirs,
   tornTails,
+  trialDir,
   type TrialFigures,
 } from "./_trials.ts";
 
@@ -45,13 +47,26 @@ export const QUICK: FaultSuiteSize = {
   holders: 1,
 };
 
-/** Run the suite; return its printed lines and whether everything held. */
+/**
+ * Run the suite; return its printed lines and whether everything held. The
+ * temporary folders of its trials are removed when it ends.
+ */
 export async function runFaultSuite(
+  size: FaultSuiteSize,
+): Promise<{ lines: string[]; ok: boolean; failures: string[] }> {
+  try {
+    return await runSuite(size);
+  } finally {
+    await removeTrialDirs();
+  }
+}
+
+async function runSuite(
   size: FaultSuiteSize,
 ): Promise<{ lines: string[]; ok: boolean; failures: string[] }> {
   const lines: string[] = [];
   const failures: string[] = [];
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-corpus-" });
+  const dir = await trialDir("corpus");
   const cases = await writeCorpus(dir);
   const results = [];
   for (const c of cases) results.push(await runCase(c));

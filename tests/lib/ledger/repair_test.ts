@@ -3,9 +3,10 @@ import { repairTornTail } from "../../../lib/ledger/repair.ts";
 import { verifyLedgerFile } from "../../../lib/ledger/verify.ts";
 import { openLedger } from "../../../lib/ledger/writer.ts";
 import { tenRecords } from "./_fixtures.ts";
+import { tempDir } from "../../_helpers.ts";
 
 async function ledgerWithTenRecords(): Promise<string> {
-  const path = `${await Deno.makeTempDir()}/l.jsonl`;
+  const path = `${await tempDir()}/l.jsonl`;
   await using w = await openLedger(path);
   await w.append(tenRecords());
   return path;

@@ -11,6 +11,7 @@ import {
   ledgerBytes,
   tenRecords,
 } from "./_fixtures.ts";
+import { tempDir } from "../../_helpers.ts";
 
 const enc = new TextEncoder();
 
@@ -89,7 +90,7 @@ Deno.test("verifyLedger() names a duplicated line", () => {
 });
 
 Deno.test("verifyLedgerFile() names the first missing record of a truncated file, against the head file", async () => {
-  const path = `${await Deno.makeTempDir()}/l.jsonl`;
+  const path = `${await tempDir()}/l.jsonl`;
   {
     await using w = await openLedger(path);
     await w.append(tenRecords());
@@ -184,7 +185,7 @@ Deno.test("verifyLedger() on any one-byte edit names the record of the line that
 });
 
 Deno.test("verifyLedgerFile() streams in small chunks to the same verdict as verifyLedger()", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const { lines } = ledgerBytes(tenRecords());
   const variants: Uint8Array[] = [
     joinLines(lines),

@@ -7,9 +7,10 @@ import {
 } from "../../../lib/ledger/verify.ts";
 import { openLedger } from "../../../lib/ledger/writer.ts";
 import { decisionRec, FC, tenRecords } from "./_fixtures.ts";
+import { tempDir } from "../../_helpers.ts";
 
 async function tempLedger(): Promise<string> {
-  return `${await Deno.makeTempDir({ prefix: "lossbook-ledger-" })}/l.jsonl`;
+  return `${await tempDir("lossbook-ledger-")}/l.jsonl`;
 }
 
 Deno.test("openLedger() holds a single-writer lock: a second writer waits its bound, then gets an error naming the ledger", async () => {

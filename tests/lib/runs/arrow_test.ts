@@ -16,7 +16,12 @@ import {
   decisionTable,
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { decision, mixedDecisions as mixed, tempFile } from "../../_helpers.ts";
+import {
+  decision,
+  mixedDecisions as mixed,
+  tempDir,
+  tempFile,
+} from "../../_helpers.ts";
 
 /** Flat rows of decisions, as objects, for building malformed tables. */
 function flatRows(ds: Decision[]): Record<string, unknown>[] {
@@ -45,7 +50,7 @@ Deno.test("loadDecisionsArrow() round-trips a written table to the JSONL load of
     "a.jsonl",
     ds.map((d) => JSON.stringify(d)).join("\n"),
   );
-  const path = `${await Deno.makeTempDir()}/a.arrow`;
+  const path = `${await tempDir()}/a.arrow`;
   await writeDecisionsArrow(path, decisionTable(ds));
   const fromArrow = await loadDecisionsArrow(path);
   assert.deepEqual(fromArrow.columnNames(), [...DECISION_COLUMNS]);
@@ -152,7 +157,7 @@ Deno.test("parseDecisionsArrow() refuses bytes that are not Arrow and repeated d
 Deno.test("loadDecisionsArrow() puts the file path in errors", async () => {
   const rows = flatRows(mixed());
   rows[4] = { ...rows[4], pCorrect: 2 };
-  const path = `${await Deno.makeTempDir()}/bad.arrow`;
+  const path = `${await tempDir()}/bad.arrow`;
   await Deno.writeFile(path, ipc(rows));
   await assert.rejects(() => loadDecisionsArrow(path), {
     name: "RangeError",

@@ -15,7 +15,7 @@ import {
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
-import { decision, mixedDecisions, tempFile } from "../../_helpers.ts";
+import { decision, mixedDecisions, tempDir, tempFile } from "../../_helpers.ts";
 
 const HEADER = DECISION_COLUMNS.join(",");
 
@@ -67,7 +67,7 @@ Deno.test("loadDecisionsCsv() round-trips a written table to the JSONL load of t
     "a.jsonl",
     ds.map((d) => JSON.stringify(d)).join("\n"),
   );
-  const path = `${await Deno.makeTempDir()}/a.csv`;
+  const path = `${await tempDir()}/a.csv`;
   await writeDecisionsCsv(path, decisionTable(ds));
   const fromCsv = await loadDecisionsCsv(path);
   const fromJsonl = await loadDecisionsJsonl(jsonl);
@@ -266,7 +266,7 @@ Deno.test("loadDecisionsCsv() and readCsvHeader() put the file path in errors", 
     name: "SyntaxError",
     message: `Cannot load run export ${empty}: line 1: missing header row`,
   });
-  const latin1 = `${await Deno.makeTempDir()}/latin1.csv`;
+  const latin1 = `${await tempDir()}/latin1.csv`;
   await Deno.writeFile(latin1, new Uint8Array([0x61, 0xe9, 0x0a]));
   await assert.rejects(() => loadDecisionsCsv(latin1), {
     name: "SyntaxError",
@@ -337,7 +337,7 @@ Deno.test("loadDecisionsCsv() names the line and byte of a bad UTF-8 byte, not t
   bytes.forEach((b, i) => b === 0x0a && lineStarts.push(i + 1));
   const at = lineStarts[2] + 3; // a byte of line 3
   bytes[at] = 0xff;
-  const path = `${await Deno.makeTempDir()}/bad.csv`;
+  const path = `${await tempDir()}/bad.csv`;
   await Deno.writeFile(path, bytes);
   await assert.rejects(
     () => loadDecisionsCsv(path),

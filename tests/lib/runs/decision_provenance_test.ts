@@ -13,7 +13,7 @@ import {
   decisionTable,
   parseDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 function harnessDecisions(): Decision[] {
   return [
@@ -51,7 +51,7 @@ function harnessDecisions(): Decision[] {
 }
 
 Deno.test("pCorrectSource, answer and target survive JSONL, CSV, Arrow and Parquet unchanged", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const table = decisionTable(harnessDecisions());
   for (const ext of ["jsonl", "csv", "arrow", "parquet"]) {
     const path = `${dir}/d.${ext}`;
@@ -65,7 +65,7 @@ Deno.test("pCorrectSource, answer and target survive JSONL, CSV, Arrow and Parqu
 });
 
 Deno.test("exports written before the optional columns existed still load, with the new fields null", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const old = decisionTable([decision()]).select(
     // the sixteen original columns: all but the three added last
     ...DECISION_COLUMNS.filter((c) =>
@@ -113,7 +113,7 @@ Deno.test("an unknown pCorrectSource is refused by every reader, naming the fiel
       v,
     );
   }
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const table = decisionTable([decision()]).derive({
     pCorrectSource: () => "agreement@01",
   });

@@ -12,7 +12,7 @@ import {
   loadDecisionsParquet,
   writeDecisionsParquet,
 } from "../../../lib/runs/parquet.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 function assertSameStats(got: StatsRow[], want: StatsRow[]): void {
   assert.deepEqual(
@@ -53,7 +53,7 @@ async function jsonl(
   text: string | Uint8Array,
   name = "run.jsonl",
 ): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const path = `${dir}/${name}`;
   if (typeof text === "string") await Deno.writeTextFile(path, text);
   else await Deno.writeFile(path, text);
@@ -206,7 +206,7 @@ Deno.test("every line the line loader refuses sends the file to it, so the error
 });
 
 Deno.test("a path is never a glob pattern: run[1].* is read, not run1.*, for JSONL, Parquet and CSV; a directory is refused", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const one = [decision({ taskId: "a" })];
   const two = [decision({ taskId: "a" }), decision({ taskId: "b" })];
   await Deno.writeTextFile(`${dir}/run[1].jsonl`, lines(one));

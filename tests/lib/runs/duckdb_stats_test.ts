@@ -23,7 +23,7 @@ import {
   loadDecisionsParquet,
   writeDecisionsParquet,
 } from "../../../lib/runs/parquet.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 // A run with every case the statistics must keep apart: stated and missing
 // pCorrect, escalations, parse failures, two models, all four severities.
@@ -91,7 +91,7 @@ function assertSameStats(got: StatsRow[], want: StatsRow[]): void {
 }
 
 async function files(ds: Decision[]): Promise<[string, string]> {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const table = decisionTable(ds);
   await writeDecisionsParquet(`${dir}/run.parquet`, table, { threads: 1 });
   await writeDecisionsCsv(`${dir}/run.csv`, table);
@@ -280,7 +280,7 @@ Deno.test("duckdbDecisionStats() refuses bad CSV cells with the loader's message
 Deno.test("duckdbDecisionStats() refuses malformed CSV and wrong columns with the loader's message", async () => {
   const [, src] = await files(run());
   const text = await Deno.readTextFile(src);
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const write = async (name: string, body: string) => {
     await Deno.writeTextFile(`${dir}/${name}`, body);
     return `${dir}/${name}`;

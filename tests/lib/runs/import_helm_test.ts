@@ -7,6 +7,7 @@ import {
 } from "../../../lib/runs/import_helm.ts";
 import { severityResolver } from "../../../lib/runs/mapping.ts";
 import { decisionSchema } from "../../../lib/runs/decision.ts";
+import { tempDir } from "../../_helpers.ts";
 
 const RUN = "tests/fixtures/helm/recon:model=example_recon-7b";
 const FLAT = "tests/fixtures/helm/recon:model=example_no-logprobs";
@@ -198,7 +199,7 @@ Deno.test("parseHelmRun() refuses a run_spec without a model and entries of the 
 });
 
 Deno.test("loadHelmRun() refuses a folder without per_instance_stats.json, naming the file", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   await Deno.copyFile(`${RUN}/run_spec.json`, `${dir}/run_spec.json`);
   await assert.rejects(
     () => loadHelmRun(dir, { severityOf: HIGH }),

@@ -9,6 +9,7 @@ import {
 } from "../../../lib/runs/import_lm_eval.ts";
 import { severityResolver } from "../../../lib/runs/mapping.ts";
 import { decisionSchema } from "../../../lib/runs/decision.ts";
+import { tempDir } from "../../_helpers.ts";
 
 const DIR = "tests/fixtures/lm_eval";
 const MC = `${DIR}/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl`;
@@ -145,7 +146,7 @@ Deno.test("parseLmEvalSamples() refuses a file with several filters unless --fil
 });
 
 Deno.test("loadLmEvalSamples() refuses samples with no results file and no --model-id, and reads them with one", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const path = `${dir}/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl`;
   await Deno.copyFile(MC, path);
   await assert.rejects(
@@ -166,7 +167,7 @@ Deno.test("loadLmEvalSamples() refuses samples with no results file and no --mod
 });
 
 Deno.test("loadLmEvalSamples() finds <stem>_<date>.json results and refuses two candidates", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const path = `${dir}/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl`;
   await Deno.copyFile(MC, path);
   await Deno.copyFile(

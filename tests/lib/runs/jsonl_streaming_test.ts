@@ -10,7 +10,7 @@ import {
   parseDecisionsJsonl,
   readDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempFile } from "../../_helpers.ts";
 
 function lines(): string[] {
   return [
@@ -22,7 +22,7 @@ function lines(): string[] {
 }
 
 async function write(bytes: Uint8Array | string): Promise<string> {
-  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  const path = await tempFile("t.jsonl", "");
   if (typeof bytes === "string") await Deno.writeTextFile(path, bytes);
   else await Deno.writeFile(path, bytes);
   return path;

@@ -9,7 +9,7 @@ import {
   decisionTable,
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 const EXAMPLE =
   new URL("../../../data/examples/model_ab.jsonl", import.meta.url).pathname;
@@ -40,7 +40,7 @@ Deno.test("decisionFormatOf() maps each extension to its format and refuses the 
 
 Deno.test("loadDecisions() gives the JSONL table back from every format it writes", async () => {
   const want = await loadDecisionsJsonl(EXAMPLE);
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   for (const ext of ["jsonl", "csv", "arrow", "feather", "ipc", "parquet"]) {
     const path = `${dir}/run.${ext}`;
     await writeDecisions(path, want);
@@ -58,7 +58,7 @@ Deno.test("loadDecisions() gives the JSONL table back from every format it write
 });
 
 Deno.test("loadDecisions() takes an explicit format over the extension and refuses an unknown one", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const t = decisionTable([decision()]);
   await writeDecisions(`${dir}/run.txt`, t, { format: "csv" });
   assert.deepEqual(
@@ -78,7 +78,7 @@ Deno.test("loadDecisions() takes an explicit format over the extension and refus
 });
 
 Deno.test("loadDecisions() passes on each format's error naming file, place and field", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const bad = decisionTable([decision(), decision({ taskId: "x" })])
     .derive({
       pCorrect: (d: { taskId: string; pCorrect: number }) =>
@@ -116,7 +116,7 @@ Deno.test("importing the loaders needs no --allow-ffi; DuckDB work names the fla
     await duckdbDecisionStats("${root}deno.json", { format: "parquet" })
       .catch((e) => console.log(e.message.split(":")[0]));
   `;
-  const file = `${await Deno.makeTempDir()}/no_ffi.ts`;
+  const file = `${await tempDir()}/no_ffi.ts`;
   await Deno.writeTextFile(file, script);
   const out = await new Deno.Command(Deno.execPath(), {
     args: [

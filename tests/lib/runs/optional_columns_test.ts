@@ -11,14 +11,14 @@ import {
   loadDecisionsParquet,
   writeDecisionsParquet,
 } from "../../../lib/runs/parquet.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 const DROPPED = ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource"];
 
 // Files written by our own code, then rewritten without the optional
 // columns: the in-memory readers and DuckDB must read them as all null.
 async function withoutOptional(): Promise<{ csv: string; parquet: string }> {
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const table = decisionTable([
     decision({ taskId: "1" }),
     decision({ taskId: "2", pCorrect: null, predClass: "MATCH" }),

@@ -9,10 +9,10 @@ import {
   decisionTable,
   loadDecisionsJsonl,
 } from "../../../lib/runs/load_decisions.ts";
-import { mixedDecisions as mixed, tempFile } from "../../_helpers.ts";
+import { mixedDecisions as mixed, tempDir, tempFile } from "../../_helpers.ts";
 
 async function goodParquet(): Promise<string> {
-  const path = `${await Deno.makeTempDir()}/good.parquet`;
+  const path = `${await tempDir()}/good.parquet`;
   await writeDecisionsParquet(path, decisionTable(mixed()));
   return path;
 }

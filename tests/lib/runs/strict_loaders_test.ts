@@ -22,7 +22,7 @@ import {
 } from "../../../lib/runs/load_decisions.ts";
 import { decisionsToArrow } from "../../../lib/runs/arrow.ts";
 import { parseTasksJsonl } from "../../../lib/tasks/load_tasks.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 const LINE = JSON.stringify(decision());
 
@@ -80,7 +80,7 @@ Deno.test("task suites, ReconForge and LossBench refuse repeated keys too", () =
 });
 
 Deno.test("loadDecisionsJsonl() refuses invalid UTF-8 with its line and byte, and accepts a leading BOM", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const good = new TextEncoder().encode(
     `${JSON.stringify(decision({ taskId: "t0" }))}\n${LINE}\n`,
   );

@@ -9,7 +9,7 @@ import { duckdbDecisionStats } from "../../../lib/runs/duckdb_stats.ts";
 import { jsonlStats } from "../../../lib/runs/jsonl_stats.ts";
 import { decisionTable } from "../../../lib/runs/load_decisions.ts";
 import { writeDecisionsParquet } from "../../../lib/runs/parquet.ts";
-import { decision } from "../../_helpers.ts";
+import { decision, tempDir } from "../../_helpers.ts";
 
 const CLASSES = ["MATCH", "AMOUNT_MISMATCH", "DUPLICATE"];
 
@@ -62,7 +62,7 @@ Deno.test("taskShare agrees across the Arquero, JSONL and DuckDB paths on a run 
   assert.ok(want.some((r) => r.taskShare! < r.n));
   const jsonl = jsonlStats(ds.map((d) => JSON.stringify(d)).join("\n"));
   assert.deepEqual(shares(jsonl.stats), shares(want));
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   const table = decisionTable(ds);
   await writeDecisionsParquet(`${dir}/run.parquet`, table, { threads: 1 });
   await writeDecisionsCsv(`${dir}/run.csv`, table);
@@ -83,7 +83,7 @@ Deno.test("taskShare equals n on every path when each task has one decision per 
   ) {
     assert.equal(r.taskShare, r.n);
   }
-  const dir = await Deno.makeTempDir({ prefix: "lossbook-test-" });
+  const dir = await tempDir("lossbook-test-");
   await writeDecisionsParquet(`${dir}/run.parquet`, decisionTable(ds), {
     threads: 1,
   });

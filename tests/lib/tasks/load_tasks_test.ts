@@ -12,7 +12,7 @@ import {
   taskTable,
   writeTasksJsonl,
 } from "../../../lib/tasks/mod.ts";
-import { tempFile } from "../../_helpers.ts";
+import { tempDir, tempFile } from "../../_helpers.ts";
 
 const t0 = generateTask("reconciliation", 7, 0);
 const p0 = generateTask("payment_repair", 7, 0);
@@ -38,7 +38,7 @@ function fails(
 
 Deno.test("parseTasksJsonl() reads what writeTasksJsonl() wrote, byte for byte", async () => {
   const { tasks } = generateSuite("settlement", { seed: 4, n: 40 });
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const out = await writeTasksJsonl(`${dir}/s.jsonl`, tasks);
   const text = await Deno.readTextFile(`${dir}/s.jsonl`);
   assert.deepEqual(parseTasksJsonl(text), tasks);
