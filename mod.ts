@@ -740,10 +740,18 @@ export type {
 } from "./lib/ledger/mod.ts";
 
 // claims
-export { assertClaims, claimClose, claimEqual } from "./lib/claims/mod.ts";
+export {
+  assertClaims,
+  CLAIM_KINDS,
+  claimClose,
+  claimEqual,
+  countClaimsByKind,
+} from "./lib/claims/mod.ts";
 export type {
   AnalysisResult,
   Claim,
+  ClaimKind,
+  ClaimKindCount,
   ClaimOptions,
   ClaimValue,
   VegaLiteSpec,

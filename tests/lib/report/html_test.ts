@@ -67,7 +67,7 @@ Deno.test("claimsHtml() prints full-precision values and marks a null expected o
     claimClose("cut", "B loses 38.7% less", 0.387, 1 - 64 / 104.4, {
       tolerance: 0.0005,
     }),
-    claimEqual("rate", "the rate is unknown", null, null),
+    claimEqual("rate", "the rate is unknown", null, null, { kind: "property" }),
   ]);
   assert.match(html, /<td class="num">0\.3869731800766284<\/td>/);
   assert.match(html, /title="expected null: [^"]+">unknown</);
@@ -76,8 +76,8 @@ Deno.test("claimsHtml() prints full-precision values and marks a null expected o
 
 Deno.test("claimsHtml() and reportHtml() count claims and mark the ones that fail", () => {
   const claims = [
-    claimClose("a", "holds", 1, 1),
-    claimClose("b", "fails", 1, 2),
+    claimClose("a", "holds", 1, 1, { kind: "property" }),
+    claimClose("b", "fails", 1, 2, { kind: "property" }),
   ];
   assert.match(claimsHtml(claims), /data-holds="false"[^>]*data-claim-id="b"/);
   const html = reportHtml(

@@ -15,7 +15,7 @@ const SECTION = {
   title: "Analysis <A>",
   source: "third-number: divergence table",
   parameters: { seed: 7, profiles: ["flat", "reconciliation"] },
-  claims: [claimClose("a.x", "x is 1", 1, 1)],
+  claims: [claimClose("a.x", "x is 1", 1, 1, { kind: "property" })],
   tables: [{
     name: "bins",
     columns: ["lo", "n", "accuracy"],
