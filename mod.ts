@@ -757,6 +757,10 @@ export type {
   VegaLiteSpec,
 } from "./lib/claims/mod.ts";
 
+// formatting numbers for people
+export { formatLevel, formatQuantity, formatRule } from "./lib/format/mod.ts";
+export type { FormatQuantityOptions } from "./lib/format/mod.ts";
+
 // charts
 export {
   costThresholdChart,
