@@ -16,6 +16,7 @@ import {
   UsageError,
   withUserValues,
 } from "./_command.ts";
+import { formatQuantity } from "./_format.ts";
 
 /** Suites at least this large get a progress bar on stderr. */
 export const PROGRESS_MIN_TASKS = 10_000;
@@ -216,7 +217,7 @@ export const generateCommand: Command = {
       lines.push(
         alignRows([
           ["rejection reason", "count"],
-          ...reasons.map(([r, c]) => [r, String(c)]),
+          ...reasons.map(([r, c]) => [r, formatQuantity(c)]),
         ]).replace(/^/gm, "  "),
       );
     }
