@@ -173,7 +173,7 @@ function sectionHtml(s: ReportSection): string {
     }/${escapeHtml(t.name)}">${tableHtml(t.columns, t.rows)}</div>`;
   }).join("\n");
   return `<section id="${escapeHtml(s.id)}" class="analysis">
-<h2><a class="anchor" href="#${escapeHtml(s.id)}" aria-hidden="true">§</a>${
+<h2><a class="anchor" href="#${escapeHtml(s.id)}" aria-hidden="true">#</a>${
     escapeHtml(s.title)
   }</h2>
 <p class="source muted">Source: ${escapeHtml(s.source)}</p>
@@ -322,9 +322,9 @@ export function reportHtml(
     holding === claims.length ? "ok" : "bad"
   }" id="claim-summary" data-claims="${claims.length}" data-holding="${holding}" data-published="${kinds.published.total}" data-published-holding="${kinds.published.holding}">${
     kinds.published.holding.toLocaleString("en-US")
-  } published figures reproduced · ${holding.toLocaleString("en-US")} of ${
-    claims.length.toLocaleString("en-US")
-  } claims hold</p>
+  } published figure${kinds.published.holding === 1 ? "" : "s"} reproduced · ${
+    holding.toLocaleString("en-US")
+  } of ${claims.length.toLocaleString("en-US")} claims hold</p>
 <p class="kinds" id="claim-kinds">Claims are of three kinds: <b>published</b> figures printed in a cited source (${kinds.published.holding} of ${kinds.published.total} reproduced), <b>derived</b> values computed a second, independent way at run time (${kinds.derived.holding} of ${kinds.derived.total} agree), and <b>properties</b>, checked true/false statements (${kinds.property.holding} of ${kinds.property.total} hold). Sources are cited by their keys in <code>docs/sources.md</code>.</p>
 <p class="muted">${sections.length} analyses, ${figures} figures, ${tables} tables. A cell that reads <i>unknown</i> or <i>n/a</i> is empty on purpose: hover over it to see why.</p>
 ${metaHtml(meta)}
