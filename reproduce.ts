@@ -542,7 +542,9 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
 Run every analysis and write tables, figures, claims.json, report.html and
 the API reference (api/, from deno doc; --no-api skips it). Exits 1 when a
 claim does not hold. An output folder holding files reproduce did not write
-is refused unless --force; --json prints a summary on stdout.
+is refused unless --force; --json prints a summary on stdout. --only ID
+re-runs that analysis and rewrites the report and claims.json with the other
+analyses' last results (kept in results/), so the folder stays whole.
 
 Analyses: ${ANALYSES.map((a) => a.id).join(", ")}
 
