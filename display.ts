@@ -31,12 +31,15 @@ import type {
   AnalysisResult,
   VegaLiteSpec,
 } from "./lib/claims/analysis_result.ts";
-import type { Claim } from "./lib/claims/claim.ts";
+import { type Claim, CLAIM_KINDS } from "./lib/claims/claim.ts";
 import { renderSvg } from "./lib/charts/render.ts";
 import {
+  CLAIM_KIND_HEADINGS,
   claimsHtml,
+  claimsSummary,
   escapeHtml,
   formatCell,
+  formatClaimValue,
   REPORT_CSS,
   tableHtml,
   type TableHtmlOptions,
@@ -73,7 +76,7 @@ function displayable(bundle: MimeBundle): Displayable {
  * import { claimClose } from "./lib/claims/claim.ts";
  * import { mimeBundle, showClaims } from "./display.ts";
  *
- * assert.ok("text/html" in mimeBundle(showClaims([claimClose("x", "one", 1, 1)])));
+ * assert.ok("text/html" in mimeBundle(showClaims([claimClose("x", "one", 1, 1, { kind: "property" })])));
  * ```
  */
 export function mimeBundle(shown: Displayable): MimeBundle {
@@ -166,7 +169,10 @@ export async function showChart(spec: VegaLiteSpec): Promise<Displayable> {
 }
 
 /**
- * Show claims as a table of holds/fails with expected, actual and tolerance.
+ * Show claims as a table of holds/fails with expected, actual and tolerance,
+ * grouped by kind and led by the number of published figures reproduced.
+ * Numbers show the digits the claim's tolerance can tell apart; the exact
+ * values are in the claims themselves (and in `claims.json`).
  *
  * @param claims Claims.
  * @returns A displayable object.
@@ -177,25 +183,41 @@ export async function showChart(spec: VegaLiteSpec): Promise<Displayable> {
  * import { claimClose } from "./lib/claims/claim.ts";
  * import { mimeBundle, showClaims } from "./display.ts";
  *
- * const bundle = mimeBundle(showClaims([claimClose("x", "one", 1, 1)]));
- * assert.match(String(bundle["text/plain"]), /1 of 1 claims hold/);
+ * const bundle = mimeBundle(showClaims([
+ *   claimClose("x", "one", 1, 1, { kind: "property" }),
+ *   claimClose("y", "A loses 104.4", 104.4, 104.4, {
+ *     kind: "published",
+ *     source: "third-number: divergence table",
+ *   }),
+ * ]));
+ * assert.match(String(bundle["text/plain"]), /^1 published figure reproduced/);
+ * assert.match(String(bundle["text/plain"]), /2 of 2 claims hold/);
  * ```
  */
 export function showClaims(claims: readonly Claim[]): Displayable {
   const holding = claims.filter((c) => c.holds).length;
+  const summary = `${
+    claimsSummary(claims)
+  }; ${holding} of ${claims.length} claims hold`;
   const text = [
-    `${holding} of ${claims.length} claims hold`,
-    ...claims.map((c) =>
-      `${c.holds ? "holds" : "FAILS"}  ${c.id}: expected ${
-        JSON.stringify(c.expected)
-      }, actual ${JSON.stringify(c.actual)}`
-    ),
+    summary,
+    ...CLAIM_KINDS.flatMap((kind) => {
+      const of = claims.filter((c) => c.kind === kind);
+      return of.length === 0 ? [] : [
+        `${CLAIM_KIND_HEADINGS[kind]}:`,
+        ...of.map((c) =>
+          `  ${c.holds ? "holds" : "FAILS"}  ${c.id}: expected ${
+            formatClaimValue(c.expected, c.tolerance)
+          }, actual ${formatClaimValue(c.actual, c.tolerance)}${
+            c.source === undefined ? "" : ` (${c.source})`
+          }`
+        ),
+      ];
+    }),
   ].join("\n");
   return displayable({
     "text/html": style(
-      `<p><b>${holding} of ${claims.length} claims hold</b></p>${
-        claimsHtml(claims)
-      }`,
+      `<p><b>${escapeHtml(summary)}</b></p>${claimsHtml(claims)}`,
     ),
     "text/plain": text,
   });

@@ -740,14 +740,26 @@ export type {
 } from "./lib/ledger/mod.ts";
 
 // claims
-export { assertClaims, claimClose, claimEqual } from "./lib/claims/mod.ts";
+export {
+  assertClaims,
+  CLAIM_KINDS,
+  claimClose,
+  claimEqual,
+  countClaimsByKind,
+} from "./lib/claims/mod.ts";
 export type {
   AnalysisResult,
   Claim,
+  ClaimKind,
+  ClaimKindCount,
   ClaimOptions,
   ClaimValue,
   VegaLiteSpec,
 } from "./lib/claims/mod.ts";
+
+// formatting numbers for people
+export { formatLevel, formatQuantity, formatRule } from "./lib/format/mod.ts";
+export type { FormatQuantityOptions } from "./lib/format/mod.ts";
 
 // charts
 export {

@@ -4,6 +4,11 @@
  * self-contained `report.html` and the API reference (`deno doc --html`)
  * under `api/`. Exits 1 when any claim fails.
  *
+ * Each analysis's results are also kept as `results/<id>.json`, so that
+ * `--only ID` re-runs that analysis and rewrites the report and
+ * `claims.json` with it merged into the other analyses' last results: the
+ * report always covers every analysis whose files are in `out/`.
+ *
  * Usage: `deno task reproduce [--out DIR] [--only ID]... [--no-png] [--no-api]`
  *
  * @module
@@ -18,6 +23,7 @@ import {
 import { ANALYSES, type AnalysisEntry } from "./analyses/mod.ts";
 import { renderPng, renderSvg } from "./lib/charts/render.ts";
 import type { Claim } from "./lib/claims/claim.ts";
+import { countClaimsByKind } from "./lib/claims/claim_counts.ts";
 import { reportHtml, type ReportSection } from "./lib/report/report.ts";
 import { VERSION } from "./version.ts";
 import { InputRangeError, isInputError } from "./lib/input_error.ts";
@@ -26,7 +32,11 @@ import { InputRangeError, isInputError } from "./lib/input_error.ts";
 export interface ReproduceOptions {
   /** Output folder. Default: `"out"`. */
   outDir?: string;
-  /** Run only these analysis ids. Default: all. */
+  /**
+   * Run only these analysis ids; the report and `claims.json` still cover
+   * every analysis, taking the others from their last results in
+   * `results/`. Default: all.
+   */
   only?: readonly string[];
   /** Where progress lines go. Default: standard error. */
   log?: (line: string) => void;
@@ -97,12 +107,21 @@ export async function markOutputFolder(dir: string): Promise<void> {
 
 /** What {@linkcode reproduce} wrote. */
 export interface ReproduceSummary {
-  /** Every claim, with the analysis it belongs to. */
+  /**
+   * Every claim in the report, with the analysis it belongs to: the claims
+   * of the analyses run now and, with `only`, the last results of the others.
+   */
   readonly claims: readonly (Claim & { analysis: string })[];
   /** Claims that do not hold. */
   readonly failed: number;
   /** Paths written, relative to the output folder (the API reference as `api/index.html`). */
   readonly files: readonly string[];
+  /** Ids of the analyses run now. */
+  readonly ran: readonly string[];
+  /** Ids of the analyses taken from their last results in `results/`. */
+  readonly reused: readonly string[];
+  /** Ids of registered analyses with neither a run now nor earlier results. */
+  readonly missing: readonly string[];
   /**
    * The API reference: `"written"`, `"skipped"` (not asked for), or why
    * `deno doc` failed.
@@ -148,6 +167,111 @@ async function gitCommit(): Promise<string | null> {
   }
 }
 
+/** Version of the `results/<id>.json` layout; a file of another version is not reused. */
+const RESULTS_FORMAT = 1;
+
+/** What `results/<id>.json` keeps of one analysis: its report section without the SVG text. */
+interface StoredResult {
+  readonly format: number;
+  readonly lossbook: string;
+  readonly id: string;
+  readonly title: string;
+  readonly source: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly seeds: Readonly<Record<string, number>>;
+  readonly claims: readonly Claim[];
+  readonly tables: ReportSection["tables"];
+  readonly figures: readonly {
+    name: string;
+    svgFile: string;
+    files: Readonly<Record<string, string>>;
+  }[];
+}
+
+// JSON has no NaN, Infinity or Date; the results file keeps them as tagged
+// objects so that a reused table prints exactly as a fresh one.
+function encodeValue(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (typeof raw === "number" && !Number.isFinite(raw)) {
+    return { $number: String(raw) };
+  }
+  if (raw instanceof Date) return { $date: raw.toISOString() };
+  return value;
+}
+
+function decodeValue(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    const v = value as Record<string, unknown>;
+    if (keys.length === 1 && typeof v.$number === "string") {
+      return Number(v.$number);
+    }
+    if (keys.length === 1 && typeof v.$date === "string") {
+      return new Date(v.$date);
+    }
+  }
+  return value;
+}
+
+/**
+ * Read an analysis's last results and its figures' SVG; `null` with the
+ * reason when they are absent, unreadable, of another layout or version, or
+ * a file they name is gone.
+ */
+async function loadStored(
+  outDir: string,
+  id: string,
+): Promise<{ stored: StoredResult; svgs: string[] } | { why: string }> {
+  const path = `${outDir}/results/${id}.json`;
+  let stored: StoredResult;
+  try {
+    stored = JSON.parse(await Deno.readTextFile(path), decodeValue);
+  } catch (error) {
+    return {
+      why: error instanceof Deno.errors.NotFound
+        ? "no earlier results"
+        : `results/${id}.json is unreadable (${(error as Error).message})`,
+    };
+  }
+  if (stored.format !== RESULTS_FORMAT || stored.id !== id) {
+    return { why: `results/${id}.json has another layout` };
+  }
+  if (stored.lossbook !== VERSION) {
+    return {
+      why: `results/${id}.json was written by lossbook ${stored.lossbook}`,
+    };
+  }
+  const svgs: string[] = [];
+  for (const f of stored.figures) {
+    try {
+      svgs.push(await Deno.readTextFile(`${outDir}/${f.svgFile}`));
+    } catch {
+      return { why: `${f.svgFile} is gone` };
+    }
+  }
+  for (const t of stored.tables) {
+    if (t.csv === undefined) continue;
+    try {
+      await Deno.stat(`${outDir}/${t.csv}`);
+    } catch {
+      return { why: `${t.csv} is gone` };
+    }
+  }
+  return { stored, svgs };
+}
+
+/** Remove the tables, figures and results an earlier run wrote for `id`. */
+async function removeArtefacts(outDir: string, id: string): Promise<void> {
+  for (const dir of ["tables", "figures"]) {
+    for await (const e of Deno.readDir(`${outDir}/${dir}`)) {
+      if (e.isFile && e.name.startsWith(`${id}.`)) {
+        await Deno.remove(`${outDir}/${dir}/${e.name}`);
+      }
+    }
+  }
+  await Deno.remove(`${outDir}/results/${id}.json`).catch(() => {});
+}
+
 function selectAnalyses(
   all: readonly AnalysisEntry[],
   only: readonly string[] | undefined,
@@ -181,10 +305,12 @@ export async function reproduce(
   const outDir = options.outDir ?? "out";
   const log = options.log ?? ((line: string) => console.error(line));
   const png = options.png ?? true;
-  const entries = selectAnalyses(options.analyses ?? ANALYSES, options.only);
+  const registry = options.analyses ?? ANALYSES;
+  const entries = selectAnalyses(registry, options.only);
   await claimOutDir(outDir, options.force ?? false);
   await Deno.mkdir(`${outDir}/tables`, { recursive: true });
   await Deno.mkdir(`${outDir}/figures`, { recursive: true });
+  await Deno.mkdir(`${outDir}/results`, { recursive: true });
   const files: string[] = [];
   const write = async (rel: string, data: string | Uint8Array) => {
     const path = `${outDir}/${rel}`;
@@ -195,15 +321,53 @@ export async function reproduce(
   const sections: ReportSection[] = [];
   const claims: (Claim & { analysis: string })[] = [];
   const seeds: Record<string, number> = {};
-  for (const [i, entry] of entries.entries()) {
+  const ran: string[] = [];
+  const reused: string[] = [];
+  const missing: string[] = [];
+  const toRun = new Set(entries.map((e) => e.id));
+  let step = 0;
+  for (const entry of registry) {
+    if (!toRun.has(entry.id)) {
+      const loaded = await loadStored(outDir, entry.id);
+      if ("why" in loaded) {
+        missing.push(entry.id);
+        log(
+          `${entry.id}: not in the report (${loaded.why}); run reproduce without --only to add it`,
+        );
+        continue;
+      }
+      const { stored, svgs } = loaded;
+      Object.assign(seeds, stored.seeds);
+      for (const c of stored.claims) claims.push({ analysis: stored.id, ...c });
+      sections.push({
+        id: stored.id,
+        title: stored.title,
+        source: stored.source,
+        parameters: stored.parameters,
+        claims: stored.claims,
+        tables: stored.tables,
+        figures: stored.figures.map((f, i) => ({
+          name: f.name,
+          svg: svgs[i],
+          files: f.files,
+        })),
+      });
+      reused.push(entry.id);
+      continue;
+    }
+    step++;
+    const i = step - 1;
     const started = performance.now();
     log(`[${i + 1}/${entries.length}] ${entry.id}: running`);
     const result = await entry.run();
+    await removeArtefacts(outDir, result.id);
+    const ownSeeds: Record<string, number> = {};
     for (const [k, v] of Object.entries(result.parameters)) {
       if (/seed/i.test(k) && typeof v === "number") {
-        seeds[`${result.id}.${k}`] = v;
+        ownSeeds[`${result.id}.${k}`] = v;
       }
     }
+    Object.assign(seeds, ownSeeds);
     const tables = [];
     for (const [name, table] of Object.entries(result.tables)) {
       const csv = `tables/${result.id}.${name}.csv`;
@@ -242,6 +406,27 @@ export async function reproduce(
       tables,
       figures,
     });
+    const stored: StoredResult = {
+      format: RESULTS_FORMAT,
+      lossbook: VERSION,
+      id: result.id,
+      title: result.title,
+      source: result.source,
+      parameters: result.parameters,
+      seeds: ownSeeds,
+      claims: result.claims,
+      tables,
+      figures: figures.map((f) => ({
+        name: f.name,
+        svgFile: f.files.SVG,
+        files: f.files,
+      })),
+    };
+    await write(
+      `results/${result.id}.json`,
+      JSON.stringify(stored, encodeValue, 2) + "\n",
+    );
+    ran.push(result.id);
     const failing = result.claims.filter((c) => !c.holds);
     log(
       `[${i + 1}/${entries.length}] ${entry.id}: ${
@@ -258,6 +443,13 @@ export async function reproduce(
       );
     }
   }
+  if (reused.length > 0) {
+    log(
+      `merged with the last results of ${reused.length} other ${
+        reused.length === 1 ? "analysis" : "analyses"
+      }: ${reused.join(", ")}`,
+    );
+  }
   const failed = claims.filter((c) => !c.holds).length;
   await write(
     "claims.json",
@@ -267,6 +459,12 @@ export async function reproduce(
         total: claims.length,
         holding: claims.length - failed,
         failed,
+        kinds: countClaimsByKind(claims),
+        analyses: {
+          ran,
+          reused,
+          missing,
+        },
         claims,
       },
       null,
@@ -297,12 +495,13 @@ export async function reproduce(
       ...(typeof api === "object" ? { apiError: api.error } : {}),
     }),
   );
+  const kinds = countClaimsByKind(claims);
   log(
     `wrote ${files.length} files to ${outDir}/: ${
       claims.length - failed
-    } of ${claims.length} claims hold`,
+    } of ${claims.length} claims hold (${kinds.published.holding} of ${kinds.published.total} published figures reproduced, ${kinds.derived.holding} of ${kinds.derived.total} derived values, ${kinds.property.holding} of ${kinds.property.total} properties)`,
   );
-  return { claims, failed, files, api };
+  return { claims, failed, files, api, ran, reused, missing };
 }
 
 /**
@@ -353,6 +552,7 @@ export async function reproduceMain(args: readonly string[]): Promise<number> {
           claims: summary.claims.length,
           holding: summary.claims.length - summary.failed,
           failed: summary.failed,
+          kinds: countClaimsByKind(summary.claims),
           failing: summary.claims.filter((c) => !c.holds).map((c) => c.id),
           files: summary.files.length,
         },

@@ -521,7 +521,12 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         brier.brier -
           (brier.reliability - brier.resolution + brier.uncertainty +
             brier.withinBin),
-        { tolerance: 1e-12, source: "Murphy (1973); Stephenson et al. (2008)" },
+        {
+          kind: "property",
+          tolerance: 1e-12,
+          source:
+            "murphy-1973: Brier decomposition, with the within-bin terms of stephenson-2008",
+        },
       ),
       claimClose(
         `${id}.cost_weighted_flat`,
@@ -529,6 +534,8 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         diagram.ece!,
         cwFlat.value,
         {
+          kind: "derived",
+          how: "the ECE of the same reliability diagram",
           tolerance: 1e-12,
           source:
             "lossbook: cost-weighted calibration error (a property checked here)",
@@ -539,7 +546,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         `${model.id}: the debiased ECE is never above the plug-in ECE (E|N(d, σ²)| ≥ |d|)`,
         true,
         debiased.value! <= diagram.ece!,
-        { source: "Kumar, Liang & Ma (2019)" },
+        { kind: "property", source: "kumar-2019: debiased ECE" },
       ),
       claimEqual(
         `${id}.conformal_leakage`,
@@ -547,7 +554,10 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         true,
         (conformal.meanLeakage as number) <=
           alpha + 3 * (conformal.leakageStandardError as number),
-        { source: "Angelopoulos et al. (2022), conformal risk control" },
+        {
+          kind: "property",
+          source: "angelopoulos-2022: conformal risk control",
+        },
       ),
       claimEqual(
         `${id}.selective_risk`,
@@ -555,7 +565,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         true,
         (conformal.selectiveViolationShare as number) <=
           0.1 + 3 * Math.sqrt((0.1 * 0.9) / trials),
-        { source: "Angelopoulos et al. (2021), Learn then Test" },
+        { kind: "property", source: "angelopoulos-2021: Learn then Test" },
       ),
       claimEqual(
         `${id}.per_severity_oracle_beats_global`,
@@ -563,6 +573,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         true,
         oracleSeverity.cost <= oracleGlobal.cost + 1e-9,
         {
+          kind: "property",
           source:
             "veto-frontier: a single global threshold targets the wrong thing",
         },
@@ -574,7 +585,10 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
         "The calibrated model's ECE is within the noise floor of a calibrated model at the same n (its 95th percentile)",
         true,
         diagram.ece! <= floor.quantile!,
-        { source: "lossbook: ECE noise floor (a property checked here)" },
+        {
+          kind: "property",
+          source: "lossbook: ECE noise floor (a property checked here)",
+        },
       ));
     }
     if (model.id === "over_confident") {
@@ -585,7 +599,10 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           "The over-confident model's ECE interval lies wholly above the noise floor",
           true,
           ci.lo! > floor.quantile!,
-          { source: "lossbook: ECE noise floor (a property checked here)" },
+          {
+            kind: "property",
+            source: "lossbook: ECE noise floor (a property checked here)",
+          },
         ),
         ...recal.rows.slice(1).map((row) =>
           claimEqual(
@@ -593,7 +610,10 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
             `Recalibrating the over-confident model with ${row.method} on month 1 at least halves its month-2 ECE`,
             true,
             row.ece! <= none.ece! / 2,
-            { source: "lossbook: fit on one split, report on another" },
+            {
+              kind: "property",
+              source: "lossbook: fit on one split, report on another",
+            },
           )
         ),
         claimEqual(
@@ -602,6 +622,7 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           true,
           bayesRecal.cost < bayesStated.cost,
           {
+            kind: "property",
             source: "third-number: routing on uncalibrated confidence",
           },
         ),
@@ -614,14 +635,22 @@ export function calibration(options: CalibrationOptions = {}): AnalysisResult {
           "Equal-mass bins keep the 0.9s together: a constant-confidence model fills exactly one bin",
           1,
           massEce.nonEmptyBins,
-          { source: "lossbook: ties never straddle a bin edge" },
+          {
+            kind: "property",
+            source: "lossbook: ties never straddle a bin edge",
+          },
         ),
         claimClose(
           `${id}.ece_is_gap`,
           "With one bin, ECE is |accuracy − 0.9|",
           Math.abs(accuracy - 0.9),
           massEce.value,
-          { tolerance: 1e-12, source: "Guo et al. (2017), ECE" },
+          {
+            kind: "derived",
+            how: "|accuracy − 0.9|, from the labels",
+            tolerance: 1e-12,
+            source: "guo-2017: ECE",
+          },
         ),
       );
     }

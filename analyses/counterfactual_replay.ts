@@ -291,7 +291,9 @@ export function counterfactualReplay(
   const queue = reviewSummary(cols.reviews, month.end);
   const claims: Claim[] = [];
   const id = (s: string) => `counterfactual_replay.${s}`;
-  const src = { source: SOURCE };
+  const src = { kind: "property", source: SOURCE } as const;
+  const derived = (how: string) =>
+    ({ kind: "derived", how, source: SOURCE }) as const;
 
   // 1-2: record and verify
   claims.push(
@@ -307,7 +309,7 @@ export function counterfactualReplay(
       "Verification walks every record of the month",
       month.records.length,
       verification.records,
-      src,
+      derived("the number of records written into the month's ledger"),
     ),
   );
   const ledgerTable = aq.from([{
@@ -338,7 +340,9 @@ export function counterfactualReplay(
         `Verification names record ${c.expected} when ${c.how}`,
         c.expected,
         v.firstBadSeq,
-        src,
+        derived(
+          "the record the tampering altered, known from its construction",
+        ),
       ),
       claimEqual(
         id(`tamper.${c.kind}.problem`),
@@ -394,7 +398,10 @@ export function counterfactualReplay(
       "... and reproduces the recorded loss",
       recorded.before.loss,
       recorded.after.loss,
-      { tolerance: 0, ...src },
+      {
+        tolerance: 0,
+        ...derived("the loss of the recorded actions, from the ledger"),
+      },
     ),
   );
   const again = replay(ledgerColumns(ledgerEntries(bytes)), {
@@ -405,7 +412,7 @@ export function counterfactualReplay(
     "Replay is deterministic: two replays from the bytes give byte-identical JSON (SHA-256 compared)",
     sha(JSON.stringify(get(1))),
     sha(JSON.stringify(again)),
-    src,
+    derived("SHA-256 of a first replay's JSON from the same bytes"),
   ));
   // never-reviewed escalations whose risk is at or below a threshold become automatic and unevaluable
   const highest = Math.max(...thresholds);
@@ -420,7 +427,9 @@ export function counterfactualReplay(
     `At threshold ${highest}, the escalations nobody reviewed become automatic: counted unevaluable, never guessed`,
     neverReviewed,
     get(highIdx).unevaluable.outcomeUnknown,
-    src,
+    derived(
+      "never-reviewed escalations at or below the threshold, counted from the review records",
+    ),
   ));
   const nobody = replay(cols, { route: "model_never_recorded" }, {
     profile,
@@ -431,7 +440,7 @@ export function counterfactualReplay(
     "Routing to a model whose answers were never recorded leaves every case unevaluable",
     cols.cases,
     nobody.unevaluable.noRoutedAnswer,
-    src,
+    derived("the number of cases in the ledger"),
   ));
   const chow = get(thresholds.length + 1);
   claims.push(claimEqual(
@@ -448,7 +457,7 @@ export function counterfactualReplay(
     "Routing HIGH and CRITICAL to the recorded shadow model moves exactly those cases",
     highCases,
     routed.changed.rerouted,
-    src,
+    derived("HIGH and CRITICAL cases counted in the ledger"),
   ));
 
   // 5: the cost curve, one sort and prefix sums per profile
@@ -464,7 +473,10 @@ export function counterfactualReplay(
       `The cost curve at ${t} equals the replay at ${t}`,
       get(1 + i).after.loss,
       atReplayed.loss[i],
-      { tolerance: 1e-6, ...src },
+      {
+        tolerance: 1e-6,
+        ...derived("the replay's loss at the same threshold"),
+      },
     ));
   });
 

@@ -393,7 +393,7 @@ function divergenceClaims(
     const b = loss("B", p);
     return a === null || b === null || a === 0 ? null : 1 - b / a;
   };
-  const exact = { tolerance: 1e-9, source };
+  const exact = { kind: "published", tolerance: 1e-9, source } as const;
   const claims: Claim[] = [
     claimClose(
       "divergence.accuracy.exceptions.A",
@@ -456,14 +456,14 @@ function divergenceClaims(
       "Model B loses 38.7% less than A under reconciliation",
       0.387,
       reduction(recon),
-      { tolerance: 0.0005, source },
+      { kind: "published", tolerance: 0.0005, source },
     ),
     claimClose(
       "divergence.reduction.principal_risk",
       "Model B loses 75.9% less than A under principal_risk",
       0.759,
       reduction(principal),
-      { tolerance: 0.0005, source },
+      { kind: "published", tolerance: 0.0005, source },
     ),
     claimClose(
       "divergence.loss.flat.A",
@@ -471,6 +471,7 @@ function divergenceClaims(
       16,
       loss("A", flat),
       {
+        kind: "property",
         tolerance: 0,
         source:
           "third-number: flat-cost theorem, flat K makes loss a count of errors",
@@ -482,6 +483,7 @@ function divergenceClaims(
       62,
       loss("B", flat),
       {
+        kind: "property",
         tolerance: 0,
         source:
           "third-number: flat-cost theorem, flat K makes loss a count of errors",
@@ -498,7 +500,11 @@ function divergenceClaims(
       `Under the flat profile "${p.id}" the loss ranking equals the accuracy ranking`,
       byAccuracy.join(" < "),
       byLoss.join(" < "),
-      { source: "third-number: flat-cost theorem" },
+      {
+        kind: "derived",
+        how: "the accuracy ranking of the same models on the same decisions",
+        source: "third-number: flat-cost theorem",
+      },
     ));
   }
   claims.push(
@@ -507,14 +513,14 @@ function divergenceClaims(
       "Model A is the more accurate model",
       "A",
       byAccuracy[0],
-      { source },
+      { kind: "published", source },
     ),
     claimEqual(
       "divergence.winner.reconciliation",
       "Model B has the lower loss under reconciliation",
       "B",
       [...models].sort((x, y) => loss(x, recon)! - loss(y, recon)!)[0],
-      { source },
+      { kind: "published", source },
     ),
   );
   return claims;

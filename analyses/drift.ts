@@ -183,7 +183,9 @@ export function drift(options: DriftOptions = {}): AnalysisResult {
   });
   const claims: Claim[] = [];
   const id = (s: string) => `drift.${s}`;
-  const src = { source: SOURCE };
+  const src = { kind: "property", source: SOURCE } as const;
+  const derived = (how: string) =>
+    ({ kind: "derived", how, source: SOURCE }) as const;
   for (const { kind, drift: d } of runs) {
     const t = d.detector;
     claims.push(
@@ -264,14 +266,14 @@ export function drift(options: DriftOptions = {}): AnalysisResult {
       "When confidence goes stale, the first calibration alert is in the first window that reaches past the split",
       firstAfter,
       firstAlert,
-      src,
+      derived("the first window whose end reaches past the split"),
     ),
     claimEqual(
       id("stale.alert_every_window_after"),
       "... and every window after it alerts",
       stale.calibration.length - firstAlert,
       stale.calibration.slice(firstAlert).filter((w) => w.alert).length,
-      src,
+      derived("the number of windows from the first alert to the last"),
     ),
     claimEqual(
       id("stale.recalibrated_under_bound"),

@@ -193,7 +193,7 @@ export function flatCostTheorem(
         `Under "${p.id}" (every error and every review costs ${profile.K.LOW}) Kendall's tau between the loss and accuracy rankings is 1`,
         1,
         p.kendallTau,
-        { source: SOURCE },
+        { kind: "property", source: SOURCE },
       ),
       claimEqual(
         `flat_cost.winner.${p.id}`,
@@ -202,7 +202,11 @@ export function flatCostTheorem(
         })`,
         sweep.accuracyWinners.join(", "),
         p.winners.join(", "),
-        { source: SOURCE },
+        {
+          kind: "derived",
+          how: "the accuracy winners of the same sweep",
+          source: SOURCE,
+        },
       ),
     );
   }
@@ -229,6 +233,7 @@ export function flatCostTheorem(
       true,
       row.disagrees && row.lossAccurate! > row.lossCheap!,
       {
+        kind: "property",
         source:
           "third-number: flat-cost theorem, the rankings can disagree when K varies",
       },
@@ -263,6 +268,7 @@ export function flatCostTheorem(
       true,
       spanRows.every((r) => r.disagrees === r.aboveCrossover),
       {
+        kind: "property",
         source:
           "third-number: K-sensitivity, the disagreement set is [r*, ∞) for two models",
       },
@@ -272,7 +278,7 @@ export function flatCostTheorem(
       "The winner between the two models changes once along the family",
       1,
       twoModel.flips,
-      { source: "third-number: K-sensitivity" },
+      { kind: "property", source: "third-number: K-sensitivity" },
     ),
   );
   claims.push(claimEqual(
@@ -280,7 +286,10 @@ export function flatCostTheorem(
     "On the simulated suite the frontier and small models' loss lines cross at r* = 8 exactly",
     "8",
     x?.exact ?? null,
-    { source: "lossbook: seeded simulation (seed 1); no published figure" },
+    {
+      kind: "property",
+      source: "lossbook: seeded simulation (seed 1); no published figure",
+    },
   ));
   if (rStar !== null) {
     const at = familyProfile(family, rStar);
@@ -293,6 +302,7 @@ export function flatCostTheorem(
         0,
         Math.abs(la - lb) / Math.max(la, lb),
         {
+          kind: "property",
           tolerance: 1e-12,
           source: "third-number: K-sensitivity, loss is linear in K",
         },
@@ -344,6 +354,7 @@ export function flatCostTheorem(
             false,
             nonDecreasing(rates),
             {
+              kind: "property",
               source:
                 "lossbook: seeded simulation (seed 1), kept negative result",
             },
@@ -355,7 +366,7 @@ export function flatCostTheorem(
           `For ${model}, the ${rule} escalates no less as K(HIGH) rises from 1 to 10,000`,
           true,
           nonDecreasing(rates),
-          { source: SOURCE },
+          { kind: "property", source: SOURCE },
         ));
       }
     }
@@ -378,14 +389,14 @@ export function flatCostTheorem(
       "Counterexample (LOW 0.9 right, LOW 0.9 right, HIGH 0.1 wrong; K(LOW) = review = 1): at K(HIGH) = 5 the fitted global threshold on expected loss escalates all three",
       1,
       ceRate("global threshold on expected loss", 5),
-      { source: "lossbook: kept negative result" },
+      { kind: "property", source: "lossbook: kept negative result" },
     ),
     claimClose(
       "escalation.counterexample.after",
       "At K(HIGH) = 10 the same rule escalates only the HIGH decision: the rate falls to 1/3",
       1 / 3,
       ceRate("global threshold on expected loss", 10),
-      { source: "lossbook: kept negative result" },
+      { kind: "property", source: "lossbook: kept negative result" },
     ),
     claimEqual(
       "escalation.counterexample.others_hold",
@@ -394,7 +405,7 @@ export function flatCostTheorem(
       rules.slice(0, 3).every(([rule]) =>
         ceRate(rule, 10)! >= ceRate(rule, 5)!
       ),
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 

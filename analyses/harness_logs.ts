@@ -289,7 +289,12 @@ export async function harnessLogs(
     }
 
     const id = spec.format;
-    const src = { source: `${shown(spec.path)} (its own summary)` };
+    const key = spec.format === "inspect" ? "inspect-ai" : "lm-eval-harness";
+    const src = {
+      kind: "derived",
+      how: "the accuracy the log's own summary states",
+      source: `${key}: ${shown(spec.path)} (its own summary)`,
+    } as const;
     claims.push(claimClose(
       `harness_logs.accuracy.${id}`,
       `${spec.label}: lossbook's accuracy over ${acc.denominator} decisions equals the accuracy the log reports`,
@@ -310,7 +315,12 @@ export async function harnessLogs(
       `${spec.label}: the severity map gives every decision the severity the log's own ${spec.severityField} states`,
       0,
       disagree,
-      { source: shown(mapFile) },
+      {
+        kind: "property",
+        source: `lossbook: severity map ${
+          shown(mapFile)
+        }, checked against the log's own field`,
+      },
     ));
     const gap = Math.max(
       ...profiles.map((p) =>
@@ -326,8 +336,9 @@ export async function harnessLogs(
       0,
       gap,
       {
+        kind: "property",
         tolerance: 1e-9,
-        source: "docs/formats.md, the cost of a wrong answer",
+        source: "lossbook: docs/formats.md, the cost of a wrong answer",
       },
     ));
     if (flat !== undefined) {
@@ -336,7 +347,11 @@ export async function harnessLogs(
         `${spec.label}: under ${flat.id} (K = 1 everywhere) the loss is the number of wrong answers, ${wrong}`,
         wrong * flat.K.LOW,
         realisedLoss(stats, flat),
-        { tolerance: 1e-9 },
+        {
+          kind: "property",
+          tolerance: 1e-9,
+          source: "third-number: flat-cost theorem",
+        },
       ));
     }
     const unsourced = decisions.filter((d) =>
@@ -347,6 +362,11 @@ export async function harnessLogs(
       `${spec.label}: every probability records where it came from`,
       0,
       unsourced,
+      {
+        kind: "property",
+        source:
+          "lossbook: every probability names its source (docs/formats.md)",
+      },
     ));
     if (spec.format === "lm-eval") {
       const soft = await lmEvalSoftmax(spec.path);
@@ -362,7 +382,11 @@ export async function harnessLogs(
         `${spec.label}: each pCorrect is the softmax of the option log-likelihoods at the chosen option (largest difference)`,
         0,
         diff,
-        { tolerance: 1e-12, source: shown(spec.path) },
+        {
+          kind: "property",
+          tolerance: 1e-12,
+          source: `${key}: ${shown(spec.path)}`,
+        },
       ));
     }
   }

@@ -473,7 +473,7 @@ function honestCostsClaims(e: Evaluated): Claim[] {
   };
   const cost = (r: AttemptRow): CostEvidence =>
     ({ completeness: r.costCompleteness, usd: r.costUsd }) as CostEvidence;
-  const usd = { tolerance: 1e-12, source };
+  const usd = { kind: "property", tolerance: 1e-12, source } as const;
   const outcome = (
     id: string,
     statement: string,
@@ -486,7 +486,7 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       statement,
       expected,
       attempt(system, task).outcome,
-      { source },
+      { kind: "property", source },
     );
 
   const claims: Claim[] = [
@@ -566,7 +566,7 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "The one ungraded attempt is counted and kept out of the books until graded",
       1,
       e.ungraded,
-      { source },
+      { kind: "property", source },
     ),
     // Reconciliation.
     claimEqual(
@@ -574,28 +574,28 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "Without an envelope, cost is unavailable with usd null, however much prose mentions dollars",
       JSON.stringify({ completeness: "unavailable", usd: null }),
       JSON.stringify(cost(attempt("echo", "t1"))),
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.cost.wrong_identity",
       "The cost in an envelope from another identity is not accepted: unavailable",
       "unavailable",
       attempt("echo", "t2").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.cost.degraded",
       'A cost state outside the four literals ("estimated") degrades to unavailable',
       "unavailable",
       attempt("charlie", "t4").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.cost.local_step",
       "A local deterministic step has cost not_applicable",
       "not_applicable",
       attempt("charlie", "t5").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     // The three positive controls.
     claimEqual(
@@ -603,42 +603,42 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "Positive control cost:missing is observed as unavailable",
       "unavailable",
       attempt("controls", "cost:missing").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.control.cost_missing.usd",
       "Positive control cost:missing carries usd null, not 0",
       null,
       attempt("controls", "cost:missing").costUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.control.cost_zero.completeness",
       "Positive control cost:zero is observed as complete",
       "complete",
       attempt("controls", "cost:zero").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.control.cost_zero.usd",
       "Positive control cost:zero carries exactly 0",
       0,
       attempt("controls", "cost:zero").costUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.control.cost_positive.completeness",
       "Positive control cost:positive is observed as complete",
       "complete",
       attempt("controls", "cost:positive").costCompleteness,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.control.cost_positive.usd_above_zero",
       "Positive control cost:positive carries an amount greater than 0",
       true,
       (attempt("controls", "cost:positive").costUsd ?? 0) > 0,
-      { source },
+      { kind: "property", source },
     ),
     // Aggregation, system by system (expected values by hand from the fixture).
     claimClose(
@@ -653,7 +653,7 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "alpha: every cost complete and two successes, so cost per success is complete",
       "complete",
       book("alpha").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimClose(
       "honest_costs.alpha.per_success.usd",
@@ -667,14 +667,14 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "bravo: all costs a genuine complete 0, so cost per success is complete",
       "complete",
       book("bravo").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.bravo.per_success.usd",
       "bravo: a group that genuinely cost nothing earns the figure $0",
       0,
       book("bravo").costPerSuccessUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimClose(
       "honest_costs.charlie.complete_usd",
@@ -695,91 +695,91 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "charlie: the degraded cost is counted as unavailable, not summed",
       1,
       book("charlie").unavailableCount,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.charlie.not_applicable_count",
       "charlie: the local step is counted as not_applicable, not summed",
       1,
       book("charlie").notApplicableCount,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.charlie.per_success.label",
       "charlie: successes but some cost not complete, so cost per success is incomplete",
       "incomplete",
       book("charlie").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.charlie.per_success.usd",
       "charlie: an incomplete group prints no cost per success (null)",
       null,
       book("charlie").costPerSuccessUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.delta.per_success.label",
       "delta: nothing succeeded, so cost per success is not_computable",
       "not_computable",
       book("delta").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.delta.per_success.usd",
       "delta: a not_computable group prints no cost per success (null)",
       null,
       book("delta").costPerSuccessUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.delta.success_rate",
       "delta: 0 successes over 2 counted attempts is a measured rate of 0",
       0,
       book("delta").successRate,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.echo.rate_denominator",
       "echo: every attempt is harness-invalid, so the success rate counts none",
       0,
       book("echo").rateDenominator,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.echo.success_rate",
       "echo: a success rate over an empty denominator is null, not 0",
       null,
       book("echo").successRate,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.echo.interval",
       "echo: its interval is null too",
       null,
       book("echo").successRateLo,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.echo.complete_usd",
       "echo: no complete cost, so no complete total (null, not $0)",
       null,
       book("echo").completeUsd,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.echo.per_success.label",
       "echo: nothing succeeded, so cost per success is not_computable",
       "not_computable",
       book("echo").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.controls.per_success.label",
       "controls: one unavailable cost makes cost per success incomplete",
       "incomplete",
       book("controls").costPerSuccessLabel,
-      { source },
+      { kind: "property", source },
     ),
     claimClose(
       "honest_costs.controls.complete_usd",
@@ -793,14 +793,14 @@ function honestCostsClaims(e: Evaluated): Claim[] {
       "The resolved cell of a harness-invalid attempt is null, not false",
       null,
       attempt("echo", "t1").resolved,
-      { source },
+      { kind: "property", source },
     ),
     claimEqual(
       "honest_costs.cell.valid_no",
       "The resolved cell of a valid attempt that failed grading is false",
       false,
       attempt("alpha", "t3").resolved,
-      { source },
+      { kind: "property", source },
     ),
     unknownsChangeNoDollar(e),
   ];
@@ -831,6 +831,6 @@ function unknownsChangeNoDollar(e: Evaluated): Claim {
     } of ${graded.length}) change counts only: dropping them leaves the complete total and the partial floor unchanged`,
     true,
     same,
-    { source: SOURCE },
+    { kind: "property", source: SOURCE },
   );
 }

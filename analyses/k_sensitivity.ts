@@ -240,14 +240,18 @@ export function kSensitivity(
       "At span 1 (the flat profile) Kendall's tau between the loss and accuracy rankings is 1",
       1,
       span.points[0].kendallTau,
-      { source: "third-number: flat-cost theorem" },
+      { kind: "property", source: "third-number: flat-cost theorem" },
     ),
     claimEqual(
       "k_sensitivity.flat_point.winner",
       "At span 1 the loss winner is the accuracy winner",
       span.accuracyWinners.join(" = "),
       span.points[0].winners.join(" = "),
-      { source: "third-number: flat-cost theorem" },
+      {
+        kind: "derived",
+        how: "the accuracy winners of the same models",
+        source: "third-number: flat-cost theorem",
+      },
     ),
     claimEqual(
       "k_sensitivity.grid_brackets_exact",
@@ -261,6 +265,7 @@ export function kSensitivity(
         )
       ),
       {
+        kind: "property",
         source:
           "third-number: K-sensitivity, crossovers are exact, the grid only samples them",
       },
@@ -273,7 +278,10 @@ export function kSensitivity(
         `${c.from.join(" = ")} → ${c.to.join(" = ")} at ${c.exact}`
       )
         .join("; "),
-      { source: "lossbook: seeded simulation (seed 1); no published figure" },
+      {
+        kind: "property",
+        source: "lossbook: seeded simulation (seed 1); no published figure",
+      },
     ),
   );
 
@@ -318,6 +326,7 @@ export function kSensitivity(
     0,
     worstGap,
     {
+      kind: "property",
       tolerance: 1e-12,
       source: "third-number: K-sensitivity, loss is linear in K",
     },
@@ -347,7 +356,7 @@ export function kSensitivity(
       "A (100 LOW, 40 HIGH errors) and B (3,000 LOW, 30 HIGH) with K(LOW) = 0.2, K(HIGH) = 10 r lose 20 + 400 r and 600 + 300 r: they cross at r = 5.8 exactly",
       5.8,
       example58?.ratio ?? null,
-      { source: "lossbook: loss linearity example" },
+      { kind: "property", source: "lossbook: loss linearity example" },
     ),
     claimEqual(
       "k_sensitivity.crossover_5_8.grid",
@@ -355,6 +364,7 @@ export function kSensitivity(
       10,
       decades.ratios[decades.points.findIndex((p) => p.winners[0] === "B")],
       {
+        kind: "property",
         source:
           "lossbook: exact crossover, where LossBench's grid reported 10.0",
       },
@@ -446,6 +456,7 @@ export function kSensitivity(
     true,
     drawsInRange,
     {
+      kind: "property",
       source:
         "third-number: the cost registry, every conclusion across the registry's [low, high]",
     },
@@ -477,7 +488,11 @@ export function kSensitivity(
     "In the win-region map, the corner where K(HIGH)/K(LOW) = K(CRITICAL)/K(HIGH) = 1 is won by the accuracy winner",
     regions.accuracyWinners.join(" = "),
     regionRows[0].winner,
-    { source: "third-number: flat-cost theorem" },
+    {
+      kind: "derived",
+      how: "the accuracy winners of the same models",
+      source: "third-number: flat-cost theorem",
+    },
   ));
 
   // 7. How often cost weighting changes the winner: (suite, profile) pairs.
@@ -534,6 +549,7 @@ export function kSensitivity(
       10 / 30,
       share("automated models"),
       {
+        kind: "property",
         tolerance: 1e-12,
         source:
           "lossbook: seeded simulation (seed 1); third-number cites 55% of studies for a related figure",
@@ -544,7 +560,11 @@ export function kSensitivity(
       "With the always-escalate baseline competing, cost weighting changes the winner in 18 of 30 pairs",
       18 / 30,
       share("automated models and always_escalate"),
-      { tolerance: 1e-12, source: "lossbook: seeded simulation (seed 1)" },
+      {
+        kind: "property",
+        tolerance: 1e-12,
+        source: "lossbook: seeded simulation (seed 1)",
+      },
     ),
     claimClose(
       "k_sensitivity.winner_share.oracle",
@@ -552,6 +572,7 @@ export function kSensitivity(
       0,
       share("the whole zoo, oracle included"),
       {
+        kind: "property",
         tolerance: 0,
         source:
           "third-number: flat-cost theorem, a model with no errors has zero loss under every profile",

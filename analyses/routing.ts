@@ -185,7 +185,11 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       kind: "derived: (11.45 − 3.00)/(0.06 × 145)",
     },
   ];
-  const published = { tolerance: 0, source: S.source };
+  const published = {
+    kind: "published",
+    tolerance: 0,
+    source: S.source,
+  } as const;
   claims.push(
     claimClose(
       "routing.switchyard.frontier_spend",
@@ -206,7 +210,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       "Routing is 74% cheaper",
       0.74,
       savings,
-      { tolerance: 0.005, source: S.source },
+      { kind: "property", tolerance: 0.005, source: S.source },
     ),
     claimClose(
       "routing.switchyard.accuracy_frontier",
@@ -248,7 +252,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       "The judge is the second-largest line item after the frontier model (0.212 of spend against 0.684 and 0.104)",
       true,
       frontierInRouted > judgeSpend && judgeSpend > smallSpend,
-      { source: S.source },
+      { kind: "property", source: S.source },
     ),
     claimClose(
       "routing.switchyard.break_even_k",
@@ -256,6 +260,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       0.97,
       kStar,
       {
+        kind: "property",
         tolerance: 0.005,
         source: "third-number: switchyard figures as quoted",
       },
@@ -289,14 +294,14 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       "At K = $0.90 per failed task the routed run costs less in total",
       true,
       at(0.9).routed < at(0.9).frontier,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
     claimEqual(
       "routing.k.above",
       "At K = $1.00 it costs more",
       true,
       at(1).routed > at(1).frontier,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 
@@ -324,7 +329,10 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
     true,
     anchorRows.length > 0 &&
       anchorRows.every((r) => r.cheaper === "frontier only"),
-    { source: "third-number: the cost registry (data/registry.json)" },
+    {
+      kind: "property",
+      source: "third-number: the cost registry (data/registry.json)",
+    },
   ));
 
   // 3. loss-optimal routing on a simulated suite
@@ -444,6 +452,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       true,
       totals["loss-optimal on recalibrated P(error)"] < bestSingle,
       {
+        kind: "property",
         source:
           "third-number: loss-optimal routing, pick the model minimising p·K(s) + price",
       },
@@ -455,6 +464,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       totals["loss-optimal on recalibrated P(error)"] <=
         totals["loss-optimal on stated P(error)"],
       {
+        kind: "property",
         source: "third-number: routing on uncalibrated confidence",
       },
     ),
@@ -498,6 +508,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       0.3164,
       judgeErrorFromKappa(0.3672),
       {
+        kind: "property",
         tolerance: 1e-12,
         source: "third-number: local judge kappa 0.3672",
       },
@@ -508,6 +519,7 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       0.04815,
       judgeErrorFromKappa(0.9037),
       {
+        kind: "property",
         tolerance: 1e-12,
         source: "third-number: frontier judge kappa 0.9037 after a rubric fix",
       },
@@ -517,14 +529,17 @@ export function routing(options: RoutingOptions = {}): AnalysisResult {
       `Swapping the local judge for the frontier one lowers p* by 0.2683 at C_e/C_r = ${ceOverCr}`,
       0.2683,
       judgeErrorFromKappa(0.3672) - judgeErrorFromKappa(0.9037),
-      { tolerance: 5e-5, source: SOURCE },
+      { kind: "property", tolerance: 5e-5, source: SOURCE },
     ),
     claimEqual(
       "routing.kappa.interval_covers",
       `A simulated judge with p_j = 0.3164, checked on ${judgeItems} gold labels, has a 95% kappa interval that covers 0.3672`,
       true,
       measured.lo! <= 0.3672 && 0.3672 <= measured.hi!,
-      { source: "Fleiss, Cohen & Everitt (1969)" },
+      {
+        kind: "property",
+        source: "fleiss-1969: large-sample standard error of kappa",
+      },
     ),
   );
   const kappaCurve = [0.1, 0.3, 0.5].flatMap((prevalence) =>

@@ -136,21 +136,21 @@ export function vetoFrontier(
       "p* = p_j + C_e/C_r = 0.1 + 0.02/1 = 0.12 for the operating example",
       0.12,
       breakEven({ pj: 0.1, ce: 0.02, cr: 1 }).pStar,
-      { tolerance: 1e-12, source: SOURCE },
+      { kind: "published", tolerance: 1e-12, source: SOURCE },
     ),
     claimClose(
       "veto.p_star.free_judge",
       "A free judge (C_e = 0) gives p* = p_j",
       costs.pj,
       breakEven({ ...costs, ce: 0 }).pStar,
-      { tolerance: 0, source: SOURCE },
+      { kind: "property", tolerance: 0, source: SOURCE },
     ),
     claimEqual(
       "veto.p_star.never_pays",
       "When p_j + C_e/C_r ≥ 1 escalation never pays and is flagged",
       "never-pays",
       breakEven({ pj: localPj, ce: costs.ce, cr: 0.025 }).regime,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 
@@ -196,14 +196,19 @@ export function vetoFrontier(
       "The operating point costs less per query than always auto-executing",
       true,
       op.cost < curve.alwaysAuto,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
     claimClose(
       "veto.cost_curve.identity",
       "At the operating point, cost − always-auto = k·C_r·(p* − r(c))/n exactly",
       (opK * costs.cr * (pStar - (op.escalatedErrorRate ?? 0))) / nEval,
       op.cost - curve.alwaysAuto,
-      { tolerance: 1e-12, source: SOURCE },
+      {
+        kind: "derived",
+        how: "k·C_r·(p* − r(c))/n from the operating point's escalation counts",
+        tolerance: 1e-12,
+        source: SOURCE,
+      },
     ),
     claimEqual(
       "veto.cost_curve.crossing",
@@ -211,7 +216,7 @@ export function vetoFrontier(
       true,
       curve.crossing !== null && curve.crossing.escalatedErrorRate > pStar &&
         curve.alwaysEscalate > curve.alwaysAuto,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 
@@ -264,7 +269,7 @@ export function vetoFrontier(
     "At the operating point the Clopper–Pearson interval on r(c) lies above p*: the veto beats always-auto",
     "beats always-auto",
     opSign.verdict,
-    { source: SOURCE },
+    { kind: "property", source: SOURCE },
   ));
 
   // 5. the regret bound against realised excess
@@ -300,7 +305,7 @@ export function vetoFrontier(
     `In every one of the ${regretRows.length} seeded trials the excess cost over the Bayes policy is at most C_r·E|q − p|`,
     regretRows.length,
     holding,
-    { source: SOURCE },
+    { kind: "property", source: SOURCE },
   ));
 
   // 6. the RRF margin lattice
@@ -345,21 +350,21 @@ export function vetoFrontier(
       "RRF margin with k = 60, N = 2,000: maximum 2/(k+1) − 2/(k+N) = 0.0318",
       0.0318,
       lattice.maxMarginBound,
-      { tolerance: 5e-5, source: SOURCE },
+      { kind: "published", tolerance: 5e-5, source: SOURCE },
     ),
     claimClose(
       "veto.rrf.adjacent_top2",
       "Adjacent top-2 margin 2/((k+1)(k+2)) = 0.00053",
       0.00053,
       lattice.adjacentTop2,
-      { tolerance: 5e-6, source: SOURCE },
+      { kind: "published", tolerance: 5e-6, source: SOURCE },
     ),
     claimClose(
       "veto.rrf.erosion_per_rank",
       "A one-position dense-rank move erodes the margin by at most 2/(k+1)², about one two-thousandth",
       1 / 2000,
       rrfErosionBound(1, { k }),
-      { tolerance: 5e-5, source: SOURCE },
+      { kind: "published", tolerance: 5e-5, source: SOURCE },
     ),
     claimClose(
       "veto.rrf.worst_erosion_equals_adjacent",
@@ -367,9 +372,11 @@ export function vetoFrontier(
       lattice.adjacentTop2,
       rrfWorstErosion(1, { k }),
       {
+        kind: "derived",
+        how: "the adjacent top-2 margin 2/((k+1)(k+2)) of the same lattice",
         tolerance: 1e-17,
         source:
-          "this analysis; The Veto Frontier: 'the same order as an adjacent top-2 margin'",
+          "veto-frontier: the worst one-position move is 'the same order as an adjacent top-2 margin'",
       },
     ),
     claimClose(
@@ -378,8 +385,10 @@ export function vetoFrontier(
       0.0162,
       lattice.maxMarginAttainable,
       {
+        kind: "property",
         tolerance: 5e-5,
-        source: "this analysis (brute force in tests/lib/policy/rrf_test.ts)",
+        source:
+          "lossbook: the attainable RRF margin, checked by brute force in tests/lib/policy/rrf_test.ts",
       },
     ),
     claimEqual(
@@ -387,7 +396,7 @@ export function vetoFrontier(
       "Every simulated margin is at most the attainable maximum",
       true,
       Math.max(...run.margin) <= lattice.maxMarginAttainable + 1e-15,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 
@@ -458,14 +467,14 @@ export function vetoFrontier(
       "At every bit width the extra judge spend of certification is at most ρ(b)·C_e per query",
       true,
       allHold,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
     claimEqual(
       "veto.certified.no_flips",
       "No query served above the certified threshold changes its top skill under quantisation, at any bit width",
       0,
       certifiedFlips,
-      { source: SOURCE },
+      { kind: "property", source: SOURCE },
     ),
   );
 

@@ -17,7 +17,8 @@ export const REPRODUCE_OPTIONS = {
     type: "string",
     multiple: true,
     value: "ID",
-    doc: "run only this analysis (ids below)",
+    doc:
+      "re-run only this analysis (ids below) and merge it with the other analyses' last results (kept in results/), so the folder stays whole",
     byDefault: "every analysis",
   },
   "no-png": {

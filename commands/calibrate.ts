@@ -318,7 +318,7 @@ function human(title: string, r: CalibrationReport, unit: string): string {
   for (const b of r.bins) {
     rows.push([
       `(${formatRule(b.lo)}, ${formatRule(b.hi)}]`,
-      String(b.n),
+      formatNumber(b.n),
       fmt(b.meanConfidence),
       fmt(b.accuracy),
     ]);

@@ -19,7 +19,7 @@ import {
 } from "./_command.ts";
 import { resolveProfiles } from "./score.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
-import { formatRule } from "./_format.ts";
+import { formatQuantity, formatRule } from "./_format.ts";
 import {
   CONSEQUENCE_MATRIX,
   costIfWrong,
@@ -241,7 +241,7 @@ function human(r: EscalationReport, unit: string): string {
     rows.push([
       s,
       t(g.threshold),
-      String(g.escalated),
+      formatNumber(g.escalated),
       formatNumber(g.cost),
       formatNumber(g.saved),
     ]);
@@ -251,10 +251,15 @@ function human(r: EscalationReport, unit: string): string {
     `  Bayes rule on stated P(error) (escalate iff P(error) × cost if wrong > review cost): ${r.bayes.escalated} escalated, cost ${
       formatNumber(r.bayes.cost)
     }, saves ${formatNumber(r.bayes.saved)}`,
+    // an excess over the optimum is read at the scale of the AURC itself, so
+    // float noise of a perfect ranking (6.9e-18) prints 0
     `  AURC ${formatNumber(r.aurc, 4)}, E-AURC ${
-      formatNumber(r.eAurc, 4)
+      formatQuantity(r.eAurc, { digits: 4, scale: r.aurc ?? undefined })
     }; money AURC ${formatNumber(r.moneyAurc, 4)}, money E-AURC ${
-      formatNumber(r.moneyEAurc, 4)
+      formatQuantity(r.moneyEAurc, {
+        digits: 4,
+        scale: r.moneyAurc ?? undefined,
+      })
     }`,
     `  risk-coverage in money:`,
   );

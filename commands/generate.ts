@@ -18,6 +18,7 @@ import {
 } from "./_command.ts";
 import { commandHelp } from "./_help.ts";
 import { FORCE_OPTION, JSON_OPTION, outOption } from "./_options.ts";
+import { formatQuantity } from "./_format.ts";
 
 /** Suites at least this large get a progress bar on stderr. */
 export const PROGRESS_MIN_TASKS = 10_000;
@@ -254,7 +255,7 @@ export const generateCommand: Command = {
       lines.push(
         alignRows([
           ["rejection reason", "count"],
-          ...reasons.map(([r, c]) => [r, String(c)]),
+          ...reasons.map(([r, c]) => [r, formatQuantity(c)]),
         ]).replace(/^/gm, "  "),
       );
     }

@@ -247,7 +247,7 @@ export const planCommand: Command = {
         ["tasks", "power (loss)"],
         ...loss.powerAt.map((
           p,
-        ) => [formatNumber(p.tasks, 21), String(p.power)]),
+        ) => [formatNumber(p.tasks, 21), formatNumber(p.power, 4)]),
       ]),
     );
     console.log(lines.join("\n"));

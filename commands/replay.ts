@@ -378,7 +378,11 @@ export const replayCommand: Command = {
     );
     console.log(alignRows([
       ["", "recorded", "replayed"],
-      ["reviews", String(r.before.reviews), String(r.after.reviews)],
+      [
+        "reviews",
+        formatNumber(r.before.reviews),
+        formatNumber(r.after.reviews),
+      ],
       ["auto errors", String(r.before.autoErrors), String(r.after.autoErrors)],
       [
         "auto loss",

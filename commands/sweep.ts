@@ -241,7 +241,7 @@ function human(
       ["model", "decisions", "accuracy", "share of grid won"],
       ...doc.models.map((m) => [
         m.modelId,
-        String(m.n),
+        formatNumber(m.n),
         `${(m.accuracy * 100).toFixed(2)}%`,
         `${(doc.winShare[m.modelId] * 100).toFixed(1)}%`,
       ]),

@@ -5,6 +5,7 @@ import { InputRangeError } from "../lib/input_error.ts";
 import { taskClass } from "../lib/tasks/rules.ts";
 import { checkTask } from "../lib/tasks/verify.ts";
 import { alignRows, type Command, parseFlags, UsageError } from "./_command.ts";
+import { formatQuantity } from "./_format.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { commandHelp } from "./_help.ts";
 import { JSON_OPTION } from "./_options.ts";
@@ -109,7 +110,9 @@ export const verifyCommand: Command = {
         ]).replace(/^/gm, "  "),
         alignRows([
           ["class", "tasks"],
-          ...Object.entries(byClass).sort().map(([c, k]) => [c, String(k)]),
+          ...Object.entries(byClass).sort().map((
+            [c, k],
+          ) => [c, formatQuantity(k)]),
         ]).replace(/^/gm, "  "),
       ];
       noteUserStrings(disagreements.map((d) => d.id));

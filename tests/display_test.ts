@@ -58,10 +58,13 @@ Deno.test("showChart() is a Vega-Lite bundle (v5 and v6) with an SVG fallback an
 
 Deno.test("showClaims() counts the claims that hold and marks the ones that fail", () => {
   const bundle = mimeBundle(showClaims([
-    claimClose("a", "one is one", 1, 1),
-    claimClose("b", "one is two", 2, 1),
+    claimClose("a", "one is one", 1, 1, { kind: "property" }),
+    claimClose("b", "one is two", 2, 1, { kind: "property" }),
   ]));
-  assert.match(String(bundle["text/plain"]), /^1 of 2 claims hold\nholds {2}a/);
+  assert.match(
+    String(bundle["text/plain"]),
+    /^0 published figures reproduced .*; 1 of 2 claims hold\nProperties checked:\n {2}holds {2}a/,
+  );
   assert.match(
     String(bundle["text/plain"]),
     /FAILS {2}b: expected 2, actual 1/,

@@ -154,8 +154,8 @@ Deno.test("reproduce() counts a failing claim, logs it and still writes every ar
         tables: { t: aq.table({ x: [1] }) },
         charts: {},
         claims: [
-          claimClose("broken.two", "one is two", 2, 1),
-          claimClose("broken.one", "one is one", 1, 1),
+          claimClose("broken.two", "one is two", 2, 1, { kind: "property" }),
+          claimClose("broken.one", "one is one", 1, 1, { kind: "property" }),
         ],
       }),
     }],

@@ -9,17 +9,43 @@
 export type ClaimValue = number | string | boolean | null;
 
 /**
+ * What a claim is.
+ *
+ * - `published`: `expected` is a figure printed in a cited source, and
+ *   `source` names it by its citation key in `docs/sources.md`.
+ * - `derived`: `expected` is computed at run time by a second, independent
+ *   route (another function, a brute force, the figure a log states about
+ *   itself); `how` says which.
+ * - `property`: a checked statement that is true or false: a theorem, a rule
+ *   of a cited specification applied to a constructed case, or an acceptance
+ *   bound; `expected` is fixed by the statement, not read from a source.
+ */
+export type ClaimKind = "published" | "derived" | "property";
+
+/** Every claim kind, in the order reports list them. */
+export const CLAIM_KINDS: readonly ClaimKind[] = [
+  "published",
+  "derived",
+  "property",
+];
+
+/**
  * One asserted statement of an analysis.
  *
- * `expected` is the figure from the source document, `actual` what the code
- * computed, and `holds` whether they agree within `tolerance` (absolute, for
- * numbers; exact equality otherwise).
+ * `expected` is the figure the claim states (from a cited source, from a
+ * second computation, or fixed by a property, as `kind` says), `actual` what
+ * the code computed, and `holds` whether they agree within `tolerance`
+ * (absolute, for numbers; exact equality otherwise).
  */
 export interface Claim {
   /** Stable id, unique within the analysis, for example `"divergence.loss.reconciliation.A"`. */
   readonly id: string;
   /** The statement in words. */
   readonly statement: string;
+  /** What the claim is: a published figure, a derived value or a property. */
+  readonly kind: ClaimKind;
+  /** For a `derived` claim, how `expected` was computed. */
+  readonly how?: string;
   /** The figure being reproduced. */
   readonly expected: ClaimValue;
   /** The figure the code computed. */
@@ -28,20 +54,60 @@ export interface Claim {
   readonly tolerance: number;
   /** Whether `actual` agrees with `expected`. */
   readonly holds: boolean;
-  /** Where `expected` comes from. */
+  /**
+   * Where `expected` comes from, starting with a citation key of
+   * `docs/sources.md` (`"third-number: divergence table"`); always set on a
+   * `published` claim.
+   */
   readonly source?: string;
 }
 
 /** Options for {@linkcode claimClose}. */
 export interface ClaimOptions {
+  /** What the claim is; required, so that every claim is classified where it is made. */
+  kind: ClaimKind;
+  /** How a `derived` claim's expected value is computed; required for `derived`. */
+  how?: string;
   /**
    * Largest absolute difference that still holds. Default: 1e-9. For a figure
    * published rounded, use half a unit of its last digit (0.0005 for 38.7%
    * written as 0.387).
    */
   tolerance?: number;
-  /** Where the expected figure comes from. */
+  /**
+   * Where the expected figure comes from, starting with a citation key of
+   * `docs/sources.md`; required for `published`.
+   */
   source?: string;
+}
+
+function classified(
+  id: string,
+  options: Omit<ClaimOptions, "tolerance">,
+): Pick<Claim, "kind" | "how" | "source"> {
+  const { kind, how, source } = options;
+  if (!CLAIM_KINDS.includes(kind)) {
+    throw new RangeError(
+      `Cannot state claim ${id}: kind must be one of ${
+        CLAIM_KINDS.join(", ")
+      }, got ${JSON.stringify(kind)}`,
+    );
+  }
+  if (kind === "published" && (source === undefined || source.trim() === "")) {
+    throw new TypeError(
+      `Cannot state claim ${id}: a published claim must name its source`,
+    );
+  }
+  if (kind === "derived" && (how === undefined || how.trim() === "")) {
+    throw new TypeError(
+      `Cannot state claim ${id}: a derived claim must say how its expected value is computed`,
+    );
+  }
+  return {
+    kind,
+    ...(how === undefined ? {} : { how }),
+    ...(source === undefined ? {} : { source }),
+  };
 }
 
 /**
@@ -54,18 +120,25 @@ export interface ClaimOptions {
  * @param statement The statement in words.
  * @param expected The published figure.
  * @param actual The computed figure.
- * @param options Tolerance and source.
+ * @param options Kind, tolerance, source and, for a derived claim, how.
  * @returns The claim.
- * @throws {RangeError} When the tolerance is negative or not finite.
+ * @throws {RangeError} When the tolerance is negative or not finite, or the
+ * kind is unknown.
+ * @throws {TypeError} When a published claim has no source or a derived one
+ * no `how`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { claimClose } from "./claim.ts";
  *
- * const c = claimClose("cut", "B loses 38.7% less", 0.387, 1 - 64 / 104.4, { tolerance: 0.0005 });
+ * const c = claimClose("cut", "B loses 38.7% less", 0.387, 1 - 64 / 104.4, {
+ *   kind: "published",
+ *   tolerance: 0.0005,
+ *   source: "third-number: divergence table",
+ * });
  * assert.equal(c.holds, true);
- * assert.equal(claimClose("x", "x", 1, null).holds, false);
+ * assert.equal(claimClose("x", "x", 1, null, { kind: "property" }).holds, false);
  * ```
  */
 export function claimClose(
@@ -73,7 +146,7 @@ export function claimClose(
   statement: string,
   expected: number,
   actual: number | null,
-  options: ClaimOptions = {},
+  options: ClaimOptions,
 ): Claim {
   const tolerance = options.tolerance ?? 1e-9;
   if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
@@ -83,14 +156,17 @@ export function claimClose(
   }
   const holds = actual !== null && Number.isFinite(actual) &&
     Math.abs(actual - expected) <= tolerance;
+  const { kind, how, source } = classified(id, options);
   return {
     id,
     statement,
+    kind,
+    ...(how === undefined ? {} : { how }),
     expected,
     actual,
     tolerance,
     holds,
-    ...(options.source === undefined ? {} : { source: options.source }),
+    ...(source === undefined ? {} : { source }),
   };
 }
 
@@ -101,15 +177,22 @@ export function claimClose(
  * @param statement The statement in words.
  * @param expected The expected value.
  * @param actual The computed value.
- * @param options Source of the expected value.
+ * @param options Kind, source and, for a derived claim, how.
  * @returns The claim, with tolerance 0.
+ * @throws {RangeError} When the kind is unknown.
+ * @throws {TypeError} When a published claim has no source or a derived one
+ * no `how`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { claimEqual } from "./claim.ts";
  *
- * assert.equal(claimEqual("rank", "A ranks first", "A", "A").holds, true);
+ * const c = claimEqual("rank", "A ranks first", "A", "A", {
+ *   kind: "published",
+ *   source: "third-number: divergence table",
+ * });
+ * assert.equal(c.holds, true);
  * ```
  */
 export function claimEqual(
@@ -117,16 +200,19 @@ export function claimEqual(
   statement: string,
   expected: ClaimValue,
   actual: ClaimValue,
-  options: Pick<ClaimOptions, "source"> = {},
+  options: Omit<ClaimOptions, "tolerance">,
 ): Claim {
+  const { kind, how, source } = classified(id, options);
   return {
     id,
     statement,
+    kind,
+    ...(how === undefined ? {} : { how }),
     expected,
     actual,
     tolerance: 0,
     holds: Object.is(expected, actual) || expected === actual,
-    ...(options.source === undefined ? {} : { source: options.source }),
+    ...(source === undefined ? {} : { source }),
   };
 }
 
@@ -144,8 +230,12 @@ export function claimEqual(
  * import assert from "node:assert/strict";
  * import { assertClaims, claimClose } from "./claim.ts";
  *
- * assertClaims([claimClose("ok", "one is one", 1, 1)]);
- * assert.throws(() => assertClaims([claimClose("bad", "one is two", 1, 2)]), /bad/);
+ * const property = { kind: "property" } as const;
+ * assertClaims([claimClose("ok", "one is one", 1, 1, property)]);
+ * assert.throws(
+ *   () => assertClaims([claimClose("bad", "one is two", 1, 2, property)]),
+ *   /bad/,
+ * );
  * ```
  */
 export function assertClaims(claims: readonly Claim[]): void {

@@ -5,7 +5,13 @@
  * @module
  */
 
-import type { Claim, ClaimValue } from "../claims/claim.ts";
+import {
+  type Claim,
+  CLAIM_KINDS,
+  type ClaimKind,
+  type ClaimValue,
+} from "../claims/claim.ts";
+import { formatQuantity, formatRule } from "../format/numbers.ts";
 import {
   NAN_NULL,
   type NullReason,
@@ -43,28 +49,21 @@ export function escapeHtml(text: string): string {
   );
 }
 
-function formatNumber(v: number): string {
+function formatNumber(v: number, resolution?: number): string {
   if (Number.isNaN(v)) return "NaN";
   if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
-  if (v === 0) return "0";
-  const a = Math.abs(v);
-  if (Number.isInteger(v) && a < 1e15) return v.toLocaleString("en-US");
-  if (a < 1e-4 || a >= 1e15) {
-    return v.toExponential(5).replace(/\.?0+e/, "e");
-  }
-  if (a >= 1e5) {
-    return v.toLocaleString("en-US", { maximumFractionDigits: 1 });
-  }
-  return v.toLocaleString("en-US", { maximumSignificantDigits: 6 });
+  if (Math.abs(v) >= 1e15) return v.toExponential(5).replace(/\.?0+e/, "e");
+  return formatQuantity(v, resolution === undefined ? {} : { resolution });
 }
 
 /**
  * Format a value for a table cell.
  *
- * Integers print in full with thousands separators; other numbers to six
- * significant digits, in exponent notation below 0.0001 (so a p-value of
- * 5.7e-10 neither turns into a row of zeros nor rounds to 0); everything else
- * as text.
+ * Numbers go through the shared formatter (`formatQuantity` of
+ * `lib/format/numbers.ts`): integers in full and every number with thousands
+ * separators, other numbers to six significant digits, in exponent notation
+ * below 0.0001 (so a p-value of 5.7e-10 neither turns into a row of zeros nor
+ * rounds to 0); everything else as text.
  *
  * @param value A cell value.
  * @returns Display text; `null` and `undefined` give `"n/a"`.
@@ -76,6 +75,7 @@ function formatNumber(v: number): string {
  *
  * assert.equal(formatCell(10042), "10,042");
  * assert.equal(formatCell(0.3869731800766284), "0.386973");
+ * assert.equal(formatCell(716.6000000000001), "716.6");
  * assert.equal(formatCell(5.678111222975172e-10), "5.67811e-10");
  * assert.equal(formatCell(null), "n/a");
  * ```
@@ -192,18 +192,97 @@ const ACTUAL_NULL: NullReason = {
   why: "computed null: the analysis could not compute this figure",
 };
 
-function claimValue(v: ClaimValue, ifNull: NullReason): string {
+/**
+ * A claim's expected or actual value for people: a number to the digits its
+ * tolerance can tell apart (six significant digits at most, thousands
+ * grouped), anything else as text. The exact values are in `claims.json`.
+ *
+ * @param value The value.
+ * @param tolerance The claim's tolerance; 0 for an exact claim.
+ * @returns Display text; `null` gives `"unknown"`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatClaimValue } from "./html.ts";
+ *
+ * assert.equal(formatClaimValue(0.43999999999999995, 1e-12), "0.44");
+ * assert.equal(formatClaimValue(0.3869731800766284, 0.0005), "0.387");
+ * assert.equal(formatClaimValue(10042, 1e-9), "10,042");
+ * assert.equal(formatClaimValue("B", 0), "B");
+ * ```
+ */
+export function formatClaimValue(value: ClaimValue, tolerance: number): string {
+  if (value === null) return "unknown";
+  if (typeof value === "number") {
+    return formatNumber(value, tolerance > 0 ? tolerance : undefined);
+  }
+  return String(value);
+}
+
+function claimValue(
+  v: ClaimValue,
+  tolerance: number,
+  ifNull: NullReason,
+): string {
   if (v === null) return nullCellHtml(ifNull);
   const cls = typeof v === "number" ? "num" : "val";
-  return `<td class="${cls}">${escapeHtml(String(v))}</td>`;
+  return `<td class="${cls}">${
+    escapeHtml(formatClaimValue(v, tolerance))
+  }</td>`;
+}
+
+/** How each claim kind is headed in the report and notebooks. */
+export const CLAIM_KIND_HEADINGS: Readonly<Record<ClaimKind, string>> = {
+  published: "Published figures reproduced",
+  derived: "Derived values recomputed",
+  property: "Properties checked",
+};
+
+/**
+ * The one-line summary that leads a claims display: published figures
+ * first, then derived values and properties.
+ *
+ * @param claims Claims.
+ * @returns For example "23 published figures reproduced (of 23), 31 of 31
+ *   derived values hold, 180 of 180 properties hold".
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { claimClose } from "../claims/claim.ts";
+ * import { claimsSummary } from "./html.ts";
+ *
+ * const s = claimsSummary([
+ *   claimClose("a", "A loses 104.4", 104.4, 104.4, { kind: "published", source: "third-number: x" }),
+ * ]);
+ * assert.equal(s, "1 published figure reproduced (of 1), 0 of 0 derived values hold, 0 of 0 properties hold");
+ * ```
+ */
+export function claimsSummary(claims: readonly Claim[]): string {
+  const of = (k: ClaimKind) => claims.filter((c) => c.kind === k);
+  const hold = (k: ClaimKind) => of(k).filter((c) => c.holds).length;
+  const published = hold("published");
+  return `${published.toLocaleString("en-US")} published figure${
+    published === 1 ? "" : "s"
+  } reproduced (of ${of("published").length.toLocaleString("en-US")}), ${
+    hold("derived").toLocaleString("en-US")
+  } of ${of("derived").length.toLocaleString("en-US")} derived values hold, ${
+    hold("property").toLocaleString("en-US")
+  } of ${of("property").length.toLocaleString("en-US")} properties hold`;
 }
 
 /**
- * Render claims as an HTML table: status, statement, expected, actual and
- * tolerance, with full-precision numbers.
+ * Render claims as an HTML table, grouped by kind (published figures, then
+ * derived values, then properties, each under a heading row): status,
+ * statement, expected, actual and tolerance. Numbers show the digits the
+ * claim's tolerance can tell apart (`formatClaimValue`); the tolerance, a
+ * decision rule, prints exactly. A derived claim says how its expected value
+ * was computed.
  *
  * @param claims Claims.
- * @returns An HTML `<table>` string whose rows carry `data-holds`.
+ * @returns An HTML `<table>` string whose rows carry `data-holds` and
+ *   `data-kind`.
  *
  * @example
  * ```ts
@@ -211,24 +290,38 @@ function claimValue(v: ClaimValue, ifNull: NullReason): string {
  * import { claimClose } from "../claims/claim.ts";
  * import { claimsHtml } from "./html.ts";
  *
- * const html = claimsHtml([claimClose("x", "one is one", 1, 1)]);
+ * const html = claimsHtml([
+ *   claimClose("x", "one is one", 1, 1, { kind: "property" }),
+ * ]);
  * assert.match(html, /data-holds="true"/);
  * ```
  */
 export function claimsHtml(claims: readonly Claim[]): string {
-  const rows = claims.map((c) =>
+  const row = (c: Claim) =>
     `<tr class="claim ${
       c.holds ? "holds" : "fails"
-    }" data-holds="${c.holds}" data-claim-id="${
+    }" data-holds="${c.holds}" data-kind="${c.kind}" data-claim-id="${
       escapeHtml(c.id)
     }"><td class="status">${c.holds ? "holds" : "FAILS"}</td><td>${
       escapeHtml(c.statement)
     }<div class="claim-id">${escapeHtml(c.id)}${
       c.source === undefined ? "" : ` · ${escapeHtml(c.source)}`
-    }</div></td>${claimValue(c.expected, EXPECTED_NULL)}${
-      claimValue(c.actual, ACTUAL_NULL)
-    }<td class="num">${escapeHtml(String(c.tolerance))}</td></tr>`
-  ).join("\n");
+    }${
+      c.how === undefined ? "" : ` · expected: ${escapeHtml(c.how)}`
+    }</div></td>${claimValue(c.expected, c.tolerance, EXPECTED_NULL)}${
+      claimValue(c.actual, c.tolerance, ACTUAL_NULL)
+    }<td class="num">${escapeHtml(formatRule(c.tolerance))}</td></tr>`;
+  const rows = CLAIM_KINDS.flatMap((kind) => {
+    const of = claims.filter((c) => c.kind === kind);
+    if (of.length === 0) return [];
+    const holding = of.filter((c) => c.holds).length;
+    return [
+      `<tr class="kind" data-kind-heading="${kind}"><th scope="rowgroup" colspan="5">${
+        CLAIM_KIND_HEADINGS[kind]
+      } <span class="muted">${holding} of ${of.length} hold</span></th></tr>`,
+      ...of.map(row),
+    ];
+  }).join("\n");
   return `<table class="lb-table lb-claims"><thead><tr><th scope="col">status</th><th scope="col">claim</th><th scope="col">expected</th><th scope="col">actual</th><th scope="col">tolerance</th></tr></thead><tbody>\n${rows}</tbody></table>`;
 }
 
@@ -248,4 +341,6 @@ export const REPORT_CSS = `
 .lb-claims tr.fails td.status{color:#cf222e;font-weight:700}
 .lb-claims tr.fails{background:#fff0f0}
 .lb-claims .claim-id{color:#57606a;font-size:11px}
+.lb-claims tr.kind th{background:#eef1f4;text-align:left;position:static}
+@media print{.lb-scroll,.lb-scroll.tall{max-height:none;overflow:visible}.lb-table th{position:static}.lb-table tr{break-inside:avoid}}
 `;

@@ -6,7 +6,14 @@
  */
 
 import type { Claim } from "../claims/claim.ts";
-import { claimsHtml, escapeHtml, REPORT_CSS, tableHtml } from "./html.ts";
+import { countClaimsByKind } from "../claims/claim_counts.ts";
+import {
+  claimsHtml,
+  claimsSummary,
+  escapeHtml,
+  REPORT_CSS,
+  tableHtml,
+} from "./html.ts";
 
 /** One analysis, ready to print: tables as rows, figures as SVG text. */
 export interface ReportSection {
@@ -82,7 +89,25 @@ details.params{margin:0.4em 0} details.params summary{cursor:pointer;color:#5760
 .lb-claims td.val{overflow-wrap:anywhere}
 .top{font-size:13px;margin-top:1.5em}
 footer{margin-top:3em;border-top:1px solid #d0d7de;padding-top:0.8em;font-size:13px;color:#57606a}
-@media print{.lb-scroll.tall{max-height:none} .top{display:none}}
+.kinds{font-size:13px;margin:0 0 1em}
+@media print{
+@page{size:A4;margin:14mm 12mm}
+body{max-width:none;padding:0;font-size:11px}
+.lb-scroll,.lb-scroll.tall{max-height:none;overflow:visible}
+.lb-table{font-size:9px;width:100%;table-layout:auto}
+.lb-table th,.lb-table td{padding:1px 4px;overflow-wrap:anywhere;white-space:normal}
+.lb-table td.num{white-space:nowrap}
+.lb-table th{position:static}
+.lb-table thead{display:table-header-group}
+.lb-table tr{break-inside:avoid}
+.lb-figures{display:block}
+.lb-figure{break-inside:avoid;page-break-inside:avoid;margin:0 0 1em}
+.lb-figure svg{max-width:100%;max-height:240mm;width:auto}
+h2,h3,h4{break-after:avoid;page-break-after:avoid}
+section.analysis{break-before:page}
+.top,nav#contents .parts{display:none}
+a{color:inherit;text-decoration:none}
+}
 `;
 
 function slug(text: string): string {
@@ -148,7 +173,7 @@ function sectionHtml(s: ReportSection): string {
     }/${escapeHtml(t.name)}">${tableHtml(t.columns, t.rows)}</div>`;
   }).join("\n");
   return `<section id="${escapeHtml(s.id)}" class="analysis">
-<h2><a class="anchor" href="#${escapeHtml(s.id)}" aria-hidden="true">§</a>${
+<h2><a class="anchor" href="#${escapeHtml(s.id)}" aria-hidden="true">#</a>${
     escapeHtml(s.title)
   }</h2>
 <p class="source muted">Source: ${escapeHtml(s.source)}</p>
@@ -156,6 +181,7 @@ ${parametersHtml(s.parameters)}
 <h3 id="${slug(s.id)}--claims">Claims <span class="badge ${
     holding === s.claims.length ? "ok" : "bad"
   }">${holding} of ${s.claims.length} hold</span></h3>
+<p class="kinds muted">${escapeHtml(claimsSummary(s.claims))}</p>
 <div class="lb-scroll">${claimsHtml(s.claims)}</div>
 ${
     s.figures.length === 0
@@ -278,6 +304,7 @@ export function reportHtml(
 ): string {
   const claims = sections.flatMap((s) => s.claims);
   const holding = claims.filter((c) => c.holds).length;
+  const kinds = countClaimsByKind(claims);
   const figures = sections.reduce((n, s) => n + s.figures.length, 0);
   const tables = sections.reduce((n, s) => n + s.tables.length, 0);
   return `<!doctype html>
@@ -293,7 +320,12 @@ export function reportHtml(
 <h1>lossbook reproduction report</h1>
 <p class="summary ${
     holding === claims.length ? "ok" : "bad"
-  }" id="claim-summary" data-claims="${claims.length}" data-holding="${holding}">${holding} of ${claims.length} claims hold</p>
+  }" id="claim-summary" data-claims="${claims.length}" data-holding="${holding}" data-published="${kinds.published.total}" data-published-holding="${kinds.published.holding}">${
+    kinds.published.holding.toLocaleString("en-US")
+  } published figure${kinds.published.holding === 1 ? "" : "s"} reproduced · ${
+    holding.toLocaleString("en-US")
+  } of ${claims.length.toLocaleString("en-US")} claims hold</p>
+<p class="kinds" id="claim-kinds">Claims are of three kinds: <b>published</b> figures printed in a cited source (${kinds.published.holding} of ${kinds.published.total} reproduced), <b>derived</b> values computed a second, independent way at run time (${kinds.derived.holding} of ${kinds.derived.total} agree), and <b>properties</b>, checked true/false statements (${kinds.property.holding} of ${kinds.property.total} hold). Sources are cited by their keys in <code>docs/sources.md</code>.</p>
 <p class="muted">${sections.length} analyses, ${figures} figures, ${tables} tables. A cell that reads <i>unknown</i> or <i>n/a</i> is empty on purpose: hover over it to see why.</p>
 ${metaHtml(meta)}
 </header>

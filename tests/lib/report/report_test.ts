@@ -15,7 +15,7 @@ const SECTION = {
   title: "Analysis <A>",
   source: "third-number: divergence table",
   parameters: { seed: 7, profiles: ["flat", "reconciliation"] },
-  claims: [claimClose("a.x", "x is 1", 1, 1)],
+  claims: [claimClose("a.x", "x is 1", 1, 1, { kind: "property" })],
   tables: [{
     name: "bins",
     columns: ["lo", "n", "accuracy"],
@@ -96,4 +96,42 @@ Deno.test("reportHtml() is one offline page: no script, stylesheet link, web fon
   const html = reportHtml([SECTION], META);
   assert.doesNotMatch(html, /<script|<link|@import|@font-face|<iframe/);
   assert.doesNotMatch(html, /(src|href)="(https?:)?\/\//);
+});
+
+Deno.test("reportHtml() prints whole tables and keeps each figure on one page", () => {
+  const html = reportHtml([SECTION], META);
+  const print = html.slice(html.indexOf("@media print{\n"));
+  // no scroll box on paper: every row of a tall table is printed
+  assert.match(
+    print,
+    /\.lb-scroll,\.lb-scroll\.tall\{max-height:none;overflow:visible\}/,
+  );
+  // column headings repeat on each page; rows and figures are not cut in two
+  assert.match(print, /\.lb-table thead\{display:table-header-group\}/);
+  assert.match(print, /\.lb-table tr\{break-inside:avoid\}/);
+  assert.match(print, /\.lb-figure\{break-inside:avoid;/);
+  // a sticky heading would print over the rows
+  assert.match(print, /\.lb-table th\{position:static\}/);
+});
+
+Deno.test("reportHtml() leads with the published figures reproduced and groups each section's claims by kind", () => {
+  const published = claimClose("a.p", "A loses 104.4", 104.4, 104.4, {
+    kind: "published",
+    source: "third-number: divergence table",
+  });
+  const html = reportHtml([{
+    ...SECTION,
+    claims: [...SECTION.claims, published],
+  }], META);
+  assert.match(
+    html,
+    /id="claim-summary"[^>]*>1 published figure reproduced · 2 of 2 claims hold</,
+  );
+  assert.match(
+    html,
+    /1 published figure reproduced \(of 1\), 0 of 0 derived values hold, 1 of 1 properties hold/,
+  );
+  assert.ok(
+    html.indexOf('data-claim-id="a.p"') < html.indexOf('data-claim-id="a.x"'),
+  );
 });
