@@ -845,6 +845,7 @@ export {
   display,
   JUPYTER_DISPLAY,
   mimeBundle,
+  show,
   showChart,
   showClaims,
   showResult,
@@ -854,5 +855,7 @@ export type {
   Displayable,
   DisplayValue,
   MimeBundle,
+  PlainValue,
   ShowTableOptions,
+  ShowValue,
 } from "./display.ts";
