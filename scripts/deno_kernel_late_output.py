@@ -12,11 +12,12 @@ time after the last cell. Clients that stop reading a cell at its idle
 late output without an error.
 
 Usage: /usr/bin/python3 scripts/deno_kernel_late_output.py [--cells N]
-       [--variants value,display,display_yield] [--kernel deno]
+       [--variants value,display,display_yield,broadcast_yield] [--kernel deno]
 
-Prints one line per variant ("<variant>: N late of M cells, N lost") and the
-versions, then exits 1 when any output of the yield variant was late or
-lost (the workaround failed), 0 otherwise.
+Prints the versions, then one line per variant ("<variant>: N late of M
+cells, N lost") and one JSON line; exits 1 when any output of a *_yield
+variant was late or lost (the workaround failed), 0 otherwise. Each variant
+runs on a fresh kernel.
 """
 
 import argparse
@@ -39,6 +40,13 @@ VARIANTS = {
     # the workaround: the same display, then a 20 ms yield before the cell ends
     "display_yield": (
         'await Deno.jupyter.display({ "text/plain": "shown" }, { raw: true });\n'
+        "await new Promise((resolve) => setTimeout(resolve, 20));"
+    ),
+    # the same through Deno.jupyter.broadcast (what display() calls), with
+    # output metadata, then the yield: what lossbook's show() sends
+    "broadcast_yield": (
+        'await Deno.jupyter.broadcast("display_data", { data: { "text/plain": "shown" }, '
+        'metadata: { "text/plain": {} }, transient: {} });\n'
         "await new Promise((resolve) => setTimeout(resolve, 20));"
     ),
 }
@@ -97,7 +105,7 @@ def run_variant(kc, code, cells, drain):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cells", type=int, default=150, help="cells per variant (default 150)")
-    ap.add_argument("--variants", default="value,display,display_yield")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--kernel", default="deno", help="kernel spec name (default deno)")
     ap.add_argument("--drain", type=float, default=2.0, help="seconds to listen after the last cell")
     args = ap.parse_args()
@@ -112,7 +120,7 @@ def main():
             km.shutdown_kernel(now=True)
         print(f"{name}: {late} late of {args.cells} cells, {lost} lost", flush=True)
         print(json.dumps({"variant": name, "cells": args.cells, "late": late, "lost": lost}))
-        if name == "display_yield" and (late or lost):
+        if name.endswith("_yield") and (late or lost):
             failed = True
     return 1 if failed else 0
 
