@@ -1,26 +1,32 @@
 /**
- * Rich display in Jupyter (Deno kernel), in one module: objects whose
- * `[Symbol.for("Jupyter.display")]()` returns a MIME bundle. An analysis
- * result shows its claims, tables and charts; a table shows as HTML with
- * every null cell marked "unknown" or "n/a" and the reason as a tooltip; a
- * chart shows as a Vega-Lite bundle with a pre-rendered SVG fallback.
+ * Rich display in Jupyter (Deno kernel), in one module. The `show*`
+ * builders make objects whose `[Symbol.for("Jupyter.display")]()` returns a
+ * MIME bundle: an analysis result shows its claims, tables and charts; a
+ * table shows as HTML with every null cell marked "unknown" or "n/a" and the
+ * reason as a tooltip; a chart shows as a Vega-Lite bundle with a
+ * pre-rendered PNG fallback.
  *
- * Outside the kernel these are plain objects and do nothing, so notebooks
- * also run in-process under `deno test`. This module never touches
- * `Deno.jupyter` (which throws outside the kernel), and `lib/` knows nothing
- * of Jupyter: the HTML comes from `lib/report/html.ts`, the SVG from
- * `lib/charts/render.ts`.
+ * {@linkcode show} publishes one of them from a notebook cell: `await
+ * show(x)` sends the bundle to the kernel and waits a moment before the cell
+ * ends, because the Deno kernel sometimes publishes a cell's output after
+ * that cell's "idle" status, and headless runners (nbconvert, papermill, CI)
+ * stop listening at the idle and lose the output (see
+ * `docs/deno-kernel-late-output.md`). Outside the kernel (tests, `deno test
+ * --doc`, notebooks run in-process) there is no `Deno.jupyter`: `show`
+ * returns the bundle instead, and nothing else here touches the kernel.
+ * `lib/` knows nothing of Jupyter: the HTML comes from `lib/report/html.ts`,
+ * the SVG and PNG from `lib/charts/render.ts`.
  *
  * ```ts
  * import assert from "node:assert/strict";
  * import { divergence } from "./analyses/divergence.ts";
- * import { display, mimeBundle } from "./display.ts";
+ * import { display, mimeBundle, show } from "./display.ts";
  *
  * const result = divergence();
  * const table = mimeBundle(await display(result.tables.divergence));
  * assert.match(String(table["text/html"]), /<table/);
- * const chart = mimeBundle(await display(result.charts.loss_by_profile));
- * assert.ok("application/vnd.vegalite.v5+json" in chart && "image/svg+xml" in chart);
+ * const chart = await show(result.charts.loss_by_profile); // outside the kernel: the bundle
+ * assert.ok(chart !== undefined && "application/vnd.vegalite.v5+json" in chart && "image/png" in chart);
  * ```
  *
  * @module
@@ -32,7 +38,8 @@ import type {
   VegaLiteSpec,
 } from "./lib/claims/analysis_result.ts";
 import { type Claim, CLAIM_KINDS } from "./lib/claims/claim.ts";
-import { renderSvg } from "./lib/charts/render.ts";
+import { Buffer } from "node:buffer";
+import { renderPng, renderSvg } from "./lib/charts/render.ts";
 import {
   CLAIM_KIND_HEADINGS,
   claimsHtml,
@@ -137,13 +144,28 @@ export function showTable(
   });
 }
 
+// Output metadata beside a bundle (the display size of a chart's PNG), for
+// show() to publish with it; the Deno kernel's display protocol carries
+// only the bundle.
+const outputMetadata = new WeakMap<Displayable, Record<string, unknown>>();
+
+/** The CSS pixel size of an SVG document, from its root element. */
+function svgSize(svg: string): { width: number; height: number } | null {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? "";
+  const width = Number(/\swidth="([\d.]+)"/.exec(root)?.[1]);
+  const height = Number(/\sheight="([\d.]+)"/.exec(root)?.[1]);
+  return width > 0 && height > 0 ? { width, height } : null;
+}
+
 /**
- * Show a Vega-Lite chart: the Vega-Lite MIME bundle for interactive
- * frontends, with a pre-rendered SVG fallback for everything else (including
- * a notebook viewed on a code-hosting site).
+ * Show a Vega-Lite chart: the Vega-Lite MIME bundle (v6 and v5) for
+ * interactive frontends (JupyterLab, VS Code), with a pre-rendered PNG
+ * (base64, drawn at twice its size and displayed at its size) for everything
+ * else: a notebook viewed on a code-hosting site, nbconvert's HTML. No SVG:
+ * some nbconvert builds prefer SVG over PNG in HTML and then strip it.
  *
  * @param spec A Vega-Lite spec.
- * @returns A displayable object (the SVG is rendered first, hence async).
+ * @returns A displayable object (the PNG is rendered first, hence async).
  *
  * @example
  * ```ts
@@ -155,17 +177,22 @@ export function showTable(
  *   [{ s: "HIGH", m: "A", v: 10 }], { x: "s", group: "m", y: "v", title: "t" },
  * )));
  * assert.ok("application/vnd.vegalite.v6+json" in bundle);
- * assert.match(String(bundle["image/svg+xml"]), /<svg/);
+ * assert.ok(atob(String(bundle["image/png"])).startsWith("\x89PNG"));
+ * assert.ok(!("image/svg+xml" in bundle));
  * ```
  */
 export async function showChart(spec: VegaLiteSpec): Promise<Displayable> {
   const svg = await renderSvg(spec);
-  return displayable({
+  const png = await renderPng(svg, { scale: 2 });
+  const shown = displayable({
     "application/vnd.vegalite.v6+json": spec,
     "application/vnd.vegalite.v5+json": spec,
-    "image/svg+xml": svg,
+    "image/png": Buffer.from(png).toString("base64"),
     "text/plain": `Vega-Lite chart: ${String(spec.title ?? "untitled")}`,
   });
+  const size = svgSize(svg);
+  if (size !== null) outputMetadata.set(shown, { "image/png": size });
+  return shown;
 }
 
 /**
@@ -312,8 +339,8 @@ function isVegaLiteSpec(value: object): value is VegaLiteSpec {
  * returned as it is.
  *
  * @param value What to show.
- * @returns A displayable object; make it a cell's last expression (after
- *   `await`) and the kernel shows it.
+ * @returns A displayable object; in a notebook, publish it with
+ *   {@linkcode show} (`await show(value)` does both).
  * @throws {TypeError} When the value is none of these.
  *
  * @example
@@ -342,4 +369,111 @@ export async function display(value: DisplayValue): Promise<Displayable> {
       value === null ? "null" : typeof value
     }: expected an analysis result, an Arquero table, a Vega-Lite spec or a list of claims`,
   );
+}
+
+/** A plain value {@linkcode show} prints as text: a primitive or a plain object. */
+export type PlainValue =
+  | string
+  | number
+  | boolean
+  | bigint
+  | null
+  | undefined
+  | { readonly [key: string]: unknown };
+
+/** Everything {@linkcode show} shows. */
+export type ShowValue = DisplayValue | PlainValue;
+
+/** Milliseconds `show` yields after publishing, before the cell may end. */
+const PUBLISH_YIELD_MS = 20;
+
+interface JupyterKernel {
+  broadcast(
+    msgType: string,
+    content: Record<string, unknown>,
+  ): Promise<void>;
+}
+
+// The kernel's API, when this runs inside `deno jupyter`; elsewhere the
+// `Deno.jupyter` getter throws, and this returns undefined.
+function jupyterKernel(): JupyterKernel | undefined {
+  try {
+    const kernel = (Deno as unknown as { jupyter?: Partial<JupyterKernel> })
+      .jupyter;
+    return typeof kernel?.broadcast === "function"
+      ? kernel as JupyterKernel
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainValue(value: unknown): value is PlainValue {
+  if (value === null || typeof value !== "object") {
+    return typeof value !== "function" && typeof value !== "symbol";
+  }
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) &&
+    !(JUPYTER_DISPLAY in value) && !isColumnTable(value) &&
+    !isAnalysisResult(value) && !isVegaLiteSpec(value);
+}
+
+function showText(value: PlainValue): Displayable {
+  return displayable({
+    "text/plain": typeof value === "string" ? value : Deno.inspect(value, {
+      colors: false,
+      depth: 6,
+      iterableLimit: 200,
+      strAbbreviateSize: 10_000,
+    }),
+  });
+}
+
+/**
+ * Show something in a notebook, so that every runner keeps it: build its
+ * display ({@linkcode display}; a primitive or plain object shows as
+ * text), publish it as the cell's output, then yield for a moment before
+ * the cell ends. The yield is the workaround for the Deno kernel publishing
+ * output after the cell's "idle" status, which nbconvert, papermill and CI
+ * runners then drop (`docs/deno-kernel-late-output.md`). Write `await
+ * show(x);` instead of leaving a displayable as the cell's last expression.
+ *
+ * Inside `deno jupyter` this publishes and resolves to `undefined`, which
+ * the kernel shows as nothing more. Outside the kernel (tests, doc
+ * examples, notebooks run in-process) there is nothing to publish to: it
+ * resolves to the MIME bundle.
+ *
+ * @param value What to show: an analysis result, an Arquero table, a
+ *   Vega-Lite spec, a list of claims, a displayable from a `show*` builder
+ *   (for options such as `showTable(t, { maxRows })`), or a plain value.
+ * @returns The MIME bundle outside the kernel; `undefined` in it, once
+ *   published.
+ * @throws {TypeError} When the value is none of these.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as aq from "arquero";
+ * import { show, showTable } from "./display.ts";
+ *
+ * const table = await show(showTable(aq.table({ a: [1, 2, 3] }), { maxRows: 1 }));
+ * assert.match(String(table?.["text/html"]), /2 more rows not shown/);
+ * assert.deepEqual(await show("3 of 3 claims hold"), { "text/plain": "3 of 3 claims hold" });
+ * assert.deepEqual(await show({ valid: true }), { "text/plain": "{ valid: true }" });
+ * ```
+ */
+export async function show(value: ShowValue): Promise<MimeBundle | undefined> {
+  const shown = isPlainValue(value)
+    ? showText(value)
+    : await display(value as DisplayValue);
+  const bundle = mimeBundle(shown);
+  const kernel = jupyterKernel();
+  if (kernel === undefined) return bundle;
+  await kernel.broadcast("display_data", {
+    data: bundle,
+    metadata: outputMetadata.get(shown) ?? {},
+    transient: {},
+  });
+  await new Promise((resolve) => setTimeout(resolve, PUBLISH_YIELD_MS));
+  return undefined;
 }

@@ -868,6 +868,7 @@ export {
   display,
   JUPYTER_DISPLAY,
   mimeBundle,
+  show,
   showChart,
   showClaims,
   showResult,
@@ -877,5 +878,7 @@ export type {
   Displayable,
   DisplayValue,
   MimeBundle,
+  PlainValue,
   ShowTableOptions,
+  ShowValue,
 } from "./display.ts";

@@ -8,6 +8,7 @@ import {
   display,
   JUPYTER_DISPLAY,
   mimeBundle,
+  show,
   showChart,
   showClaims,
   showResult,
@@ -47,12 +48,21 @@ Deno.test("showTable() keeps its row limit in both HTML and text and says what i
   assert.match(html(bundle), /class="lb-scroll tall"/);
 });
 
-Deno.test("showChart() is a Vega-Lite bundle (v5 and v6) with an SVG fallback and a text line", async () => {
+Deno.test("showChart() is a Vega-Lite bundle (v5 and v6) with a PNG fallback, no SVG, and a text line", async () => {
   const spec = divergence().charts.loss_by_profile;
   const bundle = mimeBundle(await showChart(spec));
   assert.deepEqual(bundle["application/vnd.vegalite.v5+json"], spec);
   assert.deepEqual(bundle["application/vnd.vegalite.v6+json"], spec);
-  assert.match(String(bundle["image/svg+xml"]), /^(<\?xml[^>]*>\s*)?<svg[\s>]/);
+  const png = Uint8Array.from(
+    atob(String(bundle["image/png"])),
+    (c) => c.charCodeAt(0),
+  );
+  assert.deepEqual([...png.slice(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+  assert.ok(
+    png.length > 5_000,
+    `a drawn chart, not an empty image (${png.length} bytes)`,
+  );
+  assert.ok(!("image/svg+xml" in bundle));
   assert.match(String(bundle["text/plain"]), /^Vega-Lite chart: /);
 });
 
@@ -103,7 +113,7 @@ Deno.test("display() picks the display for a result, a table, a chart and claims
     /<table/,
   );
   const chart = mimeBundle(await display(result.charts.errors_by_severity));
-  assert.ok("image/svg+xml" in chart);
+  assert.ok("image/png" in chart);
   assert.match(
     String(mimeBundle(await display(result.claims))["text/plain"]),
     /of \d+ claims hold/,
@@ -123,10 +133,62 @@ Deno.test("display() refuses what it cannot show, naming what it got", async () 
   );
 });
 
-Deno.test("display.ts never touches Deno.jupyter, so it runs outside the kernel", async () => {
+Deno.test("show() outside the kernel publishes nothing and returns the bundle", async () => {
+  const result = divergence();
+  const table = await show(result.tables.divergence);
+  assert.deepEqual(table, mimeBundle(showTable(result.tables.divergence)));
+  const chart = await show(result.charts.errors_by_severity);
+  assert.ok(chart !== undefined && "image/png" in chart);
+  assert.deepEqual(await show("12 of 12 claims hold"), {
+    "text/plain": "12 of 12 claims hold",
+  });
+  assert.deepEqual(await show({ kappa: 0.5, lo: null }), {
+    "text/plain": "{ kappa: 0.5, lo: null }",
+  });
+  await assert.rejects(() => show(new Map() as never), TypeError);
+});
+
+Deno.test("show() in the kernel publishes display_data (PNG size as metadata), yields 20 ms, then resolves to undefined", async () => {
+  const sent: { type: string; content: Record<string, unknown>; at: number }[] =
+    [];
+  const deno = Deno as unknown as { jupyter: unknown };
+  deno.jupyter = {
+    broadcast(type: string, content: Record<string, unknown>) {
+      sent.push({ type, content, at: performance.now() });
+      return Promise.resolve();
+    },
+  };
+  try {
+    const result = divergence();
+    const shownTable = await show(result.tables.divergence);
+    const done = performance.now();
+    assert.equal(shownTable, undefined);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].type, "display_data");
+    assert.ok(done - sent[0].at >= 15, `yielded ${done - sent[0].at} ms`);
+    assert.deepEqual(
+      sent[0].content.data,
+      mimeBundle(showTable(result.tables.divergence)),
+    );
+    assert.deepEqual(sent[0].content.metadata, {});
+    assert.equal(await show(result.charts.errors_by_severity), undefined);
+    const meta = sent[1].content.metadata as Record<
+      string,
+      { width: number; height: number }
+    >;
+    assert.ok(meta["image/png"].width > 100 && meta["image/png"].height > 100);
+    assert.ok("image/png" in (sent[1].content.data as object));
+  } finally {
+    deno.jupyter = undefined;
+  }
+  assert.ok((await show("after")) !== undefined, "no kernel again: the bundle");
+});
+
+Deno.test("display.ts touches Deno.jupyter only inside show(), guarded for its absence", async () => {
   const source = await Deno.readTextFile(
     new URL("../display.ts", import.meta.url),
   );
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
   assert.doesNotMatch(code, /Deno\s*\.\s*jupyter/);
+  assert.equal((code.match(/\.jupyter\b/g) ?? []).length, 1);
 });

@@ -370,6 +370,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "severitySuite",
     "severityThresholds",
     "severityWeightedRecall",
+    "show",
     "showChart",
     "showClaims",
     "showResult",
