@@ -212,9 +212,11 @@ export function duckdbJsonlScanSql(
   -- a cost as writers write it is split as text, any other one parsed
   SELECT k, trailingComma, s,
     CASE WHEN costFast
-      THEN {'completeness': ('"' || split_part(s.cost, '"', 4) || '"')::JSON,
-        'usd': NULLIF(rtrim(split_part(s.cost, '"usd":', 2), '}'), 'null')::JSON}
-      ELSE json_transform(s.cost, ${structure(COST_FIELDS)}) END AS c,
+      THEN {'completeness': '"' || split_part(s.cost, '"', 4) || '"',
+        'usd': NULLIF(rtrim(split_part(s.cost, '"usd":', 2), '}'), 'null')}
+      ELSE json_transform(s.cost, ${
+    structure(COST_FIELDS)
+  })::STRUCT(completeness VARCHAR, usd VARCHAR) END AS c,
     CASE WHEN costFast THEN 0 ELSE hash(json_keys(s.cost)) END AS costKh,
     CASE WHEN costFast THEN NULL ELSE json_keys(s.cost) END AS costOther
   FROM shaped
@@ -228,7 +230,7 @@ export function duckdbJsonlScanSql(
   SELECT *, hash(runId, modelId, taskId, trial) AS dh,
     hash(modelId, taskId) AS th,
     trailingComma OR NOT coalesce(typeOk, false) OR coalesce(
-      ${invalidDecisionSql()}, true) AS bad
+      ${rowChecksSql()}, true) AS bad
   FROM typed
 )
 ${
@@ -262,6 +264,15 @@ const PER_TASK = `, trials AS (
   JOIN trials ON checked.modelId = trials.m AND checked.taskId = trials.t
 )
 SELECT`;
+
+// The row checks, with `x NOT IN ('a', ...)` written as a list lookup:
+// DuckDB plans a long IN list as a join, which materializes the scan.
+function rowChecksSql(): string {
+  return invalidDecisionSql().replace(
+    /(\w+) NOT IN \(([^)]*)\)/g,
+    (_, column, values) => `NOT list_contains([${values}], ${column})`,
+  );
+}
 
 function toNumber(v: unknown): number {
   return Number(v);
