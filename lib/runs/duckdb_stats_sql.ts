@@ -313,3 +313,75 @@ FROM (
   HAVING COUNT(*) > 1
 ) repeated`;
 }
+
+/**
+ * The ANSI SQL query for sufficient statistics without the window of
+ * {@linkcode decisionStatsSql}: one scan and one `GROUP BY` over the five
+ * cell keys, the same columns in the same order except that `taskShare` is
+ * `n`, followed by the least and greatest `runId` and `trial` of each cell.
+ * When, for every model, those are one runId and one trial value (one run,
+ * one trial: the common case) and no decision repeats, every (modelId,
+ * taskId) has one row, so `taskShare` = `n` is exact; otherwise run
+ * {@linkcode decisionStatsSql}. {@linkcode singleTrialCells} decides.
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellsSql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = decisionCellsSql("d");
+ * assert.match(sql, /MIN\(runId\), MAX\(runId\), MIN\(trial\), MAX\(trial\)/);
+ * assert.doesNotMatch(sql, /OVER/);
+ * ```
+ */
+export function decisionCellsSql(relation = "decisions"): string {
+  return `SELECT
+  modelId, severity, trueClass, predClass, action,
+  COUNT(*) AS n,
+  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  COUNT(*) - COUNT(pCorrect) AS pMissing,
+  SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+  SUM(CASE WHEN ${invalidDecisionSql()}
+    THEN 1 ELSE 0 END) AS invalidRows,
+  COUNT(*) * 1.0E0 AS taskShare,
+  MIN(runId), MAX(runId), MIN(trial), MAX(trial)
+FROM ${relation}
+GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
+/**
+ * Whether a result of {@linkcode decisionCellsSql} shows one runId and one
+ * trial value per model, so that (with no repeated decision) its
+ * `taskShare` = `n` is exact.
+ *
+ * @param rows The result rows, in the query's column order.
+ * @returns `true` when each model has one runId and one trial value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { singleTrialCells } from "./duckdb_stats_sql.ts";
+ *
+ * const cell = (m: string, r0: string, r1: string, t: number) => [m, "LOW", "X", "X", "auto", 1, 0, 0, 0, 0, 1, r0, r1, t, t];
+ * assert.equal(singleTrialCells([cell("a", "r", "r", 0), cell("a", "r", "r", 0)]), true);
+ * assert.equal(singleTrialCells([cell("a", "r", "r", 0), cell("a", "r", "r", 1)]), false);
+ * assert.equal(singleTrialCells([cell("a", "r", "s", 0)]), false);
+ * ```
+ */
+export function singleTrialCells(
+  rows: readonly (readonly unknown[])[],
+): boolean {
+  const seen = new Map<string, [string, string]>();
+  for (const r of rows) {
+    const [runLo, runHi, trialLo, trialHi] = r.slice(11, 15).map(String);
+    if (runLo !== runHi || trialLo !== trialHi) return false;
+    const model = String(r[0]);
+    const before = seen.get(model);
+    if (before === undefined) seen.set(model, [runLo, trialLo]);
+    else if (before[0] !== runLo || before[1] !== trialLo) return false;
+  }
+  return true;
+}

@@ -401,3 +401,40 @@ pgTest(
     );
   },
 );
+
+pgTest(
+  "postgresDecisionStats(): one run and one trial per model takes the one-scan path with taskShare = n, a primary key replaces the duplicate scan, and a repeat is still refused without one",
+  async (dsn) => {
+    const one = Array.from({ length: 40 }, (_, i) =>
+      decision({
+        runId: "r",
+        modelId: i % 2 === 0 ? "a" : "b",
+        taskId: `t${i >> 1}`,
+        severity: SEVERITIES[i % 4],
+        pCorrect: i % 5 === 0 ? null : (i % 10) / 10,
+      }));
+    const want = decisionStats(decisionTable(one));
+    await withPgTable(dsn, one.map(flat), async (sql, table) => {
+      assertSameStats(await postgresDecisionStats(dsn, table), want, "no key");
+      await sql.unsafe(
+        `ALTER TABLE ${table} ADD PRIMARY KEY (runId, modelId, taskId, trial)`,
+      );
+      assertSameStats(await postgresDecisionStats(dsn, table), want, "key");
+    });
+    // two trials of one task: the window query gives taskShare 1/2 each
+    const two = [...one, { ...one[0], trial: 1 }];
+    await withPgTable(dsn, two.map(flat), async (_sql, table) => {
+      assertSameStats(
+        await postgresDecisionStats(dsn, table),
+        decisionStats(decisionTable(two)),
+        "two trials",
+      );
+    });
+    await withPgTable(dsn, [...one, one[3]].map(flat), async (_sql, table) => {
+      await assert.rejects(
+        () => postgresDecisionStats(dsn, table),
+        /duplicate decision for runId "r", modelId "b", taskId "t1", trial 0/,
+      );
+    });
+  },
+);
