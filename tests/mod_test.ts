@@ -231,6 +231,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "ledgerColumns",
     "ledgerDrift",
     "ledgerEntries",
+    "ledgerEntriesFile",
     "ledgerLabels",
     "ledgerText",
     "lineChart",
