@@ -34,6 +34,7 @@ import {
   duckdbFileLiteral,
   type DuckDBOptions,
   regularFile,
+  sqlString,
   withDuckDB,
 } from "./duckdb_session.ts";
 import {
@@ -160,12 +161,13 @@ function structure(
  * test, a row check of `DECISION_CHECKS` or the trailing-comma test),
  * `kh` (hash of the key list), `costKh` (hash of `cost`'s key list), the
  * fields that may be missing but not null as JSON text (to count their
- * nulls), `kOther` (the key list, kept only where its hash differs from
- * `firstKh`), `costOther` likewise for `cost`, and the hashes `dh` of the
+ * nulls), `kOther` (the key list, kept only where it differs from
+ * `firstKeys`), `costOther` likewise for a `cost` not in the canonical
+ * shape, and the hashes `dh` of the
  * decision key and `th` of (modelId, taskId).
  *
  * @param path The `.jsonl` file (glob characters are escaped).
- * @param firstKh Hash of the first line's key list.
+ * @param firstKeys The first line's key list.
  * @returns The `CREATE TEMP TABLE lines AS ...` statement.
  *
  * @example
@@ -173,16 +175,17 @@ function structure(
  * import assert from "node:assert/strict";
  * import { duckdbJsonlScanSql } from "./duckdb_jsonl.ts";
  *
- * const sql = duckdbJsonlScanSql("run[1].jsonl", 1n);
+ * const sql = duckdbJsonlScanSql("run[1].jsonl", ["runId"]);
  * assert.match(sql, /read_json_objects\('run\[\[\]1\]\.jsonl', format = 'newline_delimited'\)/);
  * assert.match(sql, /json_keys\(json\)/);
  * ```
  */
 export function duckdbJsonlScanSql(
   path: string,
-  firstKh: bigint,
+  firstKeys: readonly string[],
   perTask = false,
 ): string {
+  const keysLiteral = `[${firstKeys.map(sqlString).join(", ")}]::VARCHAR[]`;
   const typeOk = [
     ...FIELDS.map(([f, types, required]) =>
       typeTest(`s.${f}`, types, required)
@@ -222,6 +225,7 @@ export function duckdbJsonlScanSql(
   FROM shaped
 ), typed AS (
   SELECT hash(k) AS kh, k, costKh, costOther, trailingComma,
+    CASE WHEN k IS DISTINCT FROM ${keysLiteral} THEN k END AS kOther,
     ${typeOk} AS typeOk,
     ${NOT_NULL_OPTIONAL.map((f) => `s.${f} AS ${f}Json`).join(", ")},
     ${columns.join(",\n    ")}
@@ -245,8 +249,8 @@ ${
   SUM(CASE WHEN bad THEN 1 ELSE 0 END) AS invalidRows,
   ${perTask ? "SUM(1.0E0 / taskTrials)" : "COUNT(*) * 1.0E0"} AS taskShare,
   kh, costKh,
-  any_value(CASE WHEN kh <> ${firstKh} THEN k END) AS kOther,
-  any_value(costOther) AS costOther,
+  MIN(kOther), MAX(kOther), COUNT(kOther),
+  MIN(costOther), MAX(costOther), COUNT(costOther),
   ${NOT_NULL_OPTIONAL.map((f) => `COUNT(${f}Json)`).join(", ")},
   COUNT(DISTINCT dh) AS decisionHashes, COUNT(DISTINCT th) AS taskHashes,
   GROUPING(kh) AS total
@@ -321,42 +325,39 @@ export async function duckdbJsonlStats(
     let rows: unknown[][];
     try {
       const first = await all(
-        `SELECT hash(json_keys(json))
-FROM read_json_objects(${
+        `SELECT json_keys(json) FROM read_json_objects(${
           duckdbFileLiteral(path)
         }, format = 'newline_delimited') LIMIT 1`,
       );
       if (first.length === 0) return "no lines";
-      const [firstKh] = first[0] as [bigint | null];
-      if (firstKh === null) return "a line is not an object";
-      const firstKeys = (await all(
-        `SELECT json_keys(json) FROM read_json_objects(${
-          duckdbFileLiteral(path)
-        }, format = 'newline_delimited') LIMIT 1`,
-      ))[0][0] as string[];
+      const firstKeys = first[0][0] as string[] | null;
+      if (firstKeys === null) return "a line is not an object";
+      const firstProblem = keyListProblem(firstKeys);
+      if (firstProblem !== null) return `line 1: ${firstProblem}`;
       const scan = (perTask: boolean) =>
-        all(duckdbJsonlScanSql(path, firstKh, perTask));
+        all(duckdbJsonlScanSql(path, firstKeys, perTask));
       let result = await scan(false);
       const total = result.find((r) => Number(r[r.length - 1]) === 1)!;
       const [n, decisions, tasks] = [5, total.length - 3, total.length - 2]
         .map((i) => Number(total[i]));
       const groups = result.filter((r) => Number(r[r.length - 1]) === 0);
-      // each distinct key list, with its lines and nulls where none may be
-      const layouts = new Map<unknown, [unknown, number, number[]]>();
-      const costLayouts = new Map<unknown, [unknown, number]>();
+      // each group has one key-list hash and one cost key-list hash; the key
+      // lists themselves (other than the first line's and the canonical cost)
+      // come as their least and greatest, so two lists sharing a hash show
       for (const r of groups) {
-        const [kh, costKh, kOther, costOther] = r.slice(11, 15);
-        const notNull = r.slice(15, 15 + NOT_NULL_OPTIONAL.length).map(Number);
-        const l = layouts.get(kh) ?? [kOther, 0, notNull.map(() => 0)];
-        l[1] += Number(r[5]);
-        notNull.forEach((v, i) => l[2][i] += v);
-        layouts.set(kh, l);
-        const c = costLayouts.get(costKh) ?? [costOther, 0];
-        c[1] += Number(r[5]);
-        costLayouts.set(costKh, c);
-      }
-      for (const [kh, [other, lines, notNull]] of layouts) {
-        const keys = (kh === firstKh ? firstKeys : other) as string[] | null;
+        const lines = Number(r[5]);
+        const [kMin, kMax, kRows, cMin, cMax, cRows] = r.slice(13, 19);
+        const notNull = r.slice(19, 19 + NOT_NULL_OPTIONAL.length).map(Number);
+        const same = (a: unknown, b: unknown) =>
+          JSON.stringify(a) === JSON.stringify(b);
+        if (
+          (Number(kRows) !== 0 && Number(kRows) !== lines) ||
+          !same(kMin, kMax) ||
+          (Number(cRows) !== 0 && Number(cRows) !== lines) || !same(cMin, cMax)
+        ) return "two key lists share a hash";
+        const keys = (Number(kRows) === 0 ? firstKeys : kMin) as
+          | string[]
+          | null;
         const problem = keys === null
           ? "a line is not an object"
           : keyListProblem(keys);
@@ -366,18 +367,15 @@ FROM read_json_objects(${
             return `${f} is null on a line`;
           }
         }
-      }
-      for (const [costKh, [other, lines]] of costLayouts) {
-        // hash 0: the canonical cost of CANONICAL_COST
-        const keys = (other ?? (costKh === 0n || costKh === 0
-          ? COST_FIELDS.map(([f]) =>
-            f
-          )
-          : null)) as string[] | null;
-        const problem = keys === null
-          ? "cost is not an object"
-          : keyListProblem(keys, COST_FIELDS);
-        if (problem !== null) return `${lines} lines: cost: ${problem}`;
+        // no list: the canonical cost, or none, which the type test refuses
+        if (Number(cRows) > 0) {
+          const costProblem = cMin === null
+            ? "cost is not an object"
+            : keyListProblem(cMin as string[], COST_FIELDS);
+          if (costProblem !== null) {
+            return `${lines} lines: cost: ${costProblem}`;
+          }
+        }
       }
       const invalid = groups.reduce((s, r) => s + toNumber(r[9]), 0);
       if (invalid > 0) return `${invalid} lines fail a check`;
@@ -385,7 +383,7 @@ FROM read_json_objects(${
         // distinct hashes prove distinct keys; equal hashes are checked exactly
         const [repeated] = await all(
           `${
-            duckdbJsonlScanSql(path, firstKh).replace(
+            duckdbJsonlScanSql(path, firstKeys).replace(
               /\nSELECT modelId, severity[^]*$/,
               "",
             )
