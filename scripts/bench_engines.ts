@@ -10,7 +10,8 @@
 //      in a table, whole process, against `psql` running the bare aggregate
 //      (`GROUP BY` with the counts and sums, no row checks, no duplicate
 //      scan). The server is LOSSBOOK_TEST_PG_DSN, or a throwaway one started
-//      with scripts/pg_throwaway.sh.
+//      with scripts/pg_throwaway.sh. Then again with a primary key on the
+//      decision key, which replaces score's duplicate scan.
 //   3. 2,000,000- and 10,000,000-line JSONL through `score --engine memory`
 //      (the streaming reader): peak RSS and rows/s.
 //
@@ -261,11 +262,32 @@ FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
     ]);
     const decisions = JSON.parse(score.stdout).decisions;
     if (decisions !== n) throw new Error(`score read ${decisions} of ${n}`);
+    // with a primary key on the decision key, the duplicate scan is not needed
+    await psql(
+      `ALTER TABLE ${table} ADD PRIMARY KEY (runId, modelId, taskId, trial)`,
+    );
+    const keyed = await timed(Deno.execPath(), [
+      ...LOSSBOOK,
+      "score",
+      "--engine",
+      "postgres",
+      "--dsn",
+      dsn,
+      "--table",
+      table,
+      "--json",
+    ]);
+    const bareAgain = await psql(
+      `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
+    );
     report.postgres = {
       rows: n,
       scoreSeconds: score.seconds,
       psqlBareAggregateSeconds: bare.seconds,
       ratioScoreToPsql: score.seconds / bare.seconds,
+      scorePrimaryKeySeconds: keyed.seconds,
+      psqlBareAggregateAgainSeconds: bareAgain.seconds,
+      ratioScorePrimaryKeyToPsql: keyed.seconds / bareAgain.seconds,
     };
     console.error(JSON.stringify(report.postgres));
   } finally {

@@ -241,6 +241,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "ledgerColumns",
     "ledgerDrift",
     "ledgerEntries",
+    "ledgerEntriesFile",
     "ledgerLabels",
     "ledgerText",
     "lineChart",

@@ -11,8 +11,7 @@
 import { checkLedgerRecord, type LedgerEntry } from "./record.ts";
 import {
   type LedgerVerification,
-  readHeadFile,
-  verifyLedger,
+  verifyLedgerFile,
   type VerifyOptions,
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
@@ -62,57 +61,129 @@ export function* ledgerEntries(
   while (pos < bytes.length) {
     let nl = bytes.indexOf(10, pos);
     if (nl < 0) nl = bytes.length;
-    line++;
-    const where = `Cannot read ledger ${path}: line ${line}`;
-    let text: string;
-    try {
-      text = decoder.decode(bytes.subarray(pos, nl));
-    } catch (error) {
-      throw new InputSyntaxError(`${where}: not valid UTF-8`, { cause: error });
-    }
+    yield entryOfLine(bytes.subarray(pos, nl), ++line, path, decoder);
     pos = nl + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new InputSyntaxError(
-        `${where}: invalid JSON: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    refuseDuplicateKeys(text, value, () => where);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new InputSyntaxError(`${where}: expected a JSON object`);
-    }
-    const o = value as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      if (k !== "hash" && k !== "prev" && k !== "record" && k !== "seq") {
-        throw new InputTypeError(
-          `${where}: unknown field ${JSON.stringify(k)}`,
-        );
-      }
-    }
-    if (!Number.isSafeInteger(o.seq) || (o.seq as number) < 1) {
-      throw new InputTypeError(
-        `${where}: seq must be an integer >= 1, got ${JSON.stringify(o.seq)}`,
-      );
-    }
-    for (const k of ["hash", "prev"] as const) {
-      if (typeof o[k] !== "string" || !HEX64.test(o[k] as string)) {
-        throw new InputTypeError(
-          `${where}: ${k} must be 64 lowercase hex digits, got ${
-            JSON.stringify(o[k])
-          }`,
-        );
-      }
-    }
-    yield {
-      seq: o.seq as number,
-      prev: o.prev as string,
-      hash: o.hash as string,
-      record: checkLedgerRecord(o.record, where),
-    };
   }
+}
+
+/** Options for {@linkcode ledgerEntriesFile}. */
+export interface ReadLedgerFileOptions {
+  /** Bytes read at a time. Default: 8 MiB. */
+  chunkBytes?: number;
+}
+
+/**
+ * Parse a ledger file into entries, streaming: the file is read a chunk at a
+ * time, so its size is limited by the disk, not by memory or V8's string
+ * limit. The same checks and messages as {@linkcode ledgerEntries}.
+ *
+ * @param path Path of the ledger (also shown in errors).
+ * @param options The read size.
+ * @returns An async generator of entries; memory O(chunk + one line).
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {SyntaxError | TypeError | RangeError} As {@linkcode ledgerEntries}, naming file, line and field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerText } from "./chain.ts";
+ * import { ledgerEntriesFile } from "./read.ts";
+ *
+ * const r = { kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" } as const;
+ * const path = `${await Deno.makeTempDir()}/l.jsonl`;
+ * await Deno.writeTextFile(path, ledgerText([r, { ...r, decisionId: "d2" }]).text);
+ * const seqs: number[] = [];
+ * for await (const e of ledgerEntriesFile(path, { chunkBytes: 7 })) seqs.push(e.seq);
+ * assert.deepEqual(seqs, [1, 2]);
+ * ```
+ */
+export async function* ledgerEntriesFile(
+  path: string,
+  options: ReadLedgerFileOptions = {},
+): AsyncGenerator<LedgerEntry> {
+  const chunkBytes = options.chunkBytes ?? 8 << 20;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  using file = await Deno.open(path, { read: true });
+  let carry = new Uint8Array(0);
+  let line = 0;
+  for (;;) {
+    const buf = new Uint8Array(chunkBytes);
+    const n = await file.read(buf);
+    if (n === null) break;
+    let bytes = buf.subarray(0, n);
+    if (carry.length > 0) {
+      const joined = new Uint8Array(carry.length + n);
+      joined.set(carry);
+      joined.set(bytes, carry.length);
+      bytes = joined;
+    }
+    let pos = 0;
+    for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, pos)) {
+      yield entryOfLine(bytes.subarray(pos, nl), ++line, path, decoder);
+      pos = nl + 1;
+    }
+    // a line longer than a chunk grows the carry until its newline arrives
+    carry = bytes.slice(pos);
+  }
+  if (carry.length > 0) yield entryOfLine(carry, ++line, path, decoder);
+}
+
+// One ledger line's bytes (without the newline) into an entry.
+function entryOfLine(
+  bytes: Uint8Array,
+  line: number,
+  path: string,
+  decoder: TextDecoder,
+): LedgerEntry {
+  const where = `Cannot read ledger ${path}: line ${line}`;
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch (error) {
+    throw new InputSyntaxError(`${where}: not valid UTF-8`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputSyntaxError(
+      `${where}: invalid JSON: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  refuseDuplicateKeys(text, value, () => where);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new InputSyntaxError(`${where}: expected a JSON object`);
+  }
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k !== "hash" && k !== "prev" && k !== "record" && k !== "seq") {
+      throw new InputTypeError(
+        `${where}: unknown field ${JSON.stringify(k)}`,
+      );
+    }
+  }
+  if (!Number.isSafeInteger(o.seq) || (o.seq as number) < 1) {
+    throw new InputTypeError(
+      `${where}: seq must be an integer >= 1, got ${JSON.stringify(o.seq)}`,
+    );
+  }
+  for (const k of ["hash", "prev"] as const) {
+    if (typeof o[k] !== "string" || !HEX64.test(o[k] as string)) {
+      throw new InputTypeError(
+        `${where}: ${k} must be 64 lowercase hex digits, got ${
+          JSON.stringify(o[k])
+        }`,
+      );
+    }
+  }
+  return {
+    seq: o.seq as number,
+    prev: o.prev as string,
+    hash: o.hash as string,
+    record: checkLedgerRecord(o.record, where),
+  };
 }
 
 /** A ledger read from a file: its verification and, when valid, its entries. */
@@ -158,11 +229,12 @@ export async function loadLedger(
   path: string,
   options: Pick<VerifyOptions, "anchor"> = {},
 ): Promise<LoadedLedger> {
-  const bytes = await Deno.readFile(path);
-  const anchor = options.anchor === undefined
-    ? await readHeadFile(path)
-    : options.anchor;
-  const verification = verifyLedger(bytes, { path, anchor });
+  // both passes stream the file: verification, then the entries
+  const verification = await verifyLedgerFile(path, {
+    anchor: options.anchor === undefined ? "head-file" : options.anchor,
+  });
   if (!verification.valid) return { verification, entries: [] };
-  return { verification, entries: [...ledgerEntries(bytes, { path })] };
+  const entries: LedgerEntry[] = [];
+  for await (const e of ledgerEntriesFile(path)) entries.push(e);
+  return { verification, entries };
 }

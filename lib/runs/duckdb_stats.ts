@@ -29,9 +29,11 @@ import {
 } from "./duckdb_session.ts";
 import {
   DECISION_CHECKS,
+  decisionCellsSql,
   decisionStatsSql,
   duplicateDecisionsSql,
   invalidDecisionSql,
+  singleTrialCells,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
@@ -288,7 +290,9 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  *
  * The result equals `decisionStats(await loadDecisions(path))` (counts
  * exactly, `pErrorSum` up to the order of floating-point addition) for every
- * file both accept. One scan runs {@linkcode decisionStatsSql}, which also
+ * file both accept. One scan runs `decisionCellsSql` (no window; when some
+ * model has several runIds or trial values, {@linkcode decisionStatsSql}
+ * runs after it for `taskShare`), which also
  * counts rows failing the checks of `DECISION_CHECKS`; when any fails, the
  * first bad row is located and reported with the in-memory loaders' message
  * (Parquet: by `file_row_number`; CSV: by streaming the file through the CSV
@@ -345,10 +349,11 @@ export async function duckdbDecisionStats(
       : duckdbCsvRelation(path, header);
     let rows: unknown[][];
     try {
+      // one scan, no window: taskShare = n unless some task has several rows
       rows = await runWatched(
         connection,
         instance,
-        decisionStatsSql(relation),
+        decisionCellsSql(relation),
         options,
       );
     } catch (error) {
@@ -383,6 +388,15 @@ export async function duckdbDecisionStats(
           } decisions repeat a (runId, modelId, taskId, trial)`,
         );
       }
+    }
+    // taskShare = n holds only where no decision repeats
+    if (!(options.checkDuplicates !== false && singleTrialCells(rows))) {
+      rows = await runWatched(
+        connection,
+        instance,
+        decisionStatsSql(relation),
+        options,
+      );
     }
     return statsRowsOfSql(rows, toNumber);
   }, options);

@@ -313,3 +313,146 @@ FROM (
   HAVING COUNT(*) > 1
 ) repeated`;
 }
+
+/**
+ * The ANSI SQL query for sufficient statistics without the window of
+ * {@linkcode decisionStatsSql}: one scan and one `GROUP BY` (over the cell
+ * keys and the small-vocabulary columns: costCompleteness, outcome,
+ * pCorrectSource), with the row checks of `DECISION_CHECKS` applied to each
+ * group's values and aggregates (least, greatest, counts) instead of to
+ * every row, so a group's `invalidRows` is its size when any of its rows
+ * fails a check. The same columns in the same order as `decisionStatsSql`
+ * except that `taskShare` is `n`, followed by the least and greatest `runId`
+ * and `trial` of each cell.
+ * When, for every model, those are one runId and one trial value (one run,
+ * one trial: the common case) and no decision repeats, every (modelId,
+ * taskId) has one row, so `taskShare` = `n` is exact; otherwise run
+ * {@linkcode decisionStatsSql}. {@linkcode singleTrialCells} decides.
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellsSql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = decisionCellsSql("d");
+ * assert.match(sql, /MIN\(runLo\), MAX\(runHi\), MIN\(trialLo\), MAX\(trialHi\)/);
+ * assert.doesNotMatch(sql, /OVER/);
+ * ```
+ */
+export function decisionCellsSql(relation = "decisions"): string {
+  const bad = cellChecksSql().join("\n      OR ");
+  return `SELECT
+  modelId, severity, trueClass, predClass, action,
+  SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
+  SUM(parseFailures) AS parseFailures, SUM(invalidRows) AS invalidRows,
+  SUM(n) * 1.0E0 AS taskShare,
+  MIN(runLo), MAX(runHi), MIN(trialLo), MAX(trialHi)
+FROM (
+  SELECT modelId, severity, trueClass, predClass, action,
+    COUNT(*) AS n,
+    COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+    COUNT(*) - COUNT(pCorrect) AS pMissing,
+    SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+    CASE WHEN ${bad}
+      THEN COUNT(*) ELSE 0 END AS invalidRows,
+    MIN(runId) AS runLo, MAX(runId) AS runHi,
+    MIN(trial) AS trialLo, MAX(trial) AS trialHi
+  FROM ${relation}
+  GROUP BY ${CELL_GROUP.join(", ")}
+) cells
+GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
+// The finer groups of decisionCellsSql: the cell keys and the columns with
+// a small vocabulary, whose checks then apply to the group's value.
+const CELL_GROUP: readonly DecisionColumn[] = [
+  "modelId",
+  "severity",
+  "trueClass",
+  "predClass",
+  "action",
+  "costCompleteness",
+  "outcome",
+  "pCorrectSource",
+];
+
+// Each of DECISION_CHECKS as a predicate over a group of CELL_GROUP, TRUE
+// when some row of the group fails it: a grouped column's check as it is;
+// a range check on the least and greatest value (NaN sorts above every
+// number in DuckDB and PostgreSQL, so the greatest shows it); a required
+// value by counts; an empty id by the least text ('' sorts first); whole
+// numbers row by row.
+function cellChecksSql(): string[] {
+  const range = (c: string, lo: string, hi: string) =>
+    `NOT (MIN(${c}) BETWEEN ${lo} AND ${hi}) OR NOT (MAX(${c}) BETWEEN ${lo} AND ${hi})`;
+  const whole = (c: string) =>
+    `SUM(CASE WHEN ${c} <> ROUND(${c}) THEN 1 ELSE 0 END) > 0`;
+  const forms: Partial<Record<DecisionColumn, string>> = {
+    runId: "COUNT(runId) < COUNT(*) OR MIN(runId) = ''",
+    taskId: "COUNT(taskId) < COUNT(*) OR MIN(taskId) = ''",
+    trial: `COUNT(trial) < COUNT(*) OR ${range("trial", "0", MAX_SAFE)} OR ${
+      whole("trial")
+    }`,
+    parseOk: "COUNT(parseOk) < COUNT(*)",
+    pCorrect: `MIN(pCorrect) IS NOT NULL AND (${range("pCorrect", "0", "1")})`,
+    costUsd: `(costCompleteness IN ('complete', 'partial') AND ` +
+      `(COUNT(costUsd) < COUNT(*) OR ${
+        range("costUsd", "0", MAX_DOUBLE)
+      })) OR ` +
+      `(costCompleteness IN ('unavailable', 'not_applicable') AND COUNT(costUsd) > 0)`,
+    tokensIn: `MIN(tokensIn) IS NOT NULL AND (${
+      range("tokensIn", "0", MAX_SAFE)
+    } OR ${whole("tokensIn")})`,
+    tokensOut: `MIN(tokensOut) IS NOT NULL AND (${
+      range("tokensOut", "0", MAX_SAFE)
+    } OR ${whole("tokensOut")})`,
+    latencyMs: `MIN(latencyMs) IS NOT NULL AND (${
+      range("latencyMs", "0", MAX_DOUBLE)
+    })`,
+    answer: "1 = 0",
+    target: "1 = 0",
+  };
+  return DECISION_CHECKS.map((c) => {
+    if (CELL_GROUP.includes(c.field)) return `(${c.sql})`;
+    const form = forms[c.field];
+    if (form === undefined) throw new Error(`no group form for ${c.field}`);
+    return `(${form})`;
+  });
+}
+
+/**
+ * Whether a result of {@linkcode decisionCellsSql} shows one runId and one
+ * trial value per model, so that (with no repeated decision) its
+ * `taskShare` = `n` is exact.
+ *
+ * @param rows The result rows, in the query's column order.
+ * @returns `true` when each model has one runId and one trial value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { singleTrialCells } from "./duckdb_stats_sql.ts";
+ *
+ * const cell = (m: string, r0: string, r1: string, t: number) => [m, "LOW", "X", "X", "auto", 1, 0, 0, 0, 0, 1, r0, r1, t, t];
+ * assert.equal(singleTrialCells([cell("a", "r", "r", 0), cell("a", "r", "r", 0)]), true);
+ * assert.equal(singleTrialCells([cell("a", "r", "r", 0), cell("a", "r", "r", 1)]), false);
+ * assert.equal(singleTrialCells([cell("a", "r", "s", 0)]), false);
+ * ```
+ */
+export function singleTrialCells(
+  rows: readonly (readonly unknown[])[],
+): boolean {
+  const seen = new Map<string, [string, string]>();
+  for (const r of rows) {
+    const [runLo, runHi, trialLo, trialHi] = r.slice(11, 15).map(String);
+    if (runLo !== runHi || trialLo !== trialHi) return false;
+    const model = String(r[0]);
+    const before = seen.get(model);
+    if (before === undefined) seen.set(model, [runLo, trialLo]);
+    else if (before[0] !== runLo || before[1] !== trialLo) return false;
+  }
+  return true;
+}

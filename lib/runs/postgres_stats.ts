@@ -34,8 +34,10 @@ import {
 } from "./decision_sql_rows.ts";
 import {
   DECISION_CHECKS,
+  decisionCellsSql,
   decisionStatsSql,
   duplicateDecisionsSql,
+  singleTrialCells,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import {
@@ -403,11 +405,16 @@ function flatRow(found: Record<string, unknown>): FlatDecisionRow {
  * The result equals `decisionStats` of the same rows loaded from a file
  * (counts exactly, `pErrorSum` up to the order of floating-point addition).
  * The columns are checked first (names and types, see
- * {@linkcode postgresRelation}); one scan runs `decisionStatsSql`, which
- * also counts rows failing `DECISION_CHECKS`; when any fails, the first bad
- * row in key order is fetched and reported with the loaders' message, its
- * key values in place of a line number. With `checkDuplicates` (the default)
- * a second scan refuses repeated (runId, modelId, taskId, trial).
+ * {@linkcode postgresRelation}); one scan with one `GROUP BY` and no window
+ * runs `decisionCellsSql`, which also counts rows failing `DECISION_CHECKS`;
+ * when any fails, the first bad row in key order is fetched and reported
+ * with the loaders' message, its key values in place of a line number. With
+ * `checkDuplicates` (the default) repeated (runId, modelId, taskId, trial)
+ * are refused: by the table's unique index on key columns when it has one
+ * (a primary key; no scan), else by a second scan. When some model has
+ * several runIds or trial values, `taskShare` needs the trials per task and
+ * `decisionStatsSql` (its window) runs; with one run and one trial per
+ * model, `taskShare` = `n`.
  *
  * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
  * @param table The table or view (unquoted name or `schema.name`).
@@ -450,7 +457,9 @@ export async function postgresDecisionStats(
       throw rethrow(error, where, connection);
     }
     const relation = postgresRelation(table, columns);
-    const rows = await sql.unsafe(decisionStatsSql(relation)).values();
+    // one scan, no window: taskShare = n unless some task has several rows
+    let rows: unknown[][] = await sql.unsafe(decisionCellsSql(relation))
+      .values();
     const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
     if (invalid > 0) {
       const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
@@ -465,7 +474,10 @@ export async function postgresDecisionStats(
         }`,
       );
     }
-    if (options.checkDuplicates !== false) {
+    // a unique index on the decision key (or part of it) rules repeats out
+    // without a scan; otherwise the GROUP BY of duplicateDecisionsSql runs
+    const uniqueKey = await hasUniqueKey(sql, table);
+    if (options.checkDuplicates !== false && !uniqueKey) {
       const [repeated] = await sql.unsafe(duplicateDecisionsSql(relation))
         .values();
       if (num(repeated[0]) > 0) {
@@ -481,10 +493,32 @@ export async function postgresDecisionStats(
         );
       }
     }
+    // taskShare = n holds only where no decision repeats
+    const noRepeats = uniqueKey || options.checkDuplicates !== false;
+    if (!(noRepeats && singleTrialCells(rows))) {
+      rows = await sql.unsafe(decisionStatsSql(relation)).values();
+    }
     return statsRowsOfSql(rows, num);
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+// Whether the table has a unique index (a primary key, a UNIQUE constraint)
+// on columns that are all decision-key columns: then no (runId, modelId,
+// taskId, trial) repeats. NULLs in those columns are refused by the row
+// checks first. Partial and expression indexes do not count.
+async function hasUniqueKey(sql: Sql, table: string): Promise<boolean> {
+  const found = await sql.unsafe(
+    `SELECT 1 FROM pg_index i
+JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+WHERE i.indrelid = to_regclass($1) AND i.indisunique
+  AND i.indpred IS NULL AND i.indexprs IS NULL
+GROUP BY i.indexrelid
+HAVING bool_and(a.attname IN ('runid', 'modelid', 'taskid', 'trial'))`,
+    [table],
+  );
+  return found.length > 0;
 }
 
 function rethrow(

@@ -176,6 +176,11 @@ Deno.test("every line the line loader refuses sends the file to it, so the error
     ],
     ["repeated cost key", base.replace('"usd":0.001', '"usd":5,"usd":0.001')],
     ["not an object", "[1, 2]"],
+    ["trailing comma", base.replace(/}$/, ",}")],
+    ["trailing comma in cost", base.replace('"usd":0.001', '"usd":0.001,')],
+    ["cost null", base.replace(/"cost":\{[^}]*\}/, '"cost":null')],
+    ["number as text id", base.replace('"taskId":"1"', '"taskId":1')],
+    ["NaN", base.replace('"pCorrect":0.9', '"pCorrect":NaN')],
     ["malformed JSON", base.slice(0, -1)],
     ["repeated decision", good],
     ["invalid UTF-8", badUtf8],
@@ -202,6 +207,8 @@ Deno.test("every line the line loader refuses sends the file to it, so the error
       name,
     );
     assert.equal(reasons.length, 1, name);
+    // the checks found it, not a mistake in the SQL
+    assert.doesNotMatch(reasons[0], /Parser Error|Binder Error/, name);
   }
 });
 
@@ -242,4 +249,33 @@ Deno.test("a path is never a glob pattern: run[1].* is read, not run1.*, for JSO
   ) {
     await assert.rejects(read, Deno.errors.IsADirectory);
   }
+});
+
+Deno.test("duckdbJsonlStats() takes lines as other writers write them (spaces, key order, escapes) without falling back", async () => {
+  const ds = run();
+  const text = ds.map((d, i) => {
+    const line = JSON.stringify(d);
+    if (i === 0) {
+      return JSON.stringify(d, null, 0).replaceAll('":', '": ').replaceAll(
+        ',"',
+        ', "',
+      );
+    }
+    if (i === 1) {
+      const { cost, ...rest } = d;
+      return JSON.stringify({
+        cost: { usd: cost.usd, completeness: cost.completeness },
+        ...rest,
+      });
+    }
+    return line.replace('"runId":"r1"', '"runId":"r\\u0031"');
+  }).join("\n") + "\n";
+  const path = await jsonl(text);
+  const reasons: string[] = [];
+  const got = await duckdbJsonlStats(path, {
+    threads: 1,
+    onFallback: (r) => reasons.push(r),
+  });
+  assert.deepEqual(reasons, []);
+  assertSameStats(got, (await jsonlStatsFile(path)).stats);
 });

@@ -16,6 +16,7 @@ import {
 } from "../../../lib/runs/decision_sql_rows.ts";
 import { withDuckDB } from "../../../lib/runs/duckdb_session.ts";
 import {
+  decisionCellsSql,
   decisionStatsSql,
   duplicateDecisionsSql,
 } from "../../../lib/runs/duckdb_stats_sql.ts";
@@ -399,5 +400,130 @@ pgTest(
         message: "Cannot load table no_such_table_here: no such table or view",
       },
     );
+  },
+);
+
+pgTest(
+  "postgresDecisionStats(): one run and one trial per model takes the one-scan path with taskShare = n, a primary key replaces the duplicate scan, and a repeat is still refused without one",
+  async (dsn) => {
+    const one = Array.from({ length: 40 }, (_, i) =>
+      decision({
+        runId: "r",
+        modelId: i % 2 === 0 ? "a" : "b",
+        taskId: `t${i >> 1}`,
+        severity: SEVERITIES[i % 4],
+        pCorrect: i % 5 === 0 ? null : (i % 10) / 10,
+      }));
+    const want = decisionStats(decisionTable(one));
+    await withPgTable(dsn, one.map(flat), async (sql, table) => {
+      assertSameStats(await postgresDecisionStats(dsn, table), want, "no key");
+      await sql.unsafe(
+        `ALTER TABLE ${table} ADD PRIMARY KEY (runId, modelId, taskId, trial)`,
+      );
+      assertSameStats(await postgresDecisionStats(dsn, table), want, "key");
+    });
+    // two trials of one task: the window query gives taskShare 1/2 each
+    const two = [...one, { ...one[0], trial: 1 }];
+    await withPgTable(dsn, two.map(flat), async (_sql, table) => {
+      assertSameStats(
+        await postgresDecisionStats(dsn, table),
+        decisionStats(decisionTable(two)),
+        "two trials",
+      );
+    });
+    await withPgTable(dsn, [...one, one[3]].map(flat), async (_sql, table) => {
+      await assert.rejects(
+        () => postgresDecisionStats(dsn, table),
+        /duplicate decision for runId "r", modelId "b", taskId "t1", trial 0/,
+      );
+    });
+  },
+);
+
+// One bad value per row check that a NOT NULL table can hold, as flat
+// lower-case rows: decisionCellsSql must flag each as decisionStatsSql does.
+function badVariants(row: Record<string, unknown>) {
+  return [
+    { runid: "" },
+    { taskid: "" },
+    { trial: -1 },
+    { severity: "SEVERE" },
+    { trueclass: "" },
+    { pcorrect: 1.5 },
+    { pcorrect: -0.1 },
+    { action: "later" },
+    { costcompleteness: "guessed" },
+    { costcompleteness: "complete", costusd: -1 },
+    { costcompleteness: "complete", costusd: null },
+    { costcompleteness: "unavailable", costusd: 1 },
+    { outcome: "lost" },
+    { tokensin: -1 },
+    { tokensout: -3 },
+    { latencyms: -1 },
+    { pcorrectsource: "agreement@0" },
+    { pcorrectsource: "vibes" },
+  ].map((change) => ({ ...row, ...change, taskid: change.taskid ?? "bad" }));
+}
+
+function sqliteRows(rows: Record<string, unknown>[], q: string): unknown[][] {
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.exec(decisionsTableSql("sqlite", "decisions"));
+    const insert = db.prepare(
+      `INSERT INTO decisions (${DECISION_COLUMNS.join(", ")}) VALUES (${
+        DECISION_COLUMNS.map(() => "?").join(", ")
+      })`,
+    );
+    for (const r of rows) {
+      insert.run(
+        ...DECISION_COLUMNS.map((c) => {
+          const v = r[c.toLowerCase()];
+          return typeof v === "boolean" ? (v ? 1 : 0) : v as string | number;
+        }),
+      );
+    }
+    return db.prepare(q).all().map((o) => Object.values(o as object));
+  } finally {
+    db.close();
+  }
+}
+
+const invalidOf = (rows: unknown[][]) =>
+  rows.reduce((s, r) => s + Number(r[9]), 0);
+
+Deno.test("decisionCellsSql() gives decisionStatsSql()'s statistics on one-trial runs and flags every bad value it flags (SQLite)", () => {
+  const good = run().filter((d) => d.trial === 0).map(flat);
+  const cells = sqliteRows(good, decisionCellsSql());
+  assertSameStats(
+    toStats(cells),
+    toStats(sqliteRows(good, decisionStatsSql())),
+    "sqlite",
+  );
+  assert.equal(invalidOf(cells), 0);
+  for (const bad of badVariants(good[0])) {
+    const rows = [...good, bad];
+    assert.ok(
+      invalidOf(sqliteRows(rows, decisionStatsSql())) > 0,
+      JSON.stringify(bad),
+    );
+    assert.ok(
+      invalidOf(sqliteRows(rows, decisionCellsSql())) > 0,
+      JSON.stringify(bad),
+    );
+  }
+});
+
+pgTest(
+  "decisionCellsSql() flags every bad value decisionStatsSql() flags on a real server",
+  async (dsn) => {
+    const good = run().filter((d) => d.trial === 0).map(flat);
+    for (const bad of badVariants(good[0])) {
+      await withPgTable(dsn, [...good, bad], async (sql, table) => {
+        const stats = await sql.unsafe(decisionStatsSql(table)).values();
+        const cells = await sql.unsafe(decisionCellsSql(table)).values();
+        assert.ok(invalidOf(stats) > 0, JSON.stringify(bad));
+        assert.ok(invalidOf(cells) > 0, JSON.stringify(bad));
+      });
+    }
   },
 );
