@@ -2,10 +2,13 @@
 // (lossbook or LossBench), repair a torn last line, list overdue reviews.
 import { getProfile } from "../lib/costs/load.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import { type LedgerColumns, ledgerColumns } from "../lib/ledger/columns.ts";
+import {
+  type LedgerColumns,
+  ledgerColumnsBuilder,
+} from "../lib/ledger/columns.ts";
 import { decisionRecord } from "../lib/ledger/decision_record.ts";
 import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
-import { ledgerEntries } from "../lib/ledger/read.ts";
+import { ledgerEntriesFile } from "../lib/ledger/read.ts";
 import {
   type DecisionRecord,
   isTimestamp,
@@ -21,7 +24,6 @@ import {
 import {
   type LedgerVerification,
   readHeadFile,
-  verifyLedger,
   verifyLedgerFile,
 } from "../lib/ledger/verify.ts";
 import {
@@ -98,14 +100,19 @@ export function unanchoredWarning(path: string): string {
 export async function readVerifiedLedger(
   path: string,
 ): Promise<VerifiedLedger> {
-  const bytes = await Deno.readFile(path);
+  // Both passes stream the file (a chunk at a time), so a ledger's size is
+  // limited by the disk, not by memory.
+  const info = await Deno.stat(path);
+  // a directory is refused with the error (and message) of reading it
+  if (info.isDirectory) await Deno.readFile(path);
+  const size = info.size;
   // Large ledgers take seconds to verify and load: say so on stderr.
-  const large = bytes.length >= 50 * 1024 * 1024;
+  const large = size >= 50 * 1024 * 1024;
   const started = performance.now();
   const step = (what: string) => {
     if (large) {
       console.error(
-        `${path} (${(bytes.length / 1e6).toFixed(0)} MB): ${what} (${
+        `${path} (${(size / 1e6).toFixed(0)} MB): ${what} (${
           ((performance.now() - started) / 1000).toFixed(1)
         } s)`,
       );
@@ -113,12 +120,14 @@ export async function readVerifiedLedger(
   };
   step("verifying the hash chain");
   const anchor = await readHeadFile(path);
-  const verification = verifyLedger(bytes, { path, anchor });
+  const verification = await verifyLedgerFile(path, { anchor });
   const anchored = anchor !== null;
   if (!verification.valid) return { verification, columns: null, anchored };
   if (!anchored) console.error(unanchoredWarning(path));
   step(`verified ${verification.records} records; loading decisions`);
-  const columns = ledgerColumns(ledgerEntries(bytes, { path }), { path });
+  const builder = ledgerColumnsBuilder({ path });
+  for await (const e of ledgerEntriesFile(path)) builder.add(e);
+  const columns = builder.finish();
   noteUserStrings(columns.models);
   step("loaded");
   if (columns.expectedLossAssumedStrict > 0) {
@@ -490,18 +499,34 @@ async function append(args: string[]): Promise<number> {
       `lossbook ledger append: adopted ${ledger} as it stands (${writer.head.adopted.seq} records, head ${writer.head.adopted.hash}); the adoption is recorded in its head file`,
     );
   }
-  const existing: LedgerEntry[] = writer.head.seq === 0 ? [] : [
-    ...ledgerEntries(await Deno.readFile(writer.realPath), { path: ledger }),
-  ];
   // The batch is identified by its decisions' keys and content; its time
   // only when it was given (--at, or the source's own timestamps).
+  // The ledger is streamed once: recorded decisions are kept only when the
+  // batch has their key, and its references are checked on the way (the
+  // first refusal is raised below, where the batch's records are checked).
+  const batchKeys = new Set(decisions.map((d) => ledgerDecisionKey(d)));
   const byKey = new Map<string, LedgerEntry>();
   const reviewed = new Set<string>();
-  for (const e of existing) {
-    if (e.record.kind === "decision") {
-      byKey.set(ledgerDecisionKey(e.record.decision), e);
-    } else if (e.record.kind === "review_opened") {
-      reviewed.add(e.record.decisionId);
+  const check = ledgerColumnsBuilder({ path: ledger });
+  let refusal: { error: unknown } | null = null;
+  let existing = 0;
+  if (writer.head.seq > 0) {
+    const read = ledgerEntriesFile(writer.realPath, { shownAs: ledger });
+    for await (const e of read) {
+      existing++;
+      if (refusal === null) {
+        try {
+          check.add(e);
+        } catch (error) {
+          refusal = { error };
+        }
+      }
+      if (e.record.kind === "decision") {
+        const key = ledgerDecisionKey(e.record.decision);
+        if (batchKeys.has(key)) byKey.set(key, e);
+      } else if (e.record.kind === "review_opened") {
+        reviewed.add(e.record.decisionId);
+      }
     }
   }
   const records: LedgerRecord[] = [];
@@ -554,18 +579,11 @@ async function append(args: string[]): Promise<number> {
   }
   // refuse what would break the ledger's references (a decision recorded
   // twice, two served answers to one task) before anything is written
-  ledgerColumns(
-    [
-      ...existing,
-      ...records.map((record, i) => ({
-        seq: existing.length + i + 1,
-        prev: "",
-        hash: "",
-        record,
-      })),
-    ],
-    { path: ledger },
-  );
+  if (refusal !== null) throw refusal.error;
+  for (const [i, record] of records.entries()) {
+    check.add({ seq: existing + i + 1, prev: "", hash: "", record });
+  }
+  check.finish();
   const result = await writer.append(records);
   const summary = {
     ledger,

@@ -239,6 +239,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "kindCosts",
     "ksTest",
     "ledgerColumns",
+    "ledgerColumnsBuilder",
     "ledgerDrift",
     "ledgerEntries",
     "ledgerEntriesFile",

@@ -168,6 +168,77 @@ export function ledgerColumns(
   entries: Iterable<LedgerEntry>,
   options: LedgerColumnsOptions = {},
 ): LedgerColumns {
+  const builder = ledgerColumnsBuilder(options);
+  for (const entry of entries) builder.add(entry);
+  return builder.finish();
+}
+
+/** Columns built one entry at a time: see {@linkcode ledgerColumnsBuilder}. */
+export interface LedgerColumnsBuilder {
+  /**
+   * Take the next entry, in ledger order.
+   *
+   * @throws {RangeError} As {@linkcode ledgerColumns}, at the entry that breaks a reference.
+   */
+  add(entry: LedgerEntry): void;
+  /** The columns of the entries taken so far. */
+  finish(): LedgerColumns;
+}
+
+/**
+ * Lay ledger entries out in columns as they arrive, with the checks and
+ * messages of {@linkcode ledgerColumns}: for entries streamed from a file
+ * (`ledgerEntriesFile`), which a synchronous iterable cannot carry. A builder
+ * that threw is spent: later calls throw.
+ *
+ * @param options Path for messages, the clean class.
+ * @returns A builder; memory O(columns), never the entries themselves.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ledgerText } from "./chain.ts";
+ * import { ledgerColumnsBuilder } from "./columns.ts";
+ *
+ * const open = { kind: "review_opened", at: "2026-03-01T09:00:00Z", decisionId: "d1",
+ *   slaHours: 24, dueAt: "2026-03-02T09:00:00Z" } as const;
+ * const b = ledgerColumnsBuilder({ path: "l.jsonl" });
+ * assert.throws(() => b.add(ledgerText([open]).entries[0]), /l\.jsonl: record 1/);
+ * assert.throws(() => b.finish(), /spent/);
+ * ```
+ */
+export function ledgerColumnsBuilder(
+  options: LedgerColumnsOptions = {},
+): LedgerColumnsBuilder {
+  const core = columnsCore(options);
+  core.next();
+  let spent = false;
+  const step = (entry: LedgerEntry | undefined) => {
+    if (spent) {
+      throw new Error(
+        "ledgerColumnsBuilder: spent by an earlier error or finish()",
+      );
+    }
+    spent = true;
+    const r = core.next(entry);
+    spent = r.done === true;
+    return r;
+  };
+  return {
+    add(entry) {
+      step(entry);
+    },
+    finish() {
+      return step(undefined).value as LedgerColumns;
+    },
+  };
+}
+
+// The column layout as a generator: each entry is sent in with next(entry),
+// next(undefined) ends the input and returns the columns.
+function* columnsCore(
+  options: LedgerColumnsOptions,
+): Generator<void, LedgerColumns, LedgerEntry | undefined> {
   const path = options.path ?? "<inline>";
   const clean = options.cleanClass ?? CLEAN_CLASS;
   const models: string[] = [];
@@ -216,7 +287,11 @@ export function ledgerColumns(
   const policies: PolicyEntry[] = [];
   let records = 0;
 
-  for (const entry of entries) {
+  for (
+    let entry: LedgerEntry | undefined = yield;
+    entry !== undefined;
+    entry = yield
+  ) {
     records++;
     const r = entry.record;
     const at = `Cannot read ledger ${path}: record ${entry.seq}`;

@@ -70,6 +70,8 @@ export function* ledgerEntries(
 export interface ReadLedgerFileOptions {
   /** Bytes read at a time. Default: 8 MiB. */
   chunkBytes?: number;
+  /** Path shown in errors, when it differs from the path read. Default: the path read. */
+  shownAs?: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function* ledgerEntriesFile(
   options: ReadLedgerFileOptions = {},
 ): AsyncGenerator<LedgerEntry> {
   const chunkBytes = options.chunkBytes ?? 8 << 20;
+  const shown = options.shownAs ?? path;
   const decoder = new TextDecoder("utf-8", { fatal: true });
   using file = await Deno.open(path, { read: true });
   let carry = new Uint8Array(0);
@@ -120,13 +123,13 @@ export async function* ledgerEntriesFile(
     }
     let pos = 0;
     for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, pos)) {
-      yield entryOfLine(bytes.subarray(pos, nl), ++line, path, decoder);
+      yield entryOfLine(bytes.subarray(pos, nl), ++line, shown, decoder);
       pos = nl + 1;
     }
     // a line longer than a chunk grows the carry until its newline arrives
     carry = bytes.slice(pos);
   }
-  if (carry.length > 0) yield entryOfLine(carry, ++line, path, decoder);
+  if (carry.length > 0) yield entryOfLine(carry, ++line, shown, decoder);
 }
 
 // One ledger line's bytes (without the newline) into an entry.

@@ -27,54 +27,100 @@ export function keyHash(
   return h | 0;
 }
 
-/** A set of (hash, offset) pairs; `same(offset)` decides equality on a hash match. */
+/** Offsets below this fit a slot (48 bits: 256 TiB of file). */
+export const MAX_OFFSET = 0xffff * 2 ** 32;
+
+/**
+ * A set of (hash, offset) pairs; `same(offset)` decides equality on a hash
+ * match. A slot is 10 bytes (a 32-bit hash, a 48-bit offset kept as 32 + 16
+ * bits with 0 in the high part for an empty slot), the table at most 3/4
+ * full, doubling when it would be fuller: 13 to 27 bytes per distinct key,
+ * plus the old table during a doubling.
+ */
 export class OffsetSet {
   #hashes: Int32Array;
-  #offsets: Float64Array;
+  #lows: Uint32Array;
+  // offset / 2^32 + 1; 0 marks an empty slot
+  #highs: Uint16Array;
   #size = 0;
 
   constructor(capacity = 1 << 16) {
+    if (!Number.isInteger(Math.log2(capacity)) || capacity < 2) {
+      throw new RangeError(
+        `OffsetSet capacity must be a power of two >= 2, got ${capacity}`,
+      );
+    }
     this.#hashes = new Int32Array(capacity);
-    this.#offsets = new Float64Array(capacity).fill(-1);
+    this.#lows = new Uint32Array(capacity);
+    this.#highs = new Uint16Array(capacity);
+  }
+
+  /** Keys held. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Slots allocated (a power of two). */
+  get capacity(): number {
+    return this.#hashes.length;
   }
 
   /**
    * Insert; returns the earlier offset when an equal key is present (as
    * decided by `same`), otherwise -1 after inserting.
+   *
+   * @throws {RangeError} When the offset is not a whole number below {@linkcode MAX_OFFSET}.
    */
   insertOrFind(
     hash: number,
     offset: number,
     same: (earlier: number) => boolean,
   ): number {
-    if ((this.#size + 1) * 2 > this.#hashes.length) this.#grow();
-    const mask = this.#hashes.length - 1;
+    if (!(Number.isSafeInteger(offset) && offset >= 0 && offset < MAX_OFFSET)) {
+      throw new RangeError(
+        `OffsetSet offset must be a whole number from 0 below 2^48 - 2^32, got ${offset}`,
+      );
+    }
+    if ((this.#size + 1) * 4 > this.#hashes.length * 3) this.#grow();
+    const hashes = this.#hashes;
+    const highs = this.#highs;
+    const lows = this.#lows;
+    const mask = hashes.length - 1;
+    hash |= 0;
     let i = hash & mask;
     for (;;) {
-      const o = this.#offsets[i];
-      if (o < 0) {
-        this.#hashes[i] = hash;
-        this.#offsets[i] = offset;
+      const hi = highs[i];
+      if (hi === 0) {
+        hashes[i] = hash;
+        lows[i] = offset % 4294967296;
+        highs[i] = Math.floor(offset / 4294967296) + 1;
         this.#size++;
         return -1;
       }
-      if (this.#hashes[i] === hash && same(o)) return o;
+      if (hashes[i] === hash) {
+        const o = (hi - 1) * 4294967296 + lows[i];
+        if (same(o)) return o;
+      }
       i = (i + 1) & mask;
     }
   }
 
   #grow(): void {
     const oldH = this.#hashes;
-    const oldO = this.#offsets;
-    this.#hashes = new Int32Array(oldH.length * 2);
-    this.#offsets = new Float64Array(oldH.length * 2).fill(-1);
-    const mask = this.#hashes.length - 1;
+    const oldL = this.#lows;
+    const oldU = this.#highs;
+    const n = oldH.length * 2;
+    const hashes = this.#hashes = new Int32Array(n);
+    const lows = this.#lows = new Uint32Array(n);
+    const highs = this.#highs = new Uint16Array(n);
+    const mask = n - 1;
     for (let j = 0; j < oldH.length; j++) {
-      if (oldO[j] < 0) continue;
+      if (oldU[j] === 0) continue;
       let i = oldH[j] & mask;
-      while (this.#offsets[i] >= 0) i = (i + 1) & mask;
-      this.#hashes[i] = oldH[j];
-      this.#offsets[i] = oldO[j];
+      while (highs[i] !== 0) i = (i + 1) & mask;
+      hashes[i] = oldH[j];
+      lows[i] = oldL[j];
+      highs[i] = oldU[j];
     }
   }
 }

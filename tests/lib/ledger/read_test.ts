@@ -84,3 +84,20 @@ Deno.test("loadLedger() streams: a valid ledger gives its entries, an edited or 
   assert.equal(cut.verification.valid, false);
   assert.match(cut.verification.reason!, /l\.jsonl/);
 });
+
+Deno.test("ledgerEntriesFile() names the path it is told to show (shownAs), not the path it reads", async () => {
+  const lines = ledgerText(records(3)).text.split("\n");
+  lines[1] = lines[1].replace('"slaHours":24', '"slaHours":"24"');
+  const path = await file(lines.join("\n"));
+  await assert.rejects(
+    async () => {
+      for await (
+        const _ of ledgerEntriesFile(path, { shownAs: "month.jsonl" })
+      );
+    },
+    {
+      name: "TypeError",
+      message: /^Cannot read ledger month\.jsonl: line 2: record\.slaHours/,
+    },
+  );
+});
