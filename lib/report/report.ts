@@ -95,7 +95,7 @@ footer{margin-top:3em;border-top:1px solid #d0d7de;padding-top:0.8em;font-size:1
 body{max-width:none;padding:0;font-size:11px}
 .lb-scroll,.lb-scroll.tall{max-height:none;overflow:visible}
 .lb-table{font-size:9px;width:100%;table-layout:auto}
-.lb-table th,.lb-table td{padding:1px 4px;overflow-wrap:anywhere;white-space:normal}
+.lb-table th,.lb-table td{padding:1px 4px;overflow-wrap:break-word;word-break:normal;white-space:normal}
 .lb-table td.num{white-space:nowrap}
 .lb-table th{position:static}
 .lb-table thead{display:table-header-group}
