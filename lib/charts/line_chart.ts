@@ -262,7 +262,9 @@ function coincidentDashes(
       field: group,
       type: "nominal",
       scale: { domain, range: domain.map((d) => dash.get(d)) },
-      legend: null,
+      // The same title as the colour channel, so Vega-Lite merges the two
+      // into one legend that shows each series' colour and dash.
+      title: options.groupTitle ?? group,
     },
   };
 }

@@ -221,3 +221,17 @@ Deno.test("a series with exactly another's points is drawn dashed, so neither hi
     undefined,
   );
 });
+
+Deno.test("a chart with dashed coinciding series still has a legend naming every series", async () => {
+  const rows = [1, 2, 3].flatMap((x) => [
+    { x, y: x / 10, s: "series alpha" },
+    { x, y: x / 10, s: "series beta" },
+    { x, y: 1 - x / 10, s: "series gamma" },
+  ]);
+  const svg = await renderSvg(
+    lineChart(rows, { x: "x", y: "y", group: "s", title: "t" }),
+  );
+  for (const name of ["series alpha", "series beta", "series gamma"]) {
+    assert.match(svg, new RegExp(`>${name}<`), `legend lacks ${name}`);
+  }
+});
