@@ -108,6 +108,32 @@ const LOSSBOOK = [
   `${root}cli.ts`,
 ];
 
+/** `lossbook score ARGS --json`, timed, in a process of its own. */
+function scoreJson(args: string[]): Promise<Timed> {
+  return timed(Deno.execPath(), [...LOSSBOOK, "score", ...args, "--json"]);
+}
+
+/**
+ * Generate `n` seeded decisions as JSONL in a temporary folder (after
+ * checking free disk), run `measure` on the file and its size, and remove
+ * the folder whatever happens.
+ */
+async function withBenchJsonl<T>(
+  n: number,
+  what: string,
+  measure: (file: string, size: number) => Promise<T>,
+): Promise<T> {
+  await needDisk(values.dir, n * BYTES_PER_LINE, what);
+  const dir = await Deno.makeTempDir({ dir: values.dir, prefix: "lbbench-" });
+  const file = `${dir}/decisions.jsonl`;
+  try {
+    await generate(file, n);
+    return await measure(file, (await Deno.stat(file)).size);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 const PANDAS = `
 import sys, time, json
 import pandas as pd
@@ -129,67 +155,51 @@ const report: Record<string, unknown> = {
 };
 
 if (!skip.has("jsonl")) {
-  const n = Number(values.n);
-  await needDisk(values.dir, n * BYTES_PER_LINE, "JSONL benchmark");
-  const dir = await Deno.makeTempDir({ dir: values.dir, prefix: "lbbench-" });
-  const file = `${dir}/decisions.jsonl`;
-  try {
-    await generate(file, n);
-    const size = (await Deno.stat(file)).size;
-    const score = await timed(Deno.execPath(), [
-      ...LOSSBOOK,
-      "score",
-      file,
-      "--json",
-    ]);
-    const viaDuckdb = await timed(Deno.execPath(), [
-      ...LOSSBOOK,
-      "score",
-      file,
-      "--engine",
-      "duckdb",
-      "--json",
-    ]);
-    const decisions = JSON.parse(score.stdout).decisions;
-    // DuckDB's bare typed reader and GROUP BY, in this started process
-    const duck = await withDuckDB(async (c) => {
-      await c.run("SELECT 1");
-      const t = performance.now();
-      const rows = (await c.runAndReadAll(
-        `${BARE_GROUP} FROM read_json(${
-          duckdbFileLiteral(file)
-        }, format = 'newline_delimited', columns = {modelId: 'VARCHAR', severity: 'VARCHAR', trueClass: 'VARCHAR', predClass: 'VARCHAR', action: 'VARCHAR', pCorrect: 'DOUBLE', parseOk: 'BOOLEAN'}) GROUP BY ALL`,
-      )).getRows();
-      return {
-        seconds: (performance.now() - t) / 1000,
-        n: rows.reduce((s, r) => s + Number(r[5]), 0),
+  await withBenchJsonl(
+    Number(values.n),
+    "JSONL benchmark",
+    async (file, size) => {
+      const score = await scoreJson([file]);
+      const viaDuckdb = await scoreJson([file, "--engine", "duckdb"]);
+      const decisions = JSON.parse(score.stdout).decisions;
+      // DuckDB's bare typed reader and GROUP BY, in this started process
+      const duck = await withDuckDB(async (c) => {
+        await c.run("SELECT 1");
+        const t = performance.now();
+        const rows = (await c.runAndReadAll(
+          `${BARE_GROUP} FROM read_json(${
+            duckdbFileLiteral(file)
+          }, format = 'newline_delimited', columns = {modelId: 'VARCHAR', severity: 'VARCHAR', trueClass: 'VARCHAR', predClass: 'VARCHAR', action: 'VARCHAR', pCorrect: 'DOUBLE', parseOk: 'BOOLEAN'}) GROUP BY ALL`,
+        )).getRows();
+        return {
+          seconds: (performance.now() - t) / 1000,
+          n: rows.reduce((s, r) => s + Number(r[5]), 0),
+        };
+      });
+      const pandasRun = await timed("/usr/bin/python3", ["-c", PANDAS, file]);
+      const pandas = JSON.parse(pandasRun.stdout);
+      if (duck.n !== decisions || pandas.n !== decisions) {
+        throw new Error(
+          `peers disagree: score ${decisions}, duckdb ${duck.n}, pandas ${pandas.n}`,
+        );
+      }
+      report.jsonl = {
+        decisions,
+        megabytes: Math.round(size / 1e6),
+        scoreSeconds: score.seconds,
+        scorePeakRssMB: score.peakRssMB,
+        scoreDuckdbEngineSeconds: viaDuckdb.seconds,
+        scoreDuckdbEnginePeakRssMB: viaDuckdb.peakRssMB,
+        ratioScoreDuckdbEngineToDuckdb: viaDuckdb.seconds / duck.seconds,
+        duckdbBareQuerySeconds: duck.seconds,
+        pandasSeconds: pandas.seconds,
+        pandasProcessSeconds: pandasRun.seconds,
+        ratioScoreToDuckdb: score.seconds / duck.seconds,
+        ratioPandasToScore: pandasRun.seconds / score.seconds,
       };
-    });
-    const pandasRun = await timed("/usr/bin/python3", ["-c", PANDAS, file]);
-    const pandas = JSON.parse(pandasRun.stdout);
-    if (duck.n !== decisions || pandas.n !== decisions) {
-      throw new Error(
-        `peers disagree: score ${decisions}, duckdb ${duck.n}, pandas ${pandas.n}`,
-      );
-    }
-    report.jsonl = {
-      decisions,
-      megabytes: Math.round(size / 1e6),
-      scoreSeconds: score.seconds,
-      scorePeakRssMB: score.peakRssMB,
-      scoreDuckdbEngineSeconds: viaDuckdb.seconds,
-      scoreDuckdbEnginePeakRssMB: viaDuckdb.peakRssMB,
-      ratioScoreDuckdbEngineToDuckdb: viaDuckdb.seconds / duck.seconds,
-      duckdbBareQuerySeconds: duck.seconds,
-      pandasSeconds: pandas.seconds,
-      pandasProcessSeconds: pandasRun.seconds,
-      ratioScoreToDuckdb: score.seconds / duck.seconds,
-      ratioPandasToScore: pandasRun.seconds / score.seconds,
-    };
-    console.error(JSON.stringify(report.jsonl));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+      console.error(JSON.stringify(report.jsonl));
+    },
+  );
 }
 
 if (!skip.has("pg")) {
@@ -246,40 +256,22 @@ if (!skip.has("pg")) {
   'complete', 0.0004, 'resolved', NULL, NULL, NULL, NULL, NULL, NULL
 FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
     await psql(`VACUUM ANALYZE ${table}`);
-    const bare = await psql(
-      `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
-    );
-    const score = await timed(Deno.execPath(), [
-      ...LOSSBOOK,
-      "score",
-      "--engine",
-      "postgres",
-      "--dsn",
-      dsn,
-      "--table",
-      table,
-      "--json",
-    ]);
+    const scorePostgres = () =>
+      scoreJson(["--engine", "postgres", "--dsn", dsn!, "--table", table]);
+    const bareAggregate = () =>
+      psql(
+        `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
+      );
+    const bare = await bareAggregate();
+    const score = await scorePostgres();
     const decisions = JSON.parse(score.stdout).decisions;
     if (decisions !== n) throw new Error(`score read ${decisions} of ${n}`);
     // with a primary key on the decision key, the duplicate scan is not needed
     await psql(
       `ALTER TABLE ${table} ADD PRIMARY KEY (runId, modelId, taskId, trial)`,
     );
-    const keyed = await timed(Deno.execPath(), [
-      ...LOSSBOOK,
-      "score",
-      "--engine",
-      "postgres",
-      "--dsn",
-      dsn,
-      "--table",
-      table,
-      "--json",
-    ]);
-    const bareAgain = await psql(
-      `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
-    );
+    const keyed = await scorePostgres();
+    const bareAgain = await bareAggregate();
     report.postgres = {
       rows: n,
       scoreSeconds: score.seconds,
@@ -303,20 +295,8 @@ FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
 if (!skip.has("stream")) {
   const out: unknown[] = [];
   for (const n of values.stream.split(",").map(Number)) {
-    await needDisk(values.dir, n * BYTES_PER_LINE, `streaming ${n}`);
-    const dir = await Deno.makeTempDir({ dir: values.dir, prefix: "lbbench-" });
-    const file = `${dir}/decisions.jsonl`;
-    try {
-      await generate(file, n);
-      const size = (await Deno.stat(file)).size;
-      const r = await timed(Deno.execPath(), [
-        ...LOSSBOOK,
-        "score",
-        file,
-        "--engine",
-        "memory",
-        "--json",
-      ]);
+    await withBenchJsonl(n, `streaming ${n}`, async (file, size) => {
+      const r = await scoreJson([file, "--engine", "memory"]);
       const decisions = JSON.parse(r.stdout).decisions;
       out.push({
         lines: n,
@@ -327,9 +307,7 @@ if (!skip.has("stream")) {
         peakRssMB: Math.round(r.peakRssMB),
       });
       console.error(JSON.stringify(out.at(-1)));
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   }
   report.streaming = out;
 }
