@@ -14,33 +14,20 @@ import {
 } from "../../../lib/runs/parquet.ts";
 import { decision, tempDir } from "../../_helpers.ts";
 
+/** A row's group and counts, compared exactly (the sums are compared to a relative 1e-12 below). */
+const countsOf = (r: StatsRow) => [
+  r.modelId,
+  r.severity,
+  r.trueClass,
+  r.predClass,
+  r.action,
+  r.n,
+  r.pMissing,
+  r.parseFailures,
+];
+
 function assertSameStats(got: StatsRow[], want: StatsRow[]): void {
-  assert.deepEqual(
-    got.map((
-      r,
-    ) => [
-      r.modelId,
-      r.severity,
-      r.trueClass,
-      r.predClass,
-      r.action,
-      r.n,
-      r.pMissing,
-      r.parseFailures,
-    ]),
-    want.map((
-      r,
-    ) => [
-      r.modelId,
-      r.severity,
-      r.trueClass,
-      r.predClass,
-      r.action,
-      r.n,
-      r.pMissing,
-      r.parseFailures,
-    ]),
-  );
+  assert.deepEqual(got.map(countsOf), want.map(countsOf));
   for (let i = 0; i < want.length; i++) {
     for (const f of ["pErrorSum", "taskShare"] as const) {
       const [g, w] = [got[i][f] ?? NaN, want[i][f] ?? NaN];

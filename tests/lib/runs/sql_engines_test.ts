@@ -164,7 +164,15 @@ async function onDuckDB(rows: Record<string, unknown>[]) {
   }, { threads: 1, memoryLimit: "256MB" });
 }
 
-function onSqlite(rows: Record<string, unknown>[]): EngineAnswer {
+/**
+ * Load rows into a `decisions` table of an in-memory SQLite database, give
+ * `use` a function that runs a query and returns its rows as value arrays,
+ * and close the database.
+ */
+function withSqliteDecisions<T>(
+  rows: Record<string, unknown>[],
+  use: (all: (q: string) => unknown[][]) => T,
+): T {
   const db = new DatabaseSync(":memory:");
   try {
     db.exec(decisionsTableSql("sqlite", "decisions"));
@@ -181,13 +189,19 @@ function onSqlite(rows: Record<string, unknown>[]): EngineAnswer {
         }),
       );
     }
-    const all = (q: string) =>
-      db.prepare(q).all().map((o) => Object.values(o as object));
-    const [agg, dup, bad, rep] = QUERIES("decisions").map(all);
-    return answer(agg, dup[0], bad[0], rep[0]);
+    return use((q) =>
+      db.prepare(q).all().map((o) => Object.values(o as object))
+    );
   } finally {
     db.close();
   }
+}
+
+function onSqlite(rows: Record<string, unknown>[]): EngineAnswer {
+  return withSqliteDecisions(rows, (all) => {
+    const [agg, dup, bad, rep] = QUERIES("decisions").map(all);
+    return answer(agg, dup[0], bad[0], rep[0]);
+  });
 }
 
 async function onPostgres(
@@ -466,26 +480,7 @@ function badVariants(row: Record<string, unknown>) {
 }
 
 function sqliteRows(rows: Record<string, unknown>[], q: string): unknown[][] {
-  const db = new DatabaseSync(":memory:");
-  try {
-    db.exec(decisionsTableSql("sqlite", "decisions"));
-    const insert = db.prepare(
-      `INSERT INTO decisions (${DECISION_COLUMNS.join(", ")}) VALUES (${
-        DECISION_COLUMNS.map(() => "?").join(", ")
-      })`,
-    );
-    for (const r of rows) {
-      insert.run(
-        ...DECISION_COLUMNS.map((c) => {
-          const v = r[c.toLowerCase()];
-          return typeof v === "boolean" ? (v ? 1 : 0) : v as string | number;
-        }),
-      );
-    }
-    return db.prepare(q).all().map((o) => Object.values(o as object));
-  } finally {
-    db.close();
-  }
+  return withSqliteDecisions(rows, (all) => all(q));
 }
 
 const invalidOf = (rows: unknown[][]) =>
