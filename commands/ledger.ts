@@ -102,10 +102,7 @@ export async function readVerifiedLedger(
 ): Promise<VerifiedLedger> {
   // Both passes stream the file (a chunk at a time), so a ledger's size is
   // limited by the disk, not by memory.
-  const info = await Deno.stat(path);
-  // a directory is refused with the error (and message) of reading it
-  if (info.isDirectory) await Deno.readFile(path);
-  const size = info.size;
+  const size = (await Deno.stat(path)).size;
   // Large ledgers take seconds to verify and load: say so on stderr.
   const large = size >= 50 * 1024 * 1024;
   const started = performance.now();

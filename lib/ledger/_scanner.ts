@@ -5,6 +5,7 @@
 // line from a moved one. Bytes come in chunks of any size, so a file of any
 // length is verified in constant memory.
 import { bytesEqual } from "./_sha256.ts";
+import { regularFile } from "../_regular_file.ts";
 
 import type { LedgerProblem } from "./verify.ts";
 
@@ -358,6 +359,7 @@ export async function scanFile(
   chunkBytes: number,
 ): Promise<ScanResult> {
   const scanner = new LedgerScanner(format, path, anchor);
+  await regularFile(path, `Cannot read ledger ${path}`);
   using file = await Deno.open(path, { read: true });
   for (;;) {
     const buf = new Uint8Array(chunkBytes);

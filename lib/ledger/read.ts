@@ -16,6 +16,7 @@ import {
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { regularFile } from "../_regular_file.ts";
 
 /** Options for {@linkcode ledgerEntries}. */
 export interface ParseLedgerOptions {
@@ -107,6 +108,7 @@ export async function* ledgerEntriesFile(
   const chunkBytes = options.chunkBytes ?? 8 << 20;
   const shown = options.shownAs ?? path;
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  await regularFile(path, `Cannot read ledger ${shown}`);
   using file = await Deno.open(path, { read: true });
   let carry = new Uint8Array(0);
   let line = 0;

@@ -92,37 +92,9 @@ export function duckdbFileLiteral(path: string): string {
   return sqlString(path.replace(/[[*?]/g, (c) => `[${c}]`));
 }
 
-/**
- * Check that a path names a file, before a DuckDB reader sees it (the
- * readers take a directory or a pattern for many files; lossbook reads one
- * file per path).
- *
- * @param path The path.
- * @param where Error prefix, e.g. `Cannot load run export a.parquet`.
- * @returns The file's `Deno.FileInfo`.
- * @throws {Deno.errors.NotFound} When nothing is there.
- * @throws {Deno.errors.IsADirectory} When it is a directory.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { regularFile } from "./duckdb_session.ts";
- *
- * await assert.rejects(() => regularFile(Deno.cwd(), "Cannot load run export ."), /is a directory/);
- * ```
- */
-export async function regularFile(
-  path: string,
-  where: string,
-): Promise<Deno.FileInfo> {
-  const info = await Deno.stat(path);
-  if (info.isDirectory) {
-    throw new Deno.errors.IsADirectory(
-      `${where}: is a directory, not a file`,
-    );
-  }
-  return info;
-}
+// Re-exported: the DuckDB readers, the run loaders and the ledger's
+// streaming readers share one check that a path names a file.
+export { regularFile } from "../_regular_file.ts";
 
 /**
  * Run `fn` with a connection to a fresh in-memory DuckDB database, then

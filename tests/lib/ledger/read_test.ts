@@ -5,6 +5,8 @@ import {
   ledgerEntriesFile,
   loadLedger,
 } from "../../../lib/ledger/read.ts";
+import { verifyLedgerFile } from "../../../lib/ledger/verify.ts";
+import { tempDir } from "../../_helpers.ts";
 
 const r = {
   kind: "review_opened",
@@ -99,5 +101,27 @@ Deno.test("ledgerEntriesFile() names the path it is told to show (shownAs), not 
       name: "TypeError",
       message: /^Cannot read ledger month\.jsonl: line 2: record\.slaHours/,
     },
+  );
+});
+
+Deno.test("a directory given as a ledger is refused by both streaming readers, naming its path", async () => {
+  const dir = `${await tempDir("lossbook-test-")}/ledger.jsonl`;
+  await Deno.mkdir(dir);
+  const named = new RegExp(
+    `Cannot read ledger ${
+      dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    }: is a directory`,
+  );
+  await assert.rejects(
+    async () => {
+      for await (const _ of ledgerEntriesFile(dir)) { /* none */ }
+    },
+    (e: unknown) =>
+      e instanceof Deno.errors.IsADirectory && named.test(String(e)),
+  );
+  await assert.rejects(
+    () => verifyLedgerFile(dir, { anchor: null }),
+    (e: unknown) =>
+      e instanceof Deno.errors.IsADirectory && named.test(String(e)),
   );
 });
