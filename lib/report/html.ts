@@ -11,6 +11,7 @@ import {
   type ClaimKind,
   type ClaimValue,
 } from "../claims/claim.ts";
+import { countClaimsByKind } from "../claims/claim_counts.ts";
 import { formatQuantity, formatRule } from "../format/numbers.ts";
 import {
   NAN_NULL,
@@ -260,16 +261,15 @@ export const CLAIM_KIND_HEADINGS: Readonly<Record<ClaimKind, string>> = {
  * ```
  */
 export function claimsSummary(claims: readonly Claim[]): string {
-  const of = (k: ClaimKind) => claims.filter((c) => c.kind === k);
-  const hold = (k: ClaimKind) => of(k).filter((c) => c.holds).length;
-  const published = hold("published");
-  return `${published.toLocaleString("en-US")} published figure${
-    published === 1 ? "" : "s"
-  } reproduced (of ${of("published").length.toLocaleString("en-US")}), ${
-    hold("derived").toLocaleString("en-US")
-  } of ${of("derived").length.toLocaleString("en-US")} derived values hold, ${
-    hold("property").toLocaleString("en-US")
-  } of ${of("property").length.toLocaleString("en-US")} properties hold`;
+  const { published, derived, property } = countClaimsByKind(claims);
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `${n(published.holding)} published figure${
+    published.holding === 1 ? "" : "s"
+  } reproduced (of ${n(published.total)}), ${n(derived.holding)} of ${
+    n(derived.total)
+  } derived values hold, ${n(property.holding)} of ${
+    n(property.total)
+  } properties hold`;
 }
 
 /**
