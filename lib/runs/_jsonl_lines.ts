@@ -27,7 +27,7 @@ export interface JsonlLinesOptions {
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
-function decodeLine(
+export function decodeLine(
   bytes: Uint8Array,
   where: string,
   line: number,
@@ -197,5 +197,108 @@ export class LineReader implements Disposable {
 
   [Symbol.dispose](): void {
     this.#file.close();
+  }
+}
+
+/**
+ * Whether `b[s, e)` is blank as `String.prototype.trim` sees ASCII: only
+ * tab, LF, VT, FF, CR and space. (A line with other bytes may still trim to
+ * nothing, through Unicode spaces: decode it to know.)
+ */
+export function isBlank(b: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if (c !== 32 && (c < 9 || c > 13)) return false;
+  }
+  return true;
+}
+
+/**
+ * Call `onLine(bytes, start, end, line, offset)` for each line of a file:
+ * `bytes[start, end)` is the line without its LF (and without a trailing
+ * CR), `line` its 1-based number, `offset` the file offset of its first
+ * byte. The bytes are valid only during the call. With `matchLine`, each
+ * line is first offered to it: it returns where the line's content ends
+ * when it read the line (then `matched` is true), or -1; this spares the
+ * search for the line end of lines the matcher reads whole. A leading UTF-8 BOM is
+ * skipped. Reads `chunkSize` bytes at a time (default 4 MiB) into one
+ * buffer that grows only for a line longer than itself: no size limit
+ * short of the disk, and no string is made.
+ */
+export async function jsonlByteLines(
+  path: string,
+  options: JsonlLinesOptions,
+  onLine: (
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    line: number,
+    offset: number,
+    matched: boolean,
+  ) => void,
+  matchLine?: (bytes: Uint8Array, start: number, limit: number) => number,
+): Promise<void> {
+  const chunk = options.chunkSize ?? 1 << 22;
+  using file = await Deno.open(path, { read: true });
+  let buf = new Uint8Array(Math.max(chunk, 1 << 16));
+  let filled = 0; // bytes held in buf
+  let base = 0; // file offset of buf[0]
+  let line = 0;
+  let eof = false;
+  let start = -1; // -1 until the BOM check is done
+  while (!eof) {
+    if (buf.length - filled < chunk) {
+      const bigger = new Uint8Array(Math.max(buf.length * 2, filled + chunk));
+      bigger.set(buf.subarray(0, filled));
+      buf = bigger;
+    }
+    const n = await file.read(buf.subarray(filled, filled + chunk));
+    if (n === null) eof = true;
+    else filled += n;
+    if (start < 0) {
+      if (filled < 3 && !eof) continue;
+      start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
+          buf[2] === 0xbf
+        ? 3
+        : 0;
+    }
+    const view = buf.subarray(0, filled);
+    let pos = start;
+    for (;;) {
+      if (matchLine !== undefined && pos < filled) {
+        // a line the matcher reads to its end, where a line end follows
+        const end = matchLine(view, pos, filled);
+        if (end >= 0) {
+          const nl = end < filled && view[end] === 10
+            ? end
+            : end + 1 < filled && view[end] === 13 && view[end + 1] === 10
+            ? end + 1
+            : eof && end === filled
+            ? end
+            : -1;
+          if (nl >= 0) {
+            line++;
+            onLine(view, pos, end, line, base + pos, true);
+            pos = nl + 1;
+            continue;
+          }
+        }
+      }
+      let nl = view.indexOf(10, pos);
+      if (nl < 0) {
+        if (!eof || pos >= filled) break;
+        nl = filled;
+      }
+      line++;
+      const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
+      onLine(view, pos, end, line, base + pos, false);
+      pos = nl + 1;
+    }
+    if (eof) break;
+    // keep the unfinished line at the front
+    buf.copyWithin(0, pos, filled);
+    base += pos;
+    filled -= pos;
+    start = 0;
   }
 }
