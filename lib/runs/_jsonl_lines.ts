@@ -20,6 +20,14 @@ export interface JsonlLine {
 }
 
 /** Options for {@linkcode jsonlLines}. */
+/** A part of a file: `start` inclusive, `end` exclusive (bytes). */
+export interface ByteRange {
+  /** First byte. Default: 0 (a leading BOM is skipped only there). */
+  start?: number;
+  /** Byte after the last. Default: the end of the file. */
+  end?: number;
+}
+
 export interface JsonlLinesOptions {
   /** Bytes per read. Default: 1 MiB (tests use a few bytes to split lines and characters). */
   chunkSize?: number;
@@ -223,8 +231,12 @@ export function isBlank(b: Uint8Array, s: number, e: number): boolean {
  * search for the line end of lines the matcher reads whole. A leading UTF-8 BOM is
  * skipped. Reads `chunkSize` bytes at a time (default 4 MiB) into one
  * buffer that grows only for a line longer than itself: no size limit
- * short of the disk, and no string is made.
+ * short of the disk, and no string is made. With `range`, reads only
+ * those bytes, numbering lines from 1 at `range.start`.
  */
+// one read buffer kept between calls (a worker reads segment after segment)
+let spare: Uint8Array | null = null;
+
 export async function jsonlByteLines(
   path: string,
   options: JsonlLinesOptions,
@@ -237,24 +249,37 @@ export async function jsonlByteLines(
     matched: boolean,
   ) => void,
   matchLine?: (bytes: Uint8Array, start: number, limit: number) => number,
+  range: ByteRange = {},
 ): Promise<void> {
   const chunk = options.chunkSize ?? 1 << 22;
   using file = await Deno.open(path, { read: true });
-  let buf = new Uint8Array(Math.max(chunk, 1 << 16));
+  const from = range.start ?? 0;
+  let left = range.end === undefined ? Infinity : range.end - from;
+  if (from > 0) await file.seek(from, Deno.SeekMode.Start);
+  let buf = spare !== null && spare.length >= Math.min(chunk, left)
+    ? spare
+    : new Uint8Array(Math.max(Math.min(chunk, left), 1 << 16));
+  spare = null; // this call's own until it returns
   let filled = 0; // bytes held in buf
-  let base = 0; // file offset of buf[0]
+  let base = from; // file offset of buf[0]
   let line = 0;
   let eof = false;
-  let start = -1; // -1 until the BOM check is done
+  let start = from === 0 ? -1 : 0; // -1 until the BOM check is done
   while (!eof) {
-    if (buf.length - filled < chunk) {
-      const bigger = new Uint8Array(Math.max(buf.length * 2, filled + chunk));
+    const want = Math.min(chunk, left);
+    if (buf.length - filled < want) {
+      const bigger = new Uint8Array(Math.max(buf.length * 2, filled + want));
       bigger.set(buf.subarray(0, filled));
       buf = bigger;
     }
-    const n = await file.read(buf.subarray(filled, filled + chunk));
+    const n = want === 0
+      ? null
+      : await file.read(buf.subarray(filled, filled + want));
     if (n === null) eof = true;
-    else filled += n;
+    else {
+      filled += n;
+      left -= n;
+    }
     if (start < 0) {
       if (filled < 3 && !eof) continue;
       start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
@@ -301,4 +326,5 @@ export async function jsonlByteLines(
     filled -= pos;
     start = 0;
   }
+  spare = buf;
 }

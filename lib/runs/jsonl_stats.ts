@@ -6,50 +6,19 @@
  * @module
  */
 
-import type { Severity } from "../costs/severity.ts";
-import {
-  type Action,
-  sortStats,
-  type StatsRow,
-} from "../metrics/sufficient_stats.ts";
 import type { Decision } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
-import { OffsetSet } from "./_offset_set.ts";
-import { DecisionScan, Interner, KeyHasher } from "./_decision_scan.ts";
-import { SEVERITIES } from "../costs/severity.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
-import { InputRangeError } from "../input_error.ts";
+import { type JsonlStats, StatsBuilder } from "./_stats_builder.ts";
+import { type JsonlLinesOptions, LineReader } from "./_jsonl_lines.ts";
 import {
-  decodeLine,
-  isBlank,
-  jsonlByteLines,
-  type JsonlLinesOptions,
-  LineReader,
-} from "./_jsonl_lines.ts";
+  parallelJsonlStats,
+  readLines,
+  SEGMENT_BYTES,
+  shareLines,
+} from "./_jsonl_segments.ts";
 
-/** Statistics of a run export, and how many decisions they cover. */
-export interface JsonlStats {
-  /** Sufficient statistics, in canonical order. */
-  readonly stats: StatsRow[];
-  /** Decisions read. */
-  readonly decisions: number;
-}
-
-interface Cell {
-  modelId: string;
-  severity: Severity;
-  trueClass: string;
-  predClass: string;
-  action: Action;
-  n: number;
-  pErrorSum: number;
-  pMissing: number;
-  parseFailures: number;
-  taskShare: number;
-}
-
-const ACTIONS: readonly Action[] = ["auto", "escalate"];
-const CLASS_IDS = 2 ** 26; // class ids below this keep a cell key exact
+export type { JsonlStats } from "./_stats_builder.ts";
 
 /** The 1-based line number of a text offset. */
 function lineOf(text: string, offset: number): number {
@@ -60,311 +29,6 @@ function lineOf(text: string, offset: number): number {
     i = text.indexOf("\n", i + 1)
   ) n++;
   return n;
-}
-
-// The one-pass state: cells by small ids (model, severity and action in one
-// number, gold and predicted class in another), so no key string is built
-// per line, and seen keys as hashes with the offset of the line that first
-// used them. Lines come either as Decisions (text, or a line the byte
-// scanner left to decisionFromLine) or as the byte scanner's fields.
-class StatsBuilder {
-  readonly models = new Interner();
-  readonly classes = new Interner();
-  readonly cells = new Map<number, Map<number, Cell>>();
-  readonly list: Cell[] = [];
-  readonly seen = new OffsetSet();
-  readonly hasher = new KeyHasher();
-  readonly scannedCells = new ScannedCells();
-  decisions = 0;
-  firstRun: string | null = null;
-  firstRunBytes: Uint8Array | null = null;
-  repeatedTasks = false;
-
-  constructor(
-    readonly path: string,
-    // the line that starts at an earlier offset, and its line number
-    readonly lineText: (offset: number) => string,
-    readonly lineNumber: (offset: number) => number,
-  ) {}
-
-  where(lineNo: number): string {
-    return `Cannot load run export ${this.path}: line ${lineNo}`;
-  }
-
-  cell(
-    model: number,
-    severity: number,
-    action: number,
-    gold: number,
-    pred: number,
-  ): Cell {
-    if (gold >= CLASS_IDS || pred >= CLASS_IDS) {
-      throw new RangeError(
-        `more than ${CLASS_IDS} distinct classes in ${this.path}`,
-      );
-    }
-    const outer = model * 8 + severity * 2 + action;
-    let byClass = this.cells.get(outer);
-    if (byClass === undefined) this.cells.set(outer, byClass = new Map());
-    const inner = gold * CLASS_IDS + pred;
-    let c = byClass.get(inner);
-    if (c === undefined) {
-      c = {
-        modelId: this.models.strings[model],
-        severity: SEVERITIES[severity],
-        trueClass: this.classes.strings[gold],
-        predClass: this.classes.strings[pred],
-        action: ACTIONS[action],
-        n: 0,
-        pErrorSum: 0,
-        pMissing: 0,
-        parseFailures: 0,
-        taskShare: 0,
-      };
-      byClass.set(inner, c);
-      this.list.push(c);
-    }
-    return c;
-  }
-
-  // refuse a key seen before (hashes in this.hasher); `key` gives this line's
-  // key, made only on a hash match
-  #checkKey(lineNo: number, offset: number, key: () => Decision): void {
-    let mine: Decision | null = null;
-    const earlier = this.seen.insertOrFind(this.hasher.h1, offset, (o) => {
-      const e = JSON.parse(this.lineText(o)) as Decision;
-      const d = mine ??= key();
-      return e.runId === d.runId && e.modelId === d.modelId &&
-        e.taskId === d.taskId && e.trial === d.trial;
-    });
-    if (earlier >= 0) {
-      const d = mine ?? key();
-      throw new InputRangeError(
-        `${this.where(lineNo)}: duplicate decision for runId ${
-          JSON.stringify(d.runId)
-        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-          JSON.stringify(d.taskId)
-        }, trial ${d.trial} (first on line ${this.lineNumber(earlier)})`,
-      );
-    }
-  }
-
-  #count(c: Cell, pCorrect: number | null, parseOk: boolean): void {
-    c.n++;
-    if (pCorrect === null) c.pMissing++;
-    else c.pErrorSum += 1 - pCorrect;
-    if (!parseOk) c.parseFailures++;
-    this.decisions++;
-  }
-
-  /** A decision read by decisionFromLine. */
-  add(d: Decision, lineNo: number, offset: number): void {
-    this.hasher.ofStrings(d.runId, d.modelId, d.taskId, d.trial);
-    this.#checkKey(lineNo, offset, () => d);
-    const c = this.cell(
-      this.models.ofString(d.modelId),
-      SEVERITIES.indexOf(d.severity),
-      d.action === "auto" ? 0 : 1,
-      this.classes.ofString(d.trueClass),
-      this.classes.ofString(d.predClass),
-    );
-    this.#count(c, d.pCorrect, d.parseOk);
-    if (this.firstRun === null) this.firstRun = d.runId;
-    if (d.trial !== 0 || d.runId !== this.firstRun) this.repeatedTasks = true;
-  }
-
-  /** A line the byte scanner read, in `b`. */
-  addScanned(b: Uint8Array, s: DecisionScan, lineNo: number, offset: number) {
-    this.hasher.ofBytes(
-      b,
-      s.runStart,
-      s.runEnd,
-      s.modelStart,
-      s.modelEnd,
-      s.taskStart,
-      s.taskEnd,
-      s.trial,
-    );
-    this.#checkKey(lineNo, offset, () => scannedKey(b, s));
-    const c = this.scannedCells.find(b, s, () =>
-      this.cell(
-        this.models.ofBytes(b, s.modelStart, s.modelEnd),
-        s.severity,
-        s.action,
-        this.classes.ofBytes(b, s.trueStart, s.trueEnd),
-        this.classes.ofBytes(b, s.predStart, s.predEnd),
-      ));
-    this.#count(c, s.pCorrect, s.parseOk);
-    if (this.firstRun === null) {
-      this.firstRun = asciiOf(b, s.runStart, s.runEnd);
-    }
-    if (s.trial !== 0 || !this.#isFirstRun(b, s.runStart, s.runEnd)) {
-      this.repeatedTasks = true;
-    }
-  }
-
-  #isFirstRun(b: Uint8Array, start: number, end: number): boolean {
-    const first = this.firstRunBytes ??= new TextEncoder().encode(
-      this.firstRun!,
-    );
-    if (end - start !== first.length) return false;
-    for (let i = 0; i < first.length; i++) {
-      if (b[start + i] !== first[i]) return false;
-    }
-    return true;
-  }
-
-  // the second pass, for runs where a task can have several decisions of
-  // one model: every line was validated by the first pass
-  readonly tasks = new Map<number, Map<string, Cell[]>>();
-  #share(model: number, taskId: string, c: Cell): void {
-    let byTask = this.tasks.get(model);
-    if (byTask === undefined) this.tasks.set(model, byTask = new Map());
-    const seen = byTask.get(taskId);
-    if (seen === undefined) byTask.set(taskId, [c]);
-    else seen.push(c);
-  }
-
-  share(d: Decision): void {
-    const model = this.models.ofString(d.modelId);
-    this.#share(
-      model,
-      d.taskId,
-      this.cell(
-        model,
-        SEVERITIES.indexOf(d.severity),
-        d.action === "auto" ? 0 : 1,
-        this.classes.ofString(d.trueClass),
-        this.classes.ofString(d.predClass),
-      ),
-    );
-  }
-
-  shareScanned(b: Uint8Array, s: DecisionScan): void {
-    const model = this.models.ofBytes(b, s.modelStart, s.modelEnd);
-    this.#share(
-      model,
-      asciiOf(b, s.taskStart, s.taskEnd),
-      this.cell(
-        model,
-        s.severity,
-        s.action,
-        this.classes.ofBytes(b, s.trueStart, s.trueEnd),
-        this.classes.ofBytes(b, s.predStart, s.predEnd),
-      ),
-    );
-  }
-
-  finish(): JsonlStats {
-    if (this.repeatedTasks) {
-      for (const byTask of this.tasks.values()) {
-        for (const trials of byTask.values()) {
-          for (const c of trials) c.taskShare += 1 / trials.length;
-        }
-      }
-    } else for (const c of this.list) c.taskShare = c.n;
-    return { stats: sortStats(this.list), decisions: this.decisions };
-  }
-}
-
-// The cells of scanned lines by the bytes of their model, gold and
-// predicted class (no string per line), in front of the builder's cells.
-class ScannedCells {
-  #slots = new Int32Array(1024); // entry + 1
-  #hashes = new Int32Array(1024);
-  #keys: Uint8Array[] = []; // model, 0, gold, 0, predicted (ASCII ids hold no 0)
-  #codes: number[] = []; // severity * 2 + action
-  #cells: Cell[] = [];
-
-  find(b: Uint8Array, s: DecisionScan, make: () => Cell): Cell {
-    const code = s.severity * 2 + s.action;
-    let h = Math.imul(0x811c9dc5 ^ code, 0x01000193);
-    for (let i = s.modelStart; i < s.modelEnd; i++) {
-      h = Math.imul(h ^ b[i], 0x01000193);
-    }
-    h = Math.imul(h, 0x01000193);
-    for (let i = s.trueStart; i < s.trueEnd; i++) {
-      h = Math.imul(h ^ b[i], 0x01000193);
-    }
-    h = Math.imul(h, 0x01000193);
-    for (let i = s.predStart; i < s.predEnd; i++) {
-      h = Math.imul(h ^ b[i], 0x01000193);
-    }
-    h ^= h >>> 15;
-    const mask = this.#slots.length - 1;
-    let i = h & mask;
-    for (;; i = (i + 1) & mask) {
-      const slot = this.#slots[i];
-      if (slot === 0) break;
-      const e = slot - 1;
-      if (
-        this.#hashes[i] === h && this.#codes[e] === code &&
-        this.#same(this.#keys[e], b, s)
-      ) return this.#cells[e];
-    }
-    const cell = make();
-    const m = s.modelEnd - s.modelStart;
-    const t = s.trueEnd - s.trueStart;
-    const key = new Uint8Array(m + t + s.predEnd - s.predStart + 2);
-    key.set(b.subarray(s.modelStart, s.modelEnd), 0);
-    key.set(b.subarray(s.trueStart, s.trueEnd), m + 1);
-    key.set(b.subarray(s.predStart, s.predEnd), m + t + 2);
-    this.#keys.push(key);
-    this.#codes.push(code);
-    this.#cells.push(cell);
-    this.#slots[i] = this.#cells.length;
-    this.#hashes[i] = h;
-    if (this.#cells.length * 2 > this.#slots.length) this.#grow();
-    return cell;
-  }
-
-  #same(key: Uint8Array, b: Uint8Array, s: DecisionScan): boolean {
-    const m = s.modelEnd - s.modelStart;
-    const t = s.trueEnd - s.trueStart;
-    if (key.length !== m + t + s.predEnd - s.predStart + 2) return false;
-    if (key[m] !== 0 || key[m + t + 1] !== 0) return false;
-    for (let i = 0; i < m; i++) {
-      if (key[i] !== b[s.modelStart + i]) return false;
-    }
-    for (let i = 0; i < t; i++) {
-      if (key[m + 1 + i] !== b[s.trueStart + i]) return false;
-    }
-    for (let i = m + t + 2, j = s.predStart; i < key.length; i++, j++) {
-      if (key[i] !== b[j]) return false;
-    }
-    return true;
-  }
-
-  #grow(): void {
-    const old = this.#slots;
-    const oldHashes = this.#hashes;
-    this.#slots = new Int32Array(old.length * 2);
-    this.#hashes = new Int32Array(old.length * 2);
-    const mask = this.#slots.length - 1;
-    for (let j = 0; j < old.length; j++) {
-      if (old[j] === 0) continue;
-      let i = oldHashes[j] & mask;
-      while (this.#slots[i] !== 0) i = (i + 1) & mask;
-      this.#slots[i] = old[j];
-      this.#hashes[i] = oldHashes[j];
-    }
-  }
-}
-
-function asciiOf(b: Uint8Array, s: number, e: number): string {
-  let out = "";
-  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
-  return out;
-}
-
-// the key of a scanned line as a Decision's fields (only the key is read)
-function scannedKey(b: Uint8Array, s: DecisionScan): Decision {
-  return {
-    runId: asciiOf(b, s.runStart, s.runEnd),
-    modelId: asciiOf(b, s.modelStart, s.modelEnd),
-    taskId: asciiOf(b, s.taskStart, s.taskEnd),
-    trial: s.trial,
-  } as Decision;
 }
 
 function* textLines(text: string): Generator<[string, number, number]> {
@@ -445,6 +109,14 @@ export function jsonlStats(
 
 /** Options for {@linkcode jsonlStatsFile}. */
 export interface JsonlStatsFileOptions extends JsonlLinesOptions {
+  /**
+   * Worker threads that read a file of two segments (16 MiB each) or more
+   * in parallel. Default: `navigator.hardwareConcurrency`; 1 reads on this
+   * thread only.
+   */
+  workers?: number;
+  /** Segment size for the workers, in bytes (tests use small ones). */
+  segmentBytes?: number;
   /** Called every 100,000 decisions with the lines and bytes read so far. */
   onProgress?: (lines: number, bytes: number) => void;
 }
@@ -480,38 +152,42 @@ export async function jsonlStatsFile(
   options: JsonlStatsFileOptions = {},
 ): Promise<JsonlStats> {
   const where = `Cannot load run export ${path}`;
-  await Deno.stat(path);
+  const stat = await Deno.stat(path);
+  const progress = options.onProgress;
+  const workers = options.workers ?? navigator.hardwareConcurrency ?? 1;
+  const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+  if (stat.isFile && workers > 1 && stat.size >= 2 * segmentBytes) {
+    let reported = 0;
+    const stats = await parallelJsonlStats(path, stat.size, {
+      workers,
+      segmentBytes,
+      chunkSize: options.chunkSize,
+      onSegment: (lines, bytes, decisions) => {
+        if (progress === undefined) return;
+        const step = Math.floor(decisions / 100_000);
+        if (step > reported) {
+          reported = step;
+          progress(lines, bytes);
+        }
+      },
+    });
+    if (stats !== null) return stats;
+  }
   using reader = new LineReader(path, where);
   const builder = new StatsBuilder(
     path,
     (o) => reader.textAt(o),
     (o) => reader.lineOf(o),
   );
-  const scan = new DecisionScan();
-  const progress = options.onProgress;
-  const match = (b: Uint8Array, s: number, limit: number) =>
-    scan.matchAt(b, s, limit);
-  await jsonlByteLines(path, options, (b, s, e, line, offset, matched) => {
-    if (matched || scan.scan(b, s, e)) {
-      builder.addScanned(b, scan, line, offset);
-    } else {
-      if (isBlank(b, s, e)) return;
-      const text = decodeLine(b.subarray(s, e), where, line, offset);
-      if (text.trim() === "") return;
-      builder.add(decisionFromLine(text, builder.where(line)), line, offset);
-    }
+  const tick = (line: number, offset: number) => {
     if (progress !== undefined && builder.decisions % 100_000 === 0) {
       progress(line, offset);
     }
-  }, match);
-  if (builder.repeatedTasks) {
-    await jsonlByteLines(path, options, (b, s, e, line, offset, matched) => {
-      if (matched || scan.scan(b, s, e)) builder.shareScanned(b, scan);
-      else if (!isBlank(b, s, e)) {
-        const text = decodeLine(b.subarray(s, e), where, line, offset);
-        if (text.trim() !== "") builder.share(JSON.parse(text) as Decision);
-      }
-    }, match);
-  }
+  };
+  await readLines(builder, path, options, {}, (text, line, offset) => {
+    builder.add(decisionFromLine(text, builder.where(line)), line, offset);
+    tick(line, offset);
+  }, tick);
+  if (builder.repeatedTasks) await shareLines(builder, path, options);
   return builder.finish();
 }

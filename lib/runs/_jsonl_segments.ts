@@ -1,0 +1,329 @@
+// Private: a JSONL run export read in parts by workers. The file is cut
+// into segments of fixed size at line starts (so the cut, and with it every
+// sum, depends on the file alone, never on how many workers there are);
+// each worker reads whole segments with the byte scanner into cells and a
+// log of decision-key hashes; the main thread merges them in file order and
+// checks the keys across the whole file. Anything unusual (a line that
+// fails a check, a repeated key, a run whose tasks repeat, which needs the
+// second pass) sends the file to the one-thread reader, which gives the
+// exact error or result; so the workers only ever speed a clean file up.
+
+import type { Decision } from "./decision.ts";
+import { DecisionScan } from "./_decision_scan.ts";
+import {
+  type ByteRange,
+  decodeLine,
+  isBlank,
+  jsonlByteLines,
+  type JsonlLinesOptions,
+  LineReader,
+} from "./_jsonl_lines.ts";
+import { OffsetSet } from "./_offset_set.ts";
+import {
+  type Cell,
+  type JsonlStats,
+  KeyLog,
+  StatsBuilder,
+} from "./_stats_builder.ts";
+import { sortStats } from "../metrics/sufficient_stats.ts";
+
+/** Segment size: 16 MiB. */
+export const SEGMENT_BYTES = 1 << 24;
+
+/**
+ * Read the lines of `range` of a file into `builder` through the byte
+ * scanner; a line the scanner leaves (not blank) goes decoded to `onText`,
+ * which reads it with decisionFromLine (imported by the caller, so that a
+ * worker loads the schema only when a line needs it).
+ */
+export async function readLines(
+  builder: StatsBuilder,
+  path: string,
+  options: JsonlLinesOptions,
+  range: ByteRange,
+  onText: (text: string, line: number, offset: number) => void,
+  onScanned?: (line: number, offset: number) => void,
+): Promise<void> {
+  const where = `Cannot load run export ${path}`;
+  const scan = new DecisionScan();
+  await jsonlByteLines(
+    path,
+    options,
+    (b, s, e, line, offset, matched) => {
+      if (matched || scan.scan(b, s, e)) {
+        builder.addScanned(b, scan, line, offset);
+        onScanned?.(line, offset);
+      } else if (!isBlank(b, s, e)) {
+        const text = decodeLine(b.subarray(s, e), where, line, offset);
+        if (text.trim() !== "") onText(text, line, offset);
+      }
+    },
+    (b, s, limit) => scan.matchAt(b, s, limit),
+    range,
+  );
+}
+
+/**
+ * The second pass of a run whose tasks repeat: each model's decisions per
+ * task (every line was checked by the first pass).
+ */
+export async function shareLines(
+  builder: StatsBuilder,
+  path: string,
+  options: JsonlLinesOptions,
+): Promise<void> {
+  const where = `Cannot load run export ${path}`;
+  const scan = new DecisionScan();
+  await jsonlByteLines(path, options, (b, s, e, line, offset, matched) => {
+    if (matched || scan.scan(b, s, e)) builder.shareScanned(b, scan);
+    else if (!isBlank(b, s, e)) {
+      const text = decodeLine(b.subarray(s, e), where, line, offset);
+      if (text.trim() !== "") builder.share(JSON.parse(text) as Decision);
+    }
+  }, (b, s, limit) => scan.matchAt(b, s, limit));
+}
+
+/**
+ * Where the segments of a file start: 0, then the first line start at or
+ * after each multiple of `segmentBytes`, then the file size.
+ */
+export async function segmentBounds(
+  path: string,
+  size: number,
+  segmentBytes: number = SEGMENT_BYTES,
+): Promise<number[]> {
+  const bounds = [0];
+  using file = await Deno.open(path, { read: true });
+  const window = new Uint8Array(1 << 16);
+  for (let target = segmentBytes; target < size; target += segmentBytes) {
+    if (target <= bounds.at(-1)!) continue; // inside a long line
+    // the line start after the first LF at or after target - 1
+    let at = target - 1;
+    let found = -1;
+    while (found < 0 && at < size) {
+      await file.seek(at, Deno.SeekMode.Start);
+      const n = await file.read(window);
+      if (n === null) break;
+      const i = window.subarray(0, n).indexOf(10);
+      if (i >= 0) found = at + i + 1;
+      else at += n;
+    }
+    if (found < 0 || found >= size) break;
+    bounds.push(found);
+  }
+  bounds.push(size);
+  return bounds;
+}
+
+/** What a worker sends back for one segment. */
+export interface SegmentResult {
+  readonly index: number;
+  /** Why the segment needs the one-thread reader, or null. */
+  readonly trouble: string | null;
+  readonly lines: number;
+  readonly decisions: number;
+  /** [modelId, severity, trueClass, predClass, action, n, pErrorSum, pMissing, parseFailures] */
+  readonly cells: Array<[string, string, string, string, string, ...number[]]>;
+  readonly firstRun: string | null;
+  readonly repeatedTasks: boolean;
+  readonly h1: Int32Array;
+  readonly h2: Int32Array;
+  readonly offsets: Float64Array;
+}
+
+/** Read one segment (in a worker, or here). */
+export async function readSegment(
+  path: string,
+  index: number,
+  range: Required<ByteRange>,
+  options: JsonlLinesOptions = {},
+): Promise<SegmentResult> {
+  const log = new KeyLog();
+  const builder = new StatsBuilder(path, () => "", () => 0, log);
+  let lines = 0;
+  let trouble: string | null = null;
+  // lines the scanner leaves are read at the end of the segment (their
+  // order within it does not matter: the sums are per segment)
+  const left: Array<[string, number, number]> = [];
+  try {
+    await readLines(
+      builder,
+      path,
+      options,
+      range,
+      (text, line, offset) => {
+        left.push([text, line, offset]);
+        lines = line;
+      },
+      (line) => lines = line,
+    );
+    if (left.length > 0) {
+      const { decisionFromLine } = await import("./_jsonl_decision.ts");
+      for (const [text, line, offset] of left) {
+        builder.add(decisionFromLine(text, builder.where(line)), line, offset);
+      }
+    }
+  } catch (error) {
+    trouble = error instanceof Error ? error.message : String(error);
+  }
+  return {
+    index,
+    trouble,
+    lines,
+    decisions: builder.decisions,
+    cells: builder.list.map((c) => [
+      c.modelId,
+      c.severity,
+      c.trueClass,
+      c.predClass,
+      c.action,
+      c.n,
+      c.pErrorSum,
+      c.pMissing,
+      c.parseFailures,
+    ]),
+    firstRun: builder.firstRun,
+    repeatedTasks: builder.repeatedTasks,
+    h1: log.h1.slice(0, log.size),
+    h2: log.h2.slice(0, log.size),
+    offsets: log.offsets.slice(0, log.size),
+  };
+}
+
+/** Options of {@linkcode parallelJsonlStats}. */
+export interface ParallelOptions extends JsonlLinesOptions {
+  /** Workers. */
+  workers: number;
+  /** Segment size. Default: {@linkcode SEGMENT_BYTES}. */
+  segmentBytes?: number;
+  /** Called after each segment merged, with the lines and bytes so far. */
+  onSegment?: (lines: number, bytes: number, decisions: number) => void;
+}
+
+/**
+ * The statistics of a clean file read by workers, or null when the file
+ * needs the one-thread reader (an error to name, a repeated key, tasks that
+ * repeat).
+ */
+export async function parallelJsonlStats(
+  path: string,
+  size: number,
+  options: ParallelOptions,
+): Promise<JsonlStats | null> {
+  const bounds = await segmentBounds(path, size, options.segmentBytes);
+  const segments = bounds.length - 1;
+  const count = Math.min(options.workers, segments);
+  const url = new URL("./_jsonl_segment_worker.ts", import.meta.url).href;
+  const workers = Array.from(
+    { length: count },
+    () => new Worker(url, { type: "module" }),
+  );
+  using reader = new LineReader(path, `Cannot load run export ${path}`);
+  const seen = new OffsetSet();
+  const cells = new Map<string, Cell>();
+  const list: Cell[] = [];
+  let decisions = 0;
+  let lines = 0;
+  let firstRun: string | null = null;
+  const keyOf = (offset: number) => {
+    const d = JSON.parse(reader.textAt(offset)) as Decision;
+    return [d.runId, d.modelId, d.taskId, d.trial];
+  };
+  // merge one segment; false when the file needs the one-thread reader
+  const merge = (r: SegmentResult): boolean => {
+    if (r.trouble !== null || r.repeatedTasks) return false;
+    if (r.firstRun !== null) {
+      firstRun ??= r.firstRun;
+      if (r.firstRun !== firstRun) return false;
+    }
+    for (let i = 0; i < r.h1.length; i++) {
+      const offset = r.offsets[i];
+      let mine: unknown[] | null = null;
+      const earlier = seen.insertOrFind(r.h1[i], offset, (o) => {
+        mine ??= keyOf(offset);
+        const theirs = keyOf(o);
+        return theirs.every((v, j) => v === mine![j]);
+      });
+      if (earlier >= 0) return false;
+    }
+    for (const row of r.cells) {
+      const key = JSON.stringify(row.slice(0, 5));
+      let c = cells.get(key);
+      if (c === undefined) {
+        c = {
+          modelId: row[0],
+          severity: row[1],
+          trueClass: row[2],
+          predClass: row[3],
+          action: row[4],
+          n: 0,
+          pErrorSum: 0,
+          pMissing: 0,
+          parseFailures: 0,
+          taskShare: 0,
+        } as Cell;
+        cells.set(key, c);
+        list.push(c);
+      }
+      c.n += row[5] as number;
+      c.pErrorSum += row[6] as number;
+      c.pMissing += row[7] as number;
+      c.parseFailures += row[8] as number;
+    }
+    decisions += r.decisions;
+    lines += r.lines;
+    options.onSegment?.(lines, bounds[r.index + 1], decisions);
+    return true;
+  };
+  try {
+    const clean = await new Promise<boolean>((resolve, reject) => {
+      let next = 0; // next segment to hand out
+      let merged = 0; // segments merged, in order
+      const waiting = new Map<number, SegmentResult>();
+      let done = false;
+      const give = (w: Worker) => {
+        if (next >= segments) return;
+        const index = next++;
+        w.postMessage({
+          path,
+          index,
+          range: { start: bounds[index], end: bounds[index + 1] },
+          options: { chunkSize: options.chunkSize },
+        });
+      };
+      for (const w of workers) {
+        w.onmessage = (e: MessageEvent<SegmentResult>) => {
+          if (done) return;
+          waiting.set(e.data.index, e.data);
+          give(w);
+          while (waiting.has(merged)) {
+            const r = waiting.get(merged)!;
+            waiting.delete(merged);
+            if (!merge(r)) {
+              done = true;
+              return resolve(false);
+            }
+            merged++;
+          }
+          if (merged === segments) {
+            done = true;
+            resolve(true);
+          }
+        };
+        w.onerror = (e) => {
+          e.preventDefault();
+          if (!done) {
+            done = true;
+            reject(new Error(`a JSONL worker failed: ${e.message}`));
+          }
+        };
+        give(w);
+      }
+    });
+    if (!clean) return null;
+  } finally {
+    for (const w of workers) w.terminate();
+  }
+  for (const c of list) c.taskShare = c.n;
+  return { stats: sortStats(list), decisions };
+}
