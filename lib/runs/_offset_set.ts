@@ -38,9 +38,11 @@ export const MAX_OFFSET = 0xffff * 2 ** 32;
  * plus the old table during a doubling.
  */
 export class OffsetSet {
-  #hashes: Int32Array;
-  #lows: Uint32Array;
-  // offset / 2^32 + 1; 0 marks an empty slot
+  // slot i: pairs[2i] the hash (0 marks an empty slot; a hash of 0 is
+  // stored as 1, which `same` then tells apart), pairs[2i + 1] the low 32
+  // bits of the offset, side by side so a probe reads one cache line;
+  // highs[i] the offset / 2^32, read only on a match or an insert
+  #pairs: Int32Array;
   #highs: Uint16Array;
   #size = 0;
 
@@ -50,8 +52,7 @@ export class OffsetSet {
         `OffsetSet capacity must be a power of two >= 2, got ${capacity}`,
       );
     }
-    this.#hashes = new Int32Array(capacity);
-    this.#lows = new Uint32Array(capacity);
+    this.#pairs = new Int32Array(2 * capacity);
     this.#highs = new Uint16Array(capacity);
   }
 
@@ -62,7 +63,7 @@ export class OffsetSet {
 
   /** Slots allocated (a power of two). */
   get capacity(): number {
-    return this.#hashes.length;
+    return this.#highs.length;
   }
 
   /**
@@ -81,24 +82,22 @@ export class OffsetSet {
         `OffsetSet offset must be a whole number from 0 below 2^48 - 2^32, got ${offset}`,
       );
     }
-    if ((this.#size + 1) * 4 > this.#hashes.length * 3) this.#grow();
-    const hashes = this.#hashes;
-    const highs = this.#highs;
-    const lows = this.#lows;
-    const mask = hashes.length - 1;
-    hash |= 0;
+    if ((this.#size + 1) * 4 > this.#highs.length * 3) this.#grow();
+    const pairs = this.#pairs;
+    const mask = this.#highs.length - 1;
+    hash = (hash | 0) === 0 ? 1 : hash | 0;
     let i = hash & mask;
     for (;;) {
-      const hi = highs[i];
-      if (hi === 0) {
-        hashes[i] = hash;
-        lows[i] = offset % 4294967296;
-        highs[i] = Math.floor(offset / 4294967296) + 1;
+      const h = pairs[2 * i];
+      if (h === 0) {
+        pairs[2 * i] = hash;
+        pairs[2 * i + 1] = offset % 4294967296;
+        this.#highs[i] = Math.floor(offset / 4294967296);
         this.#size++;
         return -1;
       }
-      if (hashes[i] === hash) {
-        const o = (hi - 1) * 4294967296 + lows[i];
+      if (h === hash) {
+        const o = this.#highs[i] * 4294967296 + (pairs[2 * i + 1] >>> 0);
         if (same(o)) return o;
       }
       i = (i + 1) & mask;
@@ -106,21 +105,20 @@ export class OffsetSet {
   }
 
   #grow(): void {
-    const oldH = this.#hashes;
-    const oldL = this.#lows;
-    const oldU = this.#highs;
-    const n = oldH.length * 2;
-    const hashes = this.#hashes = new Int32Array(n);
-    const lows = this.#lows = new Uint32Array(n);
+    const oldPairs = this.#pairs;
+    const oldHighs = this.#highs;
+    const n = oldHighs.length * 2;
+    const pairs = this.#pairs = new Int32Array(2 * n);
     const highs = this.#highs = new Uint16Array(n);
     const mask = n - 1;
-    for (let j = 0; j < oldH.length; j++) {
-      if (oldU[j] === 0) continue;
-      let i = oldH[j] & mask;
-      while (highs[i] !== 0) i = (i + 1) & mask;
-      hashes[i] = oldH[j];
-      lows[i] = oldL[j];
-      highs[i] = oldU[j];
+    for (let j = 0; j < oldHighs.length; j++) {
+      const h = oldPairs[2 * j];
+      if (h === 0) continue;
+      let i = h & mask;
+      while (pairs[2 * i] !== 0) i = (i + 1) & mask;
+      pairs[2 * i] = h;
+      pairs[2 * i + 1] = oldPairs[2 * j + 1];
+      highs[i] = oldHighs[j];
     }
   }
 }
