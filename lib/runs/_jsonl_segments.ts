@@ -158,7 +158,10 @@ export async function readSegment(
       (line) => lines = line,
     );
     if (left.length > 0) {
-      const { decisionFromLine } = await import("./_jsonl_decision.ts");
+      // by URL: Deno loads the target of a literal import() up front
+      const { decisionFromLine } = await import(
+        new URL("./_jsonl_decision.ts", import.meta.url).href
+      ) as typeof import("./_jsonl_decision.ts");
       for (const [text, line, offset] of left) {
         builder.add(decisionFromLine(text, builder.where(line)), line, offset);
       }
