@@ -232,6 +232,14 @@ export async function parallelJsonlStats(
     const d = JSON.parse(reader.textAt(offset)) as Decision;
     return [d.runId, d.modelId, d.taskId, d.trial];
   };
+  // a hash match: the keys of the line at `o` and of the current line
+  let current = 0;
+  let currentKey: unknown[] | null = null;
+  const same = (o: number) => {
+    currentKey ??= keyOf(current);
+    const theirs = keyOf(o);
+    return theirs.every((v, j) => v === currentKey![j]);
+  };
   // merge one segment; false when the file needs the one-thread reader
   const merge = (r: SegmentResult): boolean => {
     if (r.trouble !== null || r.repeatedTasks) return false;
@@ -240,14 +248,9 @@ export async function parallelJsonlStats(
       if (r.firstRun !== firstRun) return false;
     }
     for (let i = 0; i < r.h1.length; i++) {
-      const offset = r.offsets[i];
-      let mine: unknown[] | null = null;
-      const earlier = seen.insertOrFind(r.h1[i], offset, (o) => {
-        mine ??= keyOf(offset);
-        const theirs = keyOf(o);
-        return theirs.every((v, j) => v === mine![j]);
-      });
-      if (earlier >= 0) return false;
+      current = r.offsets[i];
+      currentKey = null;
+      if (seen.insertOrFind(r.h1[i], current, same) >= 0) return false;
     }
     for (const row of r.cells) {
       const key = JSON.stringify(row.slice(0, 5));

@@ -106,20 +106,30 @@ export class StatsBuilder {
 
   // refuse a key seen before (hashes in this.hasher); `key` gives this line's
   // key, made only on a hash match
-  #checkKey(lineNo: number, offset: number, key: () => Decision): void {
+  // the line being checked: its Decision, or the scanner's fields in a buffer
+  #decision: Decision | null = null;
+  #bytes: Uint8Array | null = null;
+  #scan: DecisionScan | null = null;
+  #key(): Decision {
+    return this.#decision ??= scannedKey(this.#bytes!, this.#scan!);
+  }
+  // whether the line at an earlier offset has the current line's key (on a
+  // hash match only)
+  readonly #same = (o: number): boolean => {
+    const e = JSON.parse(this.lineText(o)) as Decision;
+    const d = this.#key();
+    return e.runId === d.runId && e.modelId === d.modelId &&
+      e.taskId === d.taskId && e.trial === d.trial;
+  };
+
+  #checkKey(lineNo: number, offset: number): void {
     if (this.keyLog !== null) {
       this.keyLog.add(this.hasher.h1, this.hasher.h2, offset);
       return;
     }
-    let mine: Decision | null = null;
-    const earlier = this.seen.insertOrFind(this.hasher.h1, offset, (o) => {
-      const e = JSON.parse(this.lineText(o)) as Decision;
-      const d = mine ??= key();
-      return e.runId === d.runId && e.modelId === d.modelId &&
-        e.taskId === d.taskId && e.trial === d.trial;
-    });
+    const earlier = this.seen.insertOrFind(this.hasher.h1, offset, this.#same);
     if (earlier >= 0) {
-      const d = mine ?? key();
+      const d = this.#key();
       throw new InputRangeError(
         `${this.where(lineNo)}: duplicate decision for runId ${
           JSON.stringify(d.runId)
@@ -141,7 +151,8 @@ export class StatsBuilder {
   /** A decision read by decisionFromLine. */
   add(d: Decision, lineNo: number, offset: number): void {
     this.hasher.ofStrings(d.runId, d.modelId, d.taskId, d.trial);
-    this.#checkKey(lineNo, offset, () => d);
+    this.#decision = d;
+    this.#checkKey(lineNo, offset);
     const c = this.cell(
       this.models.ofString(d.modelId),
       SEVERITIES.indexOf(d.severity),
@@ -166,15 +177,21 @@ export class StatsBuilder {
       s.taskEnd,
       s.trial,
     );
-    this.#checkKey(lineNo, offset, () => scannedKey(b, s));
-    const c = this.scannedCells.find(b, s, () =>
-      this.cell(
+    this.#decision = null;
+    this.#bytes = b;
+    this.#scan = s;
+    this.#checkKey(lineNo, offset);
+    let c = this.scannedCells.find(b, s);
+    if (c === null) {
+      c = this.cell(
         this.models.ofBytes(b, s.modelStart, s.modelEnd),
         s.severity,
         s.action,
         this.classes.ofBytes(b, s.trueStart, s.trueEnd),
         this.classes.ofBytes(b, s.predStart, s.predEnd),
-      ));
+      );
+      this.scannedCells.insert(b, s, c);
+    }
     this.#count(c, s.pCorrect, s.parseOk);
     if (this.firstRun === null) {
       this.firstRun = asciiOf(b, s.runStart, s.runEnd);
@@ -257,7 +274,12 @@ class ScannedCells {
   #codes: number[] = []; // severity * 2 + action
   #cells: Cell[] = [];
 
-  find(b: Uint8Array, s: DecisionScan, make: () => Cell): Cell {
+  // where the last find() missed: its hash and free slot
+  #missHash = 0;
+  #missSlot = 0;
+
+  /** The cell of the scanned line, or null (then insert it). */
+  find(b: Uint8Array, s: DecisionScan): Cell | null {
     const code = s.severity * 2 + s.action;
     let h = Math.imul(0x811c9dc5 ^ code, 0x01000193);
     for (let i = s.modelStart; i < s.modelEnd; i++) {
@@ -283,7 +305,13 @@ class ScannedCells {
         this.#same(this.#keys[e], b, s)
       ) return this.#cells[e];
     }
-    const cell = make();
+    this.#missHash = h;
+    this.#missSlot = i;
+    return null;
+  }
+
+  /** Add the cell of the line the last find() missed. */
+  insert(b: Uint8Array, s: DecisionScan, cell: Cell): void {
     const m = s.modelEnd - s.modelStart;
     const t = s.trueEnd - s.trueStart;
     const key = new Uint8Array(m + t + s.predEnd - s.predStart + 2);
@@ -291,12 +319,11 @@ class ScannedCells {
     key.set(b.subarray(s.trueStart, s.trueEnd), m + 1);
     key.set(b.subarray(s.predStart, s.predEnd), m + t + 2);
     this.#keys.push(key);
-    this.#codes.push(code);
+    this.#codes.push(s.severity * 2 + s.action);
     this.#cells.push(cell);
-    this.#slots[i] = this.#cells.length;
-    this.#hashes[i] = h;
+    this.#slots[this.#missSlot] = this.#cells.length;
+    this.#hashes[this.#missSlot] = this.#missHash;
     if (this.#cells.length * 2 > this.#slots.length) this.#grow();
-    return cell;
   }
 
   #same(key: Uint8Array, b: Uint8Array, s: DecisionScan): boolean {
