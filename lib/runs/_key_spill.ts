@@ -305,15 +305,27 @@ export class DecisionKeySet implements Disposable {
     if (this.#dir === null) return null;
     this.#flushAll();
     let best: KeyDuplicate | null = null;
+    const scratch = new Scratch();
     for (let p = 0; p < this.#partitions; p++) {
-      let bytes: Uint8Array;
+      let file: Deno.FsFile;
       try {
-        bytes = await Deno.readFile(this.#partitionPath(p));
+        file = await Deno.open(this.#partitionPath(p));
       } catch (e) {
         if (e instanceof Deno.errors.NotFound) continue;
         throw e;
       }
-      const found = searchPartition(bytes, best?.offset ?? limit, same);
+      let records: Uint32Array;
+      try {
+        records = await scratch.read(file);
+      } finally {
+        file.close();
+      }
+      const found = searchPartition(
+        records,
+        best?.offset ?? limit,
+        same,
+        scratch,
+      );
       if (found !== null) best = found;
     }
     if (best !== null) this.#found = best;
@@ -418,78 +430,107 @@ export class DecisionKeySet implements Disposable {
   }
 }
 
+/** Buffers reused from one partition to the next, grown by doubling. */
+class Scratch {
+  bytes = new Uint8Array(0);
+  idx = new Uint32Array(0);
+  tmp = new Uint32Array(0);
+
+  /** The file's records (4 words each), in the reused byte buffer. */
+  async read(file: Deno.FsFile): Promise<Uint32Array> {
+    const size = (await file.stat()).size;
+    if (size % 16 !== 0) {
+      throw new RangeError(
+        `DecisionKeySet partition file holds ${size} bytes, not whole 16-byte records`,
+      );
+    }
+    if (this.bytes.length < size) {
+      this.bytes = new Uint8Array(Math.max(size, 2 * this.bytes.length));
+    }
+    for (let at = 0; at < size;) {
+      const n = await file.read(this.bytes.subarray(at, size));
+      if (n === null) {
+        throw new RangeError(
+          `DecisionKeySet partition file ended at ${at} of ${size} bytes`,
+        );
+      }
+      at += n;
+    }
+    return new Uint32Array(this.bytes.buffer, 0, size >>> 2);
+  }
+
+  /** Two index arrays of at least n entries. */
+  indices(n: number): [Uint32Array, Uint32Array] {
+    if (this.idx.length < n) {
+      const m = Math.max(n, 2 * this.idx.length);
+      this.idx = new Uint32Array(m);
+      this.tmp = new Uint32Array(m);
+    }
+    return [this.idx, this.tmp];
+  }
+}
+
 /**
  * The first duplicate with offset below `bound` among one partition's
- * records: an LSD radix sort (8 bits a pass, passes where every record has
- * the same digit skipped) of the indices by (h1, h2), then each run of
- * equal hashes in offset order, each record compared with the first line
- * of every distinct key already seen in the run.
+ * records: an LSD radix sort of the record indices by h1 (11, 11 and 10
+ * bits a pass; a pass where every record has the same digit is skipped),
+ * then each run of equal h1 sorted by (h2, offset), and in each run of equal
+ * (h1, h2) every record compared with the first line of each distinct key
+ * already seen in that run, in offset order.
  */
 function searchPartition(
-  bytes: Uint8Array,
+  rec: Uint32Array,
   bound: number,
   same: SameKey,
+  scratch: Scratch,
 ): KeyDuplicate | null {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const rec = new Uint32Array(
-    aligned.buffer,
-    aligned.byteOffset,
-    aligned.byteLength >>> 2,
-  );
   const total = rec.length >>> 2;
   const offsetOf = (i: number) => rec[4 * i + 3] * TWO_32 + rec[4 * i + 2];
-  let idx = new Uint32Array(total);
+  let [idx, tmp] = scratch.indices(total);
   let n = 0;
   for (let i = 0; i < total; i++) if (offsetOf(i) < bound) idx[n++] = i;
   if (n < 2) return null;
-  idx = idx.subarray(0, n);
-  // digits from least to most significant: h2's bytes, then h1's
-  const counts = new Uint32Array(8 * 256);
+  const counts = new Uint32Array(3 * 2048);
   for (let j = 0; j < n; j++) {
-    const i = idx[j];
-    const b = rec[4 * i + 1];
-    const a = rec[4 * i];
-    for (let d = 0; d < 4; d++) {
-      counts[d * 256 + ((b >>> (8 * d)) & 255)]++;
-      counts[(4 + d) * 256 + ((a >>> (8 * d)) & 255)]++;
-    }
+    const a = rec[4 * idx[j]];
+    counts[a & 2047]++;
+    counts[2048 + ((a >>> 11) & 2047)]++;
+    counts[4096 + (a >>> 22)]++;
   }
-  let tmp = new Uint32Array(n);
-  for (let d = 0; d < 8; d++) {
-    const c = counts.subarray(d * 256, d * 256 + 256);
+  for (let d = 0; d < 3; d++) {
+    const c = counts.subarray(d * 2048, d * 2048 + 2048);
     if (c.some((x) => x === n)) continue;
     let sum = 0;
-    for (let v = 0; v < 256; v++) {
+    for (let v = 0; v < 2048; v++) {
       const x = c[v];
       c[v] = sum;
       sum += x;
     }
-    const word = d < 4 ? 1 : 0;
-    const shift = 8 * (d % 4);
+    const shift = 11 * d;
     for (let j = 0; j < n; j++) {
       const i = idx[j];
-      tmp[c[(rec[4 * i + word] >>> shift) & 255]++] = i;
+      tmp[c[(rec[4 * i] >>> shift) & 2047]++] = i;
     }
     [idx, tmp] = [tmp, idx];
   }
   let best: KeyDuplicate | null = null;
   for (let s = 0; s < n;) {
     const a = rec[4 * idx[s]];
-    const b = rec[4 * idx[s] + 1];
     let e = s + 1;
-    while (e < n && rec[4 * idx[e]] === a && rec[4 * idx[e] + 1] === b) e++;
+    while (e < n && rec[4 * idx[e]] === a) e++;
     if (e - s > 1) {
-      const run = Float64Array.from(idx.subarray(s, e), offsetOf).sort();
+      const run = Array.from(
+        idx.subarray(s, e),
+        (i) => [rec[4 * i + 1], offsetOf(i)] as const,
+      ).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
       const firsts: number[] = [];
-      scan: for (const o of run) {
-        if (o >= (best?.offset ?? bound)) break;
-        for (const f of firsts) {
-          if (same(f, o)) {
-            best = { offset: o, earlier: f };
-            break scan;
-          }
-        }
-        firsts.push(o);
+      for (let k = 0; k < run.length; k++) {
+        if (k > 0 && run[k][0] !== run[k - 1][0]) firsts.length = 0;
+        const o = run[k][1];
+        if (o >= (best?.offset ?? bound)) continue;
+        const f = firsts.find((f) => same(f, o));
+        if (f !== undefined) best = { offset: o, earlier: f };
+        else firsts.push(o);
       }
     }
     s = e;

@@ -57,10 +57,17 @@ Deno.test("DecisionKeySet with tiny memory and 0-3 bit hashes gives a plain Map'
         }),
         async (c) => {
           const keyAt = new Map<number, string>();
+          const hashes = (k: string) =>
+            [
+              keyHash("r", "m", k, 0) & mask(c.bits1),
+              keyHash2("r", "m", k, 0) & mask(c.bits2),
+            ] as const;
           const same = (a: number, b: number) => {
             const ka = keyAt.get(a);
-            assert.ok(ka !== undefined && keyAt.has(b), "same() of a line");
-            return ka === keyAt.get(b);
+            const kb = keyAt.get(b);
+            assert.ok(ka !== undefined && kb !== undefined, "same() of a line");
+            assert.deepEqual(hashes(ka), hashes(kb), "same() on a hash match");
+            return ka === kb;
           };
           const first = new Map<string, number>();
           // the oracle: the first line whose key was seen before
@@ -85,8 +92,7 @@ Deno.test("DecisionKeySet with tiny memory and 0-3 bit hashes gives a plain Map'
               }
               const k = `t${key}`;
               keyAt.set(offset, k);
-              const h1 = keyHash("r", "m", k, 0) & mask(c.bits1);
-              const h2 = keyHash2("r", "m", k, 0) & mask(c.bits2);
+              const [h1, h2] = hashes(k);
               const got = set.add(h1, h2, offset, same);
               const earlier = first.get(k) ?? -1;
               if (earlier < 0) first.set(k, offset);
@@ -144,6 +150,16 @@ Deno.test("DecisionKeySet firstDuplicate() separates distinct keys that share a 
     assert.deepEqual(hashes[keys[p]], hashes[keys[q]]);
   }
   assert.deepEqual(await set.firstDuplicate(5, same), null);
+  // one h1, two h2: the later-sorted h2 holds the earlier duplicate
+  const twins = ["p", "q", "q", "p", "p"];
+  const twinHash: Record<string, [number, number]> = { p: [5, 1], q: [5, 2] };
+  const twinSame = (a: number, b: number) => twins[a] === twins[b];
+  using both = new DecisionKeySet({ memoryKeys: 1, partitions: 1 });
+  twins.forEach((k, i) => both.add(...twinHash[k], i, twinSame));
+  assert.deepEqual(await both.firstDuplicate(Infinity, twinSame), {
+    offset: 2,
+    earlier: 1,
+  });
 });
 
 Deno.test("DecisionKeySet with default partitions spills past memoryKeys and finds the one duplicate among 20,000 keys, offsets past 2^32 kept exactly", async () => {
