@@ -164,112 +164,121 @@ Deno.test("DecisionKeySet firstDuplicate() separates distinct keys that share a 
 
 Deno.test("DecisionKeySet with default partitions spills past memoryKeys and finds the one duplicate among 20,000 keys, offsets past 2^32 kept exactly", async () => {
   const parent = await Deno.makeTempDir({ prefix: "key-spill-test-" });
-  const n = 20_000;
-  const step = 2 ** 33 + 7;
-  // key i at offset i * step; line 15,000 repeats the key of line 1,234
-  const keyOf = (offset: number) => {
-    const i = offset / step;
-    return i === 15_000 ? 1_234 : i;
-  };
-  const same = (a: number, b: number) => keyOf(a) === keyOf(b);
-  {
-    using set = new DecisionKeySet({ memoryKeys: 1000, tempDir: parent });
-    for (let i = 0; i < n; i++) {
-      const k = keyOf(i * step);
-      const h1 = keyHash("r", "m", `t${k}`, 0);
-      const h2 = keyHash2("r", "m", `t${k}`, 0);
-      assert.equal(set.add(h1, h2, i * step, same), -1);
+  try {
+    const n = 20_000;
+    const step = 2 ** 33 + 7;
+    // key i at offset i * step; line 15,000 repeats the key of line 1,234
+    const keyOf = (offset: number) => {
+      const i = offset / step;
+      return i === 15_000 ? 1_234 : i;
+    };
+    const same = (a: number, b: number) => keyOf(a) === keyOf(b);
+    {
+      using set = new DecisionKeySet({ memoryKeys: 1000, tempDir: parent });
+      for (let i = 0; i < n; i++) {
+        const k = keyOf(i * step);
+        const h1 = keyHash("r", "m", `t${k}`, 0);
+        const h2 = keyHash2("r", "m", `t${k}`, 0);
+        assert.equal(set.add(h1, h2, i * step, same), -1);
+      }
+      assert.equal(set.spilled, true);
+      assert.equal(set.size, n);
+      assert.deepEqual(await set.firstDuplicate(Infinity, same), {
+        offset: 15_000 * step,
+        earlier: 1_234 * step,
+      });
+      assert.equal(await set.firstDuplicate(15_000 * step, same), null);
+      // the records spread over the 256 partition files by bits of h2
+      const [dir] = await entries(parent);
+      assert.equal((await entries(`${parent}/${dir}`)).length, 256);
     }
-    assert.equal(set.spilled, true);
-    assert.equal(set.size, n);
-    assert.deepEqual(await set.firstDuplicate(Infinity, same), {
-      offset: 15_000 * step,
-      earlier: 1_234 * step,
-    });
-    assert.equal(await set.firstDuplicate(15_000 * step, same), null);
-    // the records spread over the 256 partition files by bits of h2
-    const [dir] = await entries(parent);
-    assert.equal((await entries(`${parent}/${dir}`)).length, 256);
+    assert.deepEqual(await entries(parent), []);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
   }
-  assert.deepEqual(await entries(parent), []);
-  await Deno.remove(parent);
 });
 
 Deno.test("DecisionKeySet re-reads real JSONL lines with `same` and finds the first duplicate decision of a file, hashes cut to 6 bits", async () => {
   const parent = await Deno.makeTempDir({ prefix: "key-spill-test-" });
-  const path = `${parent}/decisions.jsonl`;
-  const lines: string[] = [];
-  for (let i = 0; i < 3000; i++) {
-    lines.push(JSON.stringify({
-      runId: `r${i % 3}`,
-      modelId: "m",
-      taskId: `t${Math.floor(i / 3)}`,
-      trial: i % 2,
-    }));
-  }
-  // line 2,500 (0-based 2,499) repeats line 1,000's key, and so does 2,800
-  lines[2499] = lines[999];
-  lines[2799] = lines[999];
-  await Deno.writeTextFile(path, lines.join("\n") + "\n");
-  using file = await Deno.open(path);
-  const lineAt = (offset: number): string => {
-    const buf = new Uint8Array(256);
-    file.seekSync(offset, Deno.SeekMode.Start);
-    const n = file.readSync(buf) ?? 0;
-    const text = new TextDecoder().decode(buf.subarray(0, n));
-    return text.slice(0, text.indexOf("\n"));
-  };
-  const keyOf = (offset: number) => {
-    const d = JSON.parse(lineAt(offset));
-    return [d.runId, d.modelId, d.taskId, d.trial] as const;
-  };
-  const same = (a: number, b: number) =>
-    keyOf(a).every((v, i) => v === keyOf(b)[i]);
-  const offsets: number[] = [];
-  let at = 0;
-  for (const line of lines) {
-    offsets.push(at);
-    at += new TextEncoder().encode(line).length + 1;
-  }
-  for (const memoryKeys of [Infinity, 500]) {
-    using set = new DecisionKeySet({ memoryKeys, tempDir: parent });
-    let inAdd = -1;
-    for (const [i, offset] of offsets.entries()) {
-      const [r, m, t, trial] = keyOf(offset);
-      const got = set.add(
-        keyHash(r, m, t, trial) & 63,
-        keyHash2(r, m, t, trial) & 63,
-        offset,
-        same,
-      );
-      if (got >= 0) {
-        inAdd = i;
-        assert.equal(got, offsets[999]);
-        break;
-      }
+  try {
+    const path = `${parent}/decisions.jsonl`;
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      lines.push(JSON.stringify({
+        runId: `r${i % 3}`,
+        modelId: "m",
+        taskId: `t${Math.floor(i / 3)}`,
+        trial: i % 2,
+      }));
     }
-    const dup = await set.firstDuplicate(Infinity, same);
-    assert.deepEqual(dup, { offset: offsets[2499], earlier: offsets[999] });
-    assert.equal(inAdd, set.spilled ? -1 : 2499);
-    assert.equal(set.spilled, memoryKeys === 500);
+    // line 2,500 (0-based 2,499) repeats line 1,000's key, and so does 2,800
+    lines[2499] = lines[999];
+    lines[2799] = lines[999];
+    await Deno.writeTextFile(path, lines.join("\n") + "\n");
+    using file = await Deno.open(path);
+    const lineAt = (offset: number): string => {
+      const buf = new Uint8Array(256);
+      file.seekSync(offset, Deno.SeekMode.Start);
+      const n = file.readSync(buf) ?? 0;
+      const text = new TextDecoder().decode(buf.subarray(0, n));
+      return text.slice(0, text.indexOf("\n"));
+    };
+    const keyOf = (offset: number) => {
+      const d = JSON.parse(lineAt(offset));
+      return [d.runId, d.modelId, d.taskId, d.trial] as const;
+    };
+    const same = (a: number, b: number) =>
+      keyOf(a).every((v, i) => v === keyOf(b)[i]);
+    const offsets: number[] = [];
+    let at = 0;
+    for (const line of lines) {
+      offsets.push(at);
+      at += new TextEncoder().encode(line).length + 1;
+    }
+    for (const memoryKeys of [Infinity, 500]) {
+      using set = new DecisionKeySet({ memoryKeys, tempDir: parent });
+      let inAdd = -1;
+      for (const [i, offset] of offsets.entries()) {
+        const [r, m, t, trial] = keyOf(offset);
+        const got = set.add(
+          keyHash(r, m, t, trial) & 63,
+          keyHash2(r, m, t, trial) & 63,
+          offset,
+          same,
+        );
+        if (got >= 0) {
+          inAdd = i;
+          assert.equal(got, offsets[999]);
+          break;
+        }
+      }
+      const dup = await set.firstDuplicate(Infinity, same);
+      assert.deepEqual(dup, { offset: offsets[2499], earlier: offsets[999] });
+      assert.equal(inAdd, set.spilled ? -1 : 2499);
+      assert.equal(set.spilled, memoryKeys === 500);
+    }
+    assert.deepEqual(await entries(parent), ["decisions.jsonl"]);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
   }
-  assert.deepEqual(await entries(parent), ["decisions.jsonl"]);
-  await Deno.remove(parent, { recursive: true });
 });
 
 Deno.test("DecisionKeySet removes its spill files on dispose when `same` throws during the search", async () => {
   const parent = await Deno.makeTempDir({ prefix: "key-spill-test-" });
-  const search = async () => {
-    using set = new DecisionKeySet({ memoryKeys: 1, tempDir: parent });
-    for (let i = 0; i < 10; i++) set.add(1, 1, i, () => false);
-    assert.equal((await entries(parent)).length, 1);
-    await set.firstDuplicate(Infinity, () => {
-      throw new Error("line unreadable");
-    });
-  };
-  await assert.rejects(search, { message: "line unreadable" });
-  assert.deepEqual(await entries(parent), []);
-  await Deno.remove(parent);
+  try {
+    const search = async () => {
+      using set = new DecisionKeySet({ memoryKeys: 1, tempDir: parent });
+      for (let i = 0; i < 10; i++) set.add(1, 1, i, () => false);
+      assert.equal((await entries(parent)).length, 1);
+      await set.firstDuplicate(Infinity, () => {
+        throw new Error("line unreadable");
+      });
+    };
+    await assert.rejects(search, { message: "line unreadable" });
+    assert.deepEqual(await entries(parent), []);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
 });
 
 Deno.test("DecisionKeySet refuses offsets that do not increase or pass 2^48, bad options, and use after dispose", async () => {
