@@ -18,7 +18,7 @@ import {
   type JsonlLinesOptions,
   LineReader,
 } from "./_jsonl_lines.ts";
-import { OffsetSet } from "./_offset_set.ts";
+import { DecisionKeySet } from "./_key_spill.ts";
 import {
   type Cell,
   type JsonlStats,
@@ -43,24 +43,31 @@ export async function readLines(
   range: ByteRange,
   onText: (text: string, line: number, offset: number) => void,
   onScanned?: (line: number, offset: number) => void,
+  onError?: (error: unknown, offset: number) => Promise<unknown>,
 ): Promise<void> {
   const where = `Cannot load run export ${path}`;
   const scan = new DecisionScan();
-  await jsonlByteLines(
-    path,
-    options,
-    (b, s, e, line, offset, matched) => {
-      if (matched || scan.scan(b, s, e)) {
-        builder.addScanned(b, scan, line, offset);
-        onScanned?.(line, offset);
-      } else if (!isBlank(b, s, e)) {
-        const text = decodeLine(b.subarray(s, e), where, line, offset);
-        if (text.trim() !== "") onText(text, line, offset);
-      }
-    },
-    (b, s, limit) => scan.matchAt(b, s, limit),
-    range,
-  );
+  let at = 0; // the line being read
+  try {
+    await jsonlByteLines(
+      path,
+      options,
+      (b, s, e, line, offset, matched) => {
+        at = offset;
+        if (matched || scan.scan(b, s, e)) {
+          builder.addScanned(b, scan, line, offset);
+          onScanned?.(line, offset);
+        } else if (!isBlank(b, s, e)) {
+          const text = decodeLine(b.subarray(s, e), where, line, offset);
+          if (text.trim() !== "") onText(text, line, offset);
+        }
+      },
+      (b, s, limit) => scan.matchAt(b, s, limit),
+      range,
+    );
+  } catch (error) {
+    throw onError === undefined ? error : await onError(error, at);
+  }
 }
 
 /**
@@ -144,7 +151,8 @@ export async function readSegment(
   let trouble: string | null = null;
   // lines the scanner leaves are read at the end of the segment (their
   // order within it does not matter: the sums are per segment)
-  const left: Array<[string, number, number]> = [];
+  // (each keeps its slot in the key log, which stays in line order)
+  const left: Array<[string, number, number, number]> = [];
   try {
     await readLines(
       builder,
@@ -152,7 +160,7 @@ export async function readSegment(
       options,
       range,
       (text, line, offset) => {
-        left.push([text, line, offset]);
+        left.push([text, line, offset, log.reserve(offset)]);
         lines = line;
       },
       (line) => lines = line,
@@ -162,9 +170,11 @@ export async function readSegment(
       const { decisionFromLine } = await import(
         new URL("./_jsonl_decision.ts", import.meta.url).href
       ) as typeof import("./_jsonl_decision.ts");
-      for (const [text, line, offset] of left) {
+      for (const [text, line, offset, slot] of left) {
+        builder.logSlot = slot;
         builder.add(decisionFromLine(text, builder.where(line)), line, offset);
       }
+      builder.logSlot = -1;
     }
   } catch (error) {
     trouble = error instanceof Error ? error.message : String(error);
@@ -199,6 +209,8 @@ export interface ParallelOptions extends JsonlLinesOptions {
   workers: number;
   /** Segment size. Default: {@linkcode SEGMENT_BYTES}. */
   segmentBytes?: number;
+  /** Keys checked in memory before the check spills to disk. */
+  memoryKeys?: number;
   /** Called after each segment merged, with the lines and bytes so far. */
   onSegment?: (lines: number, bytes: number, decisions: number) => void;
 }
@@ -222,7 +234,7 @@ export async function parallelJsonlStats(
     () => new Worker(url, { type: "module" }),
   );
   using reader = new LineReader(path, `Cannot load run export ${path}`);
-  const seen = new OffsetSet();
+  using seen = new DecisionKeySet({ memoryKeys: options.memoryKeys });
   const cells = new Map<string, Cell>();
   const list: Cell[] = [];
   let decisions = 0;
@@ -232,13 +244,11 @@ export async function parallelJsonlStats(
     const d = JSON.parse(reader.textAt(offset)) as Decision;
     return [d.runId, d.modelId, d.taskId, d.trial];
   };
-  // a hash match: the keys of the line at `o` and of the current line
-  let current = 0;
-  let currentKey: unknown[] | null = null;
-  const same = (o: number) => {
-    currentKey ??= keyOf(current);
-    const theirs = keyOf(o);
-    return theirs.every((v, j) => v === currentKey![j]);
+  // on a full hash match: whether two lines have equal keys
+  const same = (a: number, b: number) => {
+    const x = keyOf(a);
+    const y = keyOf(b);
+    return x.every((v, j) => v === y[j]);
   };
   // merge one segment; false when the file needs the one-thread reader
   const merge = (r: SegmentResult): boolean => {
@@ -248,9 +258,7 @@ export async function parallelJsonlStats(
       if (r.firstRun !== firstRun) return false;
     }
     for (let i = 0; i < r.h1.length; i++) {
-      current = r.offsets[i];
-      currentKey = null;
-      if (seen.insertOrFind(r.h1[i], current, same) >= 0) return false;
+      if (seen.add(r.h1[i], r.h2[i], r.offsets[i], same) >= 0) return false;
     }
     for (const row of r.cells) {
       const key = JSON.stringify(row.slice(0, 5));
@@ -327,6 +335,10 @@ export async function parallelJsonlStats(
       }
     });
     if (!clean) return null;
+    // keys that went to disk: a repeat is found now
+    if (seen.spilled && await seen.firstDuplicate(Infinity, same) !== null) {
+      return null;
+    }
   } finally {
     for (const w of workers) w.terminate();
   }

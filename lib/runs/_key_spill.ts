@@ -156,10 +156,10 @@ export class DecisionKeySet implements Disposable {
   readonly #tempDir: string | undefined;
   readonly #partitions: number;
   readonly #bufferRecords: number;
-  // the in-memory table; offset -1 marks an empty slot
-  #h1 = new Int32Array(16);
-  #h2 = new Int32Array(16);
-  #offsets = new Float64Array(16).fill(-1);
+  // the in-memory table, 4 words a slot side by side (one cache line per
+  // probe): h1, h2, the offset's low and high 32 bits; a high word of -1
+  // marks an empty slot
+  #table = new Int32Array(4 * 16).fill(-1);
   #size = 0;
   #last = -1;
   // the first duplicate known (from add, or found by firstDuplicate): no
@@ -243,17 +243,18 @@ export class DecisionKeySet implements Disposable {
       this.#spilledKeys++;
       return -1;
     }
-    const t1 = this.#h1;
-    const t2 = this.#h2;
-    const offsets = this.#offsets;
-    const mask = offsets.length - 1;
+    const table = this.#table;
+    const mask = (table.length >> 2) - 1;
     let i = h1 & mask;
     for (;;) {
-      const o = offsets[i];
-      if (o < 0) break;
-      if (t1[i] === h1 && t2[i] === h2 && same(o, offset)) {
-        this.#found ??= { offset, earlier: o };
-        return o;
+      const hi = table[4 * i + 3];
+      if (hi < 0) break;
+      if (table[4 * i] === h1 && table[4 * i + 1] === h2) {
+        const o = hi * TWO_32 + (table[4 * i + 2] >>> 0);
+        if (same(o, offset)) {
+          this.#found ??= { offset, earlier: o };
+          return o;
+        }
       }
       i = (i + 1) & mask;
     }
@@ -263,14 +264,10 @@ export class DecisionKeySet implements Disposable {
       this.#spilledKeys++;
       return -1;
     }
-    if ((this.#size + 1) * 4 > offsets.length * 3) {
+    if ((this.#size + 1) * 4 > (table.length >> 2) * 3) {
       this.#grow();
       this.#insert(h1, h2, offset);
-    } else {
-      t1[i] = h1;
-      t2[i] = h2;
-      offsets[i] = offset;
-    }
+    } else this.#put(i, h1, h2, offset);
     this.#size++;
     return -1;
   }
@@ -336,9 +333,7 @@ export class DecisionKeySet implements Disposable {
   [Symbol.dispose](): void {
     this.#disposed = true;
     this.#buffer = null;
-    this.#h1 = new Int32Array(0);
-    this.#h2 = new Int32Array(0);
-    this.#offsets = new Float64Array(0);
+    this.#table = new Int32Array(0);
     const dir = this.#dir;
     if (dir === null) return;
     try {
@@ -348,26 +343,38 @@ export class DecisionKeySet implements Disposable {
     }
   }
 
+  #put(i: number, h1: number, h2: number, offset: number): void {
+    const table = this.#table;
+    table[4 * i] = h1;
+    table[4 * i + 1] = h2;
+    table[4 * i + 2] = offset % TWO_32;
+    table[4 * i + 3] = Math.floor(offset / TWO_32);
+  }
+
+  #offsetAt(j: number): number {
+    const hi = this.#table[4 * j + 3];
+    return hi < 0 ? -1 : hi * TWO_32 + (this.#table[4 * j + 2] >>> 0);
+  }
+
   #insert(h1: number, h2: number, offset: number): void {
-    const offsets = this.#offsets;
-    const mask = offsets.length - 1;
+    const table = this.#table;
+    const mask = (table.length >> 2) - 1;
     let i = h1 & mask;
-    while (offsets[i] >= 0) i = (i + 1) & mask;
-    this.#h1[i] = h1;
-    this.#h2[i] = h2;
-    offsets[i] = offset;
+    while (table[4 * i + 3] >= 0) i = (i + 1) & mask;
+    this.#put(i, h1, h2, offset);
   }
 
   #grow(): void {
-    const old1 = this.#h1;
-    const old2 = this.#h2;
-    const oldO = this.#offsets;
-    const n = oldO.length * 2;
-    this.#h1 = new Int32Array(n);
-    this.#h2 = new Int32Array(n);
-    this.#offsets = new Float64Array(n).fill(-1);
-    for (let j = 0; j < oldO.length; j++) {
-      if (oldO[j] >= 0) this.#insert(old1[j], old2[j], oldO[j]);
+    const old = this.#table;
+    this.#table = new Int32Array(old.length * 2).fill(-1);
+    for (let j = 0; j < old.length >> 2; j++) {
+      if (old[4 * j + 3] >= 0) {
+        this.#insert(
+          old[4 * j],
+          old[4 * j + 1],
+          old[4 * j + 3] * TWO_32 + (old[4 * j + 2] >>> 0),
+        );
+      }
     }
   }
 
@@ -378,14 +385,13 @@ export class DecisionKeySet implements Disposable {
     });
     this.#buffer = new Uint32Array(this.#partitions * this.#bufferRecords * 4);
     this.#fill = new Uint32Array(this.#partitions);
-    const offsets = this.#offsets;
-    for (let j = 0; j < offsets.length; j++) {
-      if (offsets[j] >= 0) this.#append(this.#h1[j], this.#h2[j], offsets[j]);
+    const table = this.#table;
+    for (let j = 0; j < table.length >> 2; j++) {
+      const o = this.#offsetAt(j);
+      if (o >= 0) this.#append(table[4 * j], table[4 * j + 1], o);
     }
     this.#spilledKeys = this.#size;
-    this.#h1 = new Int32Array(0);
-    this.#h2 = new Int32Array(0);
-    this.#offsets = new Float64Array(0);
+    this.#table = new Int32Array(0);
   }
 
   #append(h1: number, h2: number, offset: number): void {

@@ -8,7 +8,7 @@ import {
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
 import type { Decision } from "./decision.ts";
-import { OffsetSet } from "./_offset_set.ts";
+import { DecisionKeySet, type KeyDuplicate } from "./_key_spill.ts";
 import { type DecisionScan, Interner, KeyHasher } from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
 
@@ -46,7 +46,6 @@ export class StatsBuilder {
   readonly classes = new Interner();
   readonly cells = new Map<number, Map<number, Cell>>();
   readonly list: Cell[] = [];
-  readonly seen = new OffsetSet();
   readonly hasher = new KeyHasher();
   readonly scannedCells = new ScannedCells();
   decisions = 0;
@@ -62,7 +61,14 @@ export class StatsBuilder {
     // when given, keys are logged here instead of checked (a part of a file
     // read by a worker: the check is across the whole file)
     readonly keyLog: KeyLog | null = null,
+    // the exact duplicate check; by default all in memory (text already is)
+    readonly keys: DecisionKeySet = new DecisionKeySet({
+      memoryKeys: Infinity,
+    }),
   ) {}
+
+  /** With a key log: the slot the next line's key goes to (-1: append). */
+  logSlot = -1;
 
   where(lineNo: number): string {
     return `Cannot load run export ${this.path}: line ${lineNo}`;
@@ -113,31 +119,50 @@ export class StatsBuilder {
   #key(): Decision {
     return this.#decision ??= scannedKey(this.#bytes!, this.#scan!);
   }
-  // whether the line at an earlier offset has the current line's key (on a
-  // hash match only)
-  readonly #same = (o: number): boolean => {
-    const e = JSON.parse(this.lineText(o)) as Decision;
-    const d = this.#key();
-    return e.runId === d.runId && e.modelId === d.modelId &&
-      e.taskId === d.taskId && e.trial === d.trial;
+  // whether the lines at two offsets have equal keys (on a hash match
+  // only); the line being added is not read again
+  #current = -1;
+  readonly #same = (a: number, b: number): boolean => {
+    const x = JSON.parse(this.lineText(a)) as Decision;
+    const y = b === this.#current
+      ? this.#key()
+      : JSON.parse(this.lineText(b)) as Decision;
+    return x.runId === y.runId && x.modelId === y.modelId &&
+      x.taskId === y.taskId && x.trial === y.trial;
   };
 
+  /** `same` for {@linkcode DecisionKeySet.firstDuplicate}: re-reads both lines. */
+  readonly sameLines = (a: number, b: number): boolean => this.#same(a, b);
+
   #checkKey(lineNo: number, offset: number): void {
+    const { h1, h2 } = this.hasher;
     if (this.keyLog !== null) {
-      this.keyLog.add(this.hasher.h1, this.hasher.h2, offset);
+      if (this.logSlot >= 0) this.keyLog.set(this.logSlot, h1, h2);
+      else this.keyLog.add(h1, h2, offset);
       return;
     }
-    const earlier = this.seen.insertOrFind(this.hasher.h1, offset, this.#same);
+    this.#current = offset;
+    const earlier = this.keys.add(h1, h2, offset, this.#same);
     if (earlier >= 0) {
-      const d = this.#key();
-      throw new InputRangeError(
-        `${this.where(lineNo)}: duplicate decision for runId ${
-          JSON.stringify(d.runId)
-        }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-          JSON.stringify(d.taskId)
-        }, trial ${d.trial} (first on line ${this.lineNumber(earlier)})`,
-      );
+      throw this.#duplicate(this.#key(), lineNo, earlier);
     }
+    this.#current = -1;
+  }
+
+  /** The error for a repeated key the spilled check found. */
+  duplicateError(d: KeyDuplicate): Error {
+    const key = JSON.parse(this.lineText(d.offset)) as Decision;
+    return this.#duplicate(key, this.lineNumber(d.offset), d.earlier);
+  }
+
+  #duplicate(d: Decision, lineNo: number, earlier: number): Error {
+    return new InputRangeError(
+      `${this.where(lineNo)}: duplicate decision for runId ${
+        JSON.stringify(d.runId)
+      }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+        JSON.stringify(d.taskId)
+      }, trial ${d.trial} (first on line ${this.lineNumber(earlier)})`,
+    );
   }
 
   #count(c: Cell, pCorrect: number | null, parseOk: boolean): void {
@@ -396,5 +421,16 @@ export class KeyLog {
     this.h1[this.size] = h1;
     this.h2[this.size] = h2;
     this.offsets[this.size++] = offset;
+  }
+
+  /** Keep a slot for the line at `offset`, its hashes set later. */
+  reserve(offset: number): number {
+    this.add(0, 0, offset);
+    return this.size - 1;
+  }
+
+  set(slot: number, h1: number, h2: number): void {
+    this.h1[slot] = h1;
+    this.h2[slot] = h2;
   }
 }

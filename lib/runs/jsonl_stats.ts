@@ -10,6 +10,7 @@ import type { Decision } from "./decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
 import { type JsonlStats, StatsBuilder } from "./_stats_builder.ts";
+import { DecisionKeySet } from "./_key_spill.ts";
 import { type JsonlLinesOptions, LineReader } from "./_jsonl_lines.ts";
 import {
   parallelJsonlStats,
@@ -117,6 +118,11 @@ export interface JsonlStatsFileOptions extends JsonlLinesOptions {
   workers?: number;
   /** Segment size for the workers, in bytes (tests use small ones). */
   segmentBytes?: number;
+  /**
+   * Decision keys checked in memory before the check spills to disk
+   * (bounded memory for any number of keys). Default: 2^20.
+   */
+  memoryKeys?: number;
   /** Called every 100,000 decisions with the lines and bytes read so far. */
   onProgress?: (lines: number, bytes: number) => void;
 }
@@ -162,6 +168,7 @@ export async function jsonlStatsFile(
       workers,
       segmentBytes,
       chunkSize: options.chunkSize,
+      memoryKeys: options.memoryKeys,
       onSegment: (lines, bytes, decisions) => {
         if (progress === undefined) return;
         const step = Math.floor(decisions / 100_000);
@@ -174,20 +181,40 @@ export async function jsonlStatsFile(
     if (stats !== null) return stats;
   }
   using reader = new LineReader(path, where);
+  using keys = new DecisionKeySet({ memoryKeys: options.memoryKeys });
   const builder = new StatsBuilder(
     path,
     (o) => reader.textAt(o),
     (o) => reader.lineOf(o),
+    null,
+    keys,
   );
+  // once keys went to disk a repeat is found later: before any other error
+  // at a line, and at the end, so that the first problem is the one named
+  const repeatBefore = async (offset: number) => {
+    if (!keys.spilled) return null;
+    const d = await keys.firstDuplicate(offset, builder.sameLines);
+    return d === null ? null : builder.duplicateError(d);
+  };
   const tick = (line: number, offset: number) => {
     if (progress !== undefined && builder.decisions % 100_000 === 0) {
       progress(line, offset);
     }
   };
-  await readLines(builder, path, options, {}, (text, line, offset) => {
-    builder.add(decisionFromLine(text, builder.where(line)), line, offset);
-    tick(line, offset);
-  }, tick);
+  await readLines(
+    builder,
+    path,
+    options,
+    {},
+    (text, line, offset) => {
+      builder.add(decisionFromLine(text, builder.where(line)), line, offset);
+      tick(line, offset);
+    },
+    tick,
+    async (error, offset) => (await repeatBefore(offset)) ?? error,
+  );
+  const repeat = await repeatBefore(Infinity);
+  if (repeat !== null) throw repeat;
   if (builder.repeatedTasks) await shareLines(builder, path, options);
   return builder.finish();
 }

@@ -158,3 +158,55 @@ Deno.test("segment bounds are line starts, increase, cover the file, and skip li
     { seed: 73, numRuns: 200 },
   );
 });
+
+Deno.test("with the key check spilled to disk (4 keys in memory), one thread and workers give the same statistics, and the first problem of a file is named as with every key in memory", async () => {
+  const base = lines(300);
+  const bad = '{"runId":"r"}';
+  const cases: Array<[string, string[]]> = [
+    ["clean", base],
+    ["a repeat, nothing else", [
+      ...base.slice(0, 200),
+      base[7],
+      ...base.slice(200),
+    ]],
+    ["a repeat, then a bad line", [
+      ...base.slice(0, 100),
+      base[7],
+      ...base.slice(100, 250),
+      bad,
+      ...base.slice(250),
+    ]],
+    ["a bad line, then a repeat", [
+      ...base.slice(0, 100),
+      bad,
+      ...base.slice(100, 250),
+      base[7],
+    ]],
+  ];
+  for (const [name, text] of cases) {
+    const path = await tempFile("spill.jsonl", text.join("\n"));
+    const read = (o: Parameters<typeof jsonlStatsFile>[1]) =>
+      jsonlStatsFile(path, o).then((r) => r, (e: Error) => e.message);
+    const want = await read({ workers: 1 });
+    assert.deepEqual(await read({ workers: 1, memoryKeys: 4 }), want, name);
+    const many = await read({ workers: 2, segmentBytes: 4096, memoryKeys: 4 });
+    if (typeof want === "string") assert.equal(many, want, name);
+    else {
+      assert.equal(typeof many, "object", name);
+      assert.deepEqual(
+        (many as typeof want).stats.map((r) => r.n),
+        want.stats.map((r) => r.n),
+      );
+    }
+    if (name !== "clean") assert.equal(typeof want, "string", name);
+  }
+  assert.match(
+    String(
+      await jsonlStatsFile(
+        await tempFile("s.jsonl", [...base, base[7]].join("\n")),
+        { workers: 1, memoryKeys: 4 },
+      ).catch((e) => e.message),
+    ),
+    /line 301: duplicate decision for runId "r1", modelId "frontier", taskId "task-7", trial 0 \(first on line 8\)/,
+  );
+});
