@@ -4,19 +4,17 @@
 // peak RSS (VmHWM from /proc/self/status) is the check's alone:
 //   - spill: DecisionKeySet with its default memoryKeys (1 << 20), keys past
 //     that go to partition files and firstDuplicate() searches them;
-//   - unlimited: DecisionKeySet with memoryKeys = Infinity (all in memory);
-//   - offset-set: OffsetSet, the single-hash table the reader used so far.
+//   - unlimited: DecisionKeySet with memoryKeys = Infinity (all in memory).
 // A child with N = 0 gives the runtime's own RSS. Runs are interleaved
-// (spill, unlimited, offset-set, per repeat) since the machine is shared;
+// (spill, unlimited, per repeat) since the machine is shared;
 // read the ratios. Keys: a counter i mixed by two different 32-bit
 // finalisers; line offsets i * 300, as a file of 300-byte lines gives.
 // Checks free disk first (16 bytes a key) and removes what it writes.
 // Usage: deno run -A scripts/bench_key_spill.ts [--n 2000000,10000000] [--repeats 1]
 import { parseArgs } from "node:util";
 import { DecisionKeySet } from "../lib/runs/_key_spill.ts";
-import { OffsetSet } from "../lib/runs/_offset_set.ts";
 
-const MODES = ["spill", "unlimited", "offset-set"] as const;
+const MODES = ["spill", "unlimited"] as const;
 type Mode = typeof MODES[number];
 const LINE_BYTES = 300;
 
@@ -79,15 +77,7 @@ async function child(mode: Mode | "baseline", n: number, dir: string) {
   let spillBytes = 0;
   const t0 = performance.now();
   let t1 = t0;
-  if (mode === "offset-set") {
-    const set = new OffsetSet();
-    for (let i = 0; i < n; i++) {
-      if (set.insertOrFind(fmixA(i), i * LINE_BYTES, same) >= 0) {
-        duplicate = true;
-      }
-    }
-    t1 = performance.now();
-  } else if (mode !== "baseline") {
+  if (mode !== "baseline") {
     using set = new DecisionKeySet({
       memoryKeys: mode === "unlimited" ? Infinity : undefined,
       tempDir: dir,
@@ -213,13 +203,9 @@ if (values.child !== undefined) {
       console.log(
         `N = ${n.toLocaleString("en")}: spill/unlimited time ${
           (rate("unlimited") / rate("spill")).toFixed(2)
-        }x, spill/offset-set time ${
-          (rate("offset-set") / rate("spill")).toFixed(2)
         }x; peak RSS above the runtime's: spill ${
           (rss("spill") - base.peakRssMB).toFixed(0)
-        } MB, unlimited ${
-          (rss("unlimited") - base.peakRssMB).toFixed(0)
-        } MB, offset-set ${(rss("offset-set") - base.peakRssMB).toFixed(0)} MB`,
+        } MB, unlimited ${(rss("unlimited") - base.peakRssMB).toFixed(0)} MB`,
       );
     }
   } finally {

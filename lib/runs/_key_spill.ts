@@ -1,7 +1,7 @@
 // Private: an exact duplicate check of decision keys whose memory does not
 // grow with the number of keys. Up to `memoryKeys` keys live in an
 // open-addressing table of (two 32-bit hashes, line offset) and a duplicate
-// is answered at once, as OffsetSet does; past that, every key goes to disk
+// is answered at once; past that, every key goes to disk
 // as a 16-byte (h1, h2, offset) record in one of a few partition files
 // chosen by bits of h2, and the first duplicate is found later, one
 // partition at a time, by sorting the records on (h1, h2) and confirming
@@ -12,59 +12,6 @@
 export const MAX_SPILL_OFFSET = 2 ** 48;
 
 const TWO_32 = 4294967296;
-
-/**
- * A second 32-bit hash of a decision key (runId, modelId, taskId, trial),
- * independent of `keyHash` (FNV-1a): a MurmurHash3-style mix of the UTF-16
- * code units, a separator after each part, then the trial's two 32-bit
- * halves, finished with MurmurHash3's avalanche step. Together the two give
- * 64 hash bits, so a table or a sorted partition rarely asks the caller to
- * re-read a line for a key that turns out different.
- *
- * @param runId The run id.
- * @param modelId The model id.
- * @param taskId The task id.
- * @param trial The trial, a whole number.
- * @returns A signed 32-bit integer.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { keyHash2 } from "./_key_spill.ts";
- *
- * assert.equal(keyHash2("r", "m", "t", 0), keyHash2("r", "m", "t", 0));
- * assert.notEqual(keyHash2("a", "bc", "t", 0), keyHash2("ab", "c", "t", 0));
- * ```
- */
-export function keyHash2(
-  runId: string,
-  modelId: string,
-  taskId: string,
-  trial: number,
-): number {
-  let h = 0x9747b28c;
-  const mix = (k: number): void => {
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  };
-  for (const part of [runId, modelId, taskId]) {
-    for (let i = 0; i < part.length; i++) mix(part.charCodeAt(i));
-    // a code unit is at most 0xffff, so this separator is no character
-    mix(0x10000 + part.length);
-  }
-  mix(trial % TWO_32);
-  mix(Math.floor(trial / TWO_32));
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
-}
 
 /** Options of {@linkcode DecisionKeySet}. */
 export interface KeySpillOptions {
@@ -211,7 +158,7 @@ export class DecisionKeySet implements Disposable {
 
   /**
    * Add the key of the line at `offset`, given two independent 32-bit
-   * hashes of it (for example `keyHash` and {@linkcode keyHash2}).
+   * hashes of it (the JSONL readers' `KeyHasher` gives both).
    *
    * @param h1 The first hash (any 32-bit integer, signed or not).
    * @param h2 The second hash.

@@ -3,10 +3,20 @@ import fc from "fast-check";
 import {
   DecisionKeySet,
   type KeyDuplicate,
-  keyHash2,
   MAX_SPILL_OFFSET,
 } from "../../../lib/runs/_key_spill.ts";
-import { keyHash } from "../../../lib/runs/_offset_set.ts";
+import { KeyHasher } from "../../../lib/runs/_decision_scan.ts";
+
+// the two key hashes the JSONL readers give the set
+const hasher = new KeyHasher();
+function keyHash(r: string, m: string, t: string, trial: number): number {
+  hasher.ofStrings(r, m, t, trial);
+  return hasher.h1;
+}
+function keyHash2(r: string, m: string, t: string, trial: number): number {
+  hasher.ofStrings(r, m, t, trial);
+  return hasher.h2;
+}
 
 const SEED = 20261201;
 
@@ -307,8 +317,9 @@ Deno.test("DecisionKeySet refuses offsets that do not increase or pass 2^48, bad
   }
 });
 
-Deno.test("keyHash2() separates the key parts and the trial, and with keyHash gives 100,000 keys distinct 64-bit hashes", () => {
+Deno.test("the readers' two key hashes separate the key parts and the trial, and give 100,000 keys distinct 64-bit hashes", () => {
   assert.notEqual(keyHash2("a", "bc", "d", 0), keyHash2("ab", "c", "d", 0));
+  assert.notEqual(keyHash("a", "bc", "d", 0), keyHash("ab", "c", "d", 0));
   assert.notEqual(keyHash2("a", "b", "c", 0), keyHash2("a", "b", "c", 1));
   assert.notEqual(
     keyHash2("a", "b", "c", 1),
