@@ -227,7 +227,8 @@ export async function parallelJsonlStats(
 ): Promise<JsonlStats | null> {
   const bounds = await segmentBounds(path, size, options.segmentBytes);
   const segments = bounds.length - 1;
-  const count = Math.min(options.workers, segments);
+  // this thread reads segments too, between merges: one worker fewer
+  const count = Math.min(options.workers, segments) - 1;
   const url = new URL("./_jsonl_segment_worker.ts", import.meta.url).href;
   const workers = Array.from(
     { length: count },
@@ -295,9 +296,10 @@ export async function parallelJsonlStats(
       let merged = 0; // segments merged, in order
       const waiting = new Map<number, SegmentResult>();
       let done = false;
+      const take = (): number => next < segments ? next++ : -1;
       const give = (w: Worker) => {
-        if (next >= segments) return;
-        const index = next++;
+        const index = take();
+        if (index < 0) return;
         w.postMessage({
           path,
           index,
@@ -305,34 +307,54 @@ export async function parallelJsonlStats(
           options: { chunkSize: options.chunkSize },
         });
       };
+      // a segment read, here or by a worker: merge what is next in order
+      const arrived = (r: SegmentResult) => {
+        if (done) return;
+        waiting.set(r.index, r);
+        while (waiting.has(merged)) {
+          const m = waiting.get(merged)!;
+          waiting.delete(merged);
+          if (!merge(m)) {
+            done = true;
+            return resolve(false);
+          }
+          merged++;
+        }
+        if (merged === segments) {
+          done = true;
+          resolve(true);
+        }
+      };
+      const fail = (error: Error) => {
+        if (!done) {
+          done = true;
+          reject(error);
+        }
+      };
       for (const w of workers) {
         w.onmessage = (e: MessageEvent<SegmentResult>) => {
           if (done) return;
-          waiting.set(e.data.index, e.data);
           give(w);
-          while (waiting.has(merged)) {
-            const r = waiting.get(merged)!;
-            waiting.delete(merged);
-            if (!merge(r)) {
-              done = true;
-              return resolve(false);
-            }
-            merged++;
-          }
-          if (merged === segments) {
-            done = true;
-            resolve(true);
-          }
+          arrived(e.data);
         };
         w.onerror = (e) => {
           e.preventDefault();
-          if (!done) {
-            done = true;
-            reject(new Error(`a JSONL worker failed: ${e.message}`));
-          }
+          fail(new Error(`a JSONL worker failed: ${e.message}`));
         };
         give(w);
       }
+      (async () => {
+        for (let index = take(); index >= 0 && !done; index = take()) {
+          arrived(
+            await readSegment(
+              path,
+              index,
+              { start: bounds[index], end: bounds[index + 1] },
+              { chunkSize: options.chunkSize },
+            ),
+          );
+        }
+      })().catch(fail);
     });
     if (!clean) return null;
     // keys that went to disk: a repeat is found now
