@@ -1,9 +1,5 @@
 // `lossbook score`: accuracy, errors, recall and loss per model of a run export.
-import {
-  getProfile,
-  loadProfileFile,
-  SHIPPED_PROFILES,
-} from "../lib/costs/load.ts";
+import { getProfile, SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
 import {
@@ -150,7 +146,8 @@ export async function resolveProfiles(
   const out: CostProfile[] = [];
   for (const spec of specs) {
     const profile = /\.(json|ya?ml)$/i.test(spec)
-      ? await loadProfileFile(spec, {
+      // the profile reader (and its YAML parser) loads only for a file
+      ? await (await import("../lib/costs/load.ts")).loadProfileFile(spec, {
         lenient: options.lenient ?? false,
         onUnknownKeys: (line) => console.error(`warning: ${line}`),
       })
