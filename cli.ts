@@ -81,10 +81,45 @@ async function registry(): Promise<Readonly<Record<string, Command>>> {
   return import.meta.main ? await loadRegistry() : COMMANDS;
 }
 
+/**
+ * Load the command called `name` by importing its module alone (not the
+ * registry, nor any other command's module).
+ *
+ * @param name A command name, as on the command line.
+ * @returns The command, the same object as in {@linkcode COMMANDS}; or
+ * `undefined` when no command has that name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMANDS, loadCommand } from "./cli.ts";
+ *
+ * assert.equal(await loadCommand("score"), COMMANDS.score);
+ * assert.equal(await loadCommand("toString"), undefined);
+ * ```
+ */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return Object.hasOwn(LOADERS, name) ? await LOADERS[name]() : undefined;
+}
+
+/**
+ * The names {@linkcode loadCommand} loads, in its order; a test holds them
+ * to the keys of {@linkcode COMMANDS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMAND_NAMES } from "./cli.ts";
+ *
+ * assert.equal(COMMAND_NAMES[1], "score");
+ * ```
+ */
+export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+
 /** The command called `name`, looked up as in the registry, loading only its module where it can. */
 async function findCommand(name: string): Promise<Command | undefined> {
   if (import.meta.main && Object.hasOwn(LOADERS, name)) {
-    return await LOADERS[name]();
+    return await loadCommand(name);
   }
   return (await registry())[name];
 }
