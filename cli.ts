@@ -18,52 +18,61 @@ import { CheckFailed, type Command, UsageError } from "./commands/_command.ts";
 import { formatHelp } from "./commands/_help.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
+import { importLater } from "./lib/_late_import.ts";
 import {
   terminalLine,
   terminalSafe,
   withSafeConsole,
 } from "./commands/_terminal.ts";
 
+/** A loader of the command `name` exports from the module at `path`. */
+function commandIn(path: string, name: string): () => Promise<Command> {
+  return async () =>
+    (await importLater<Record<string, Command>>(
+      new URL(path, import.meta.url),
+    ))[
+      name
+    ];
+}
+
 /**
  * Load one command's module, and only it: running a command loads what that
- * command needs, not every command's libraries. The names and their order
- * are those of the registry (commands/_registry.ts), as a test checks.
+ * command needs, not every command's libraries (through importLater, since
+ * Deno would load the target of a literal `import()` before starting). The
+ * names and their order are those of the registry (commands/_registry.ts),
+ * as a test checks.
  */
 const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
-  profiles: async () =>
-    (await import("./commands/profiles.ts")).profilesCommand,
-  score: async () => (await import("./commands/score.ts")).scoreCommand,
-  compare: async () => (await import("./commands/compare.ts")).compareCommand,
-  plan: async () => (await import("./commands/plan.ts")).planCommand,
-  sweep: async () => (await import("./commands/sweep.ts")).sweepCommand,
-  simulate: async () =>
-    (await import("./commands/simulate.ts")).simulateCommand,
-  generate: async () =>
-    (await import("./commands/generate.ts")).generateCommand,
-  verify: async () => (await import("./commands/verify.ts")).verifyCommand,
-  contamination: async () =>
-    (await import("./commands/contamination.ts")).contaminationCommand,
-  ledger: async () => (await import("./commands/ledger.ts")).ledgerCommand,
-  replay: async () => (await import("./commands/replay.ts")).replayCommand,
-  drift: async () => (await import("./commands/drift.ts")).driftCommand,
-  calibrate: async () =>
-    (await import("./commands/calibrate.ts")).calibrateCommand,
-  escalate: async () =>
-    (await import("./commands/escalate.ts")).escalateCommand,
-  breakeven: async () =>
-    (await import("./commands/breakeven.ts")).breakevenCommand,
-  import: async () => (await import("./commands/import.ts")).importCommand,
-  "export-tasks": async () =>
-    (await import("./commands/export_tasks.ts")).exportTasksCommand,
-  "export-sql": async () =>
-    (await import("./commands/export_sql.ts")).exportSqlCommand,
-  reproduce: async () =>
-    (await import("./commands/_reproduce_command.ts")).reproduceCommand,
+  profiles: commandIn("./commands/profiles.ts", "profilesCommand"),
+  score: commandIn("./commands/score.ts", "scoreCommand"),
+  compare: commandIn("./commands/compare.ts", "compareCommand"),
+  plan: commandIn("./commands/plan.ts", "planCommand"),
+  sweep: commandIn("./commands/sweep.ts", "sweepCommand"),
+  simulate: commandIn("./commands/simulate.ts", "simulateCommand"),
+  generate: commandIn("./commands/generate.ts", "generateCommand"),
+  verify: commandIn("./commands/verify.ts", "verifyCommand"),
+  contamination: commandIn(
+    "./commands/contamination.ts",
+    "contaminationCommand",
+  ),
+  ledger: commandIn("./commands/ledger.ts", "ledgerCommand"),
+  replay: commandIn("./commands/replay.ts", "replayCommand"),
+  drift: commandIn("./commands/drift.ts", "driftCommand"),
+  calibrate: commandIn("./commands/calibrate.ts", "calibrateCommand"),
+  escalate: commandIn("./commands/escalate.ts", "escalateCommand"),
+  breakeven: commandIn("./commands/breakeven.ts", "breakevenCommand"),
+  import: commandIn("./commands/import.ts", "importCommand"),
+  "export-tasks": commandIn("./commands/export_tasks.ts", "exportTasksCommand"),
+  "export-sql": commandIn("./commands/export_sql.ts", "exportSqlCommand"),
+  reproduce: commandIn("./commands/_reproduce_command.ts", "reproduceCommand"),
 };
 
 /** The eager registry of every command (commands/_registry.ts). */
 async function loadRegistry(): Promise<Readonly<Record<string, Command>>> {
-  return (await import("./commands/_registry.ts")).COMMANDS;
+  type Registry = typeof import("./commands/_registry.ts");
+  return (await importLater<Registry>(
+    new URL("./commands/_registry.ts", import.meta.url),
+  )).COMMANDS;
 }
 
 /**

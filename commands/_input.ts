@@ -12,6 +12,7 @@ import { regularFile } from "../lib/_regular_file.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import type { SetAside } from "../lib/runs/import_harness.ts";
 import {
@@ -23,12 +24,18 @@ import {
 } from "./_harness_input.ts";
 
 // The readers of the other formats and engines load when a run needs them
-// (a dynamic import each), so that reading a JSONL export loads neither
-// Arquero nor DuckDB, PostgreSQL, Arrow or the LossBench and ReconForge
-// importers.
+// (importLater), so that reading a JSONL export loads neither Arquero nor
+// DuckDB, PostgreSQL, Arrow or the LossBench and ReconForge importers.
+const later = <T>(path: string): Promise<T> =>
+  importLater<T>(new URL(path, import.meta.url));
 const decisionStatsOf = async (table: ColumnTable) =>
-  (await import("../lib/runs/decision_stats.ts")).decisionStats(table);
-const loadDecisionsModule = () => import("../lib/runs/load_decisions.ts");
+  (await later<typeof import("../lib/runs/decision_stats.ts")>(
+    "../lib/runs/decision_stats.ts",
+  )).decisionStats(table);
+const loadDecisionsModule = () =>
+  later<typeof import("../lib/runs/load_decisions.ts")>(
+    "../lib/runs/load_decisions.ts",
+  );
 
 /** Input formats the CLI reads. */
 export const FORMATS = [
@@ -160,9 +167,9 @@ export async function readRunFrom(
   if (flags.probability !== undefined) {
     throw new UsageError(`--probability applies to --format lossbench only`);
   }
-  const { postgresDecisionStats } = await import(
-    "../lib/runs/postgres_stats.ts"
-  );
+  const { postgresDecisionStats } = await later<
+    typeof import("../lib/runs/postgres_stats.ts")
+  >("../lib/runs/postgres_stats.ts");
   let stats: StatsRow[];
   try {
     stats = await postgresDecisionStats(flags.dsn, flags.table, {
@@ -396,7 +403,9 @@ async function readSeveral(
   }
   const parts: Omit<RunInput, "files">[] = [];
   for (const p of paths) parts.push(await readOne(p, format, flags, true));
-  const { decisionKey } = await import("../lib/runs/arrow.ts");
+  const { decisionKey } = await later<typeof import("../lib/runs/arrow.ts")>(
+    "../lib/runs/arrow.ts",
+  );
   const first = new Map<string, string>();
   parts.forEach((part, i) => {
     for (
@@ -492,18 +501,18 @@ async function readOneUnchecked(
       );
     }
     // a LossBench export whose hash chain does not verify is not scored
-    const { verifyLossbenchLedgerFile } = await import(
-      "../lib/ledger/lossbench_chain.ts"
-    );
+    const { verifyLossbenchLedgerFile } = await later<
+      typeof import("../lib/ledger/lossbench_chain.ts")
+    >("../lib/ledger/lossbench_chain.ts");
     const chain = await verifyLossbenchLedgerFile(path);
     if (!chain.valid) {
       throw new CheckFailed(
         `${chain.reason}; a LossBench export whose chain does not verify is not scored`,
       );
     }
-    const { loadLossbenchLedger } = await import(
-      "../lib/runs/import_lossbench.ts"
-    );
+    const { loadLossbenchLedger } = await later<
+      typeof import("../lib/runs/import_lossbench.ts")
+    >("../lib/runs/import_lossbench.ts");
     const { decisions, notes } = await loadLossbenchLedger(path, {
       ...unknownKeys(flags),
       probability: flags.probability,
@@ -520,9 +529,9 @@ async function readOneUnchecked(
   }
   if (format === "reconforge") {
     const from = flags["pcorrect-from"];
-    const { loadReconforge } = await import(
-      "../lib/runs/import_reconforge.ts"
-    );
+    const { loadReconforge } = await later<
+      typeof import("../lib/runs/import_reconforge.ts")
+    >("../lib/runs/import_reconforge.ts");
     const { decisions, notes } = await loadReconforge(
       path,
       {
@@ -574,10 +583,14 @@ async function readOneUnchecked(
       );
     }
     const stats = fileFormat === "jsonl"
-      ? await (await import("../lib/runs/duckdb_jsonl.ts")).duckdbJsonlStats(
+      ? await (await later<typeof import("../lib/runs/duckdb_jsonl.ts")>(
+        "../lib/runs/duckdb_jsonl.ts",
+      )).duckdbJsonlStats(
         path,
       )
-      : await (await import("../lib/runs/duckdb_stats.ts"))
+      : await (await later<typeof import("../lib/runs/duckdb_stats.ts")>(
+        "../lib/runs/duckdb_stats.ts",
+      ))
         .duckdbDecisionStats(path);
     return {
       format,
@@ -588,7 +601,9 @@ async function readOneUnchecked(
     };
   }
   if (fileFormat !== "jsonl") {
-    const { loadDecisions } = await import("../lib/runs/load_any.ts");
+    const { loadDecisions } = await later<
+      typeof import("../lib/runs/load_any.ts")
+    >("../lib/runs/load_any.ts");
     const table = await loadDecisions(path);
     return {
       format,

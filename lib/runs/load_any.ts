@@ -9,9 +9,12 @@ import type { ColumnTable } from "arquero";
 import type { FlatDecisionRow } from "./arrow.ts";
 import type { DuckDBOptions } from "./duckdb_session.ts";
 import { InputTypeError } from "../input_error.ts";
+import { importLater } from "../_late_import.ts";
 
 // Each format's reader and writer loads when a file of that format is read
-// or written (a dynamic import), so that knowing a file's format loads none.
+// or written (importLater), so that knowing a file's format loads none.
+const later = <T>(path: string): Promise<T> =>
+  importLater<T>(new URL(path, import.meta.url));
 
 /** The file formats of a Decision run export. */
 export const DECISION_FORMATS = ["jsonl", "csv", "arrow", "parquet"] as const;
@@ -113,18 +116,23 @@ export async function loadDecisions(
     : checkFormat(options.format);
   switch (format) {
     case "jsonl":
-      return await (await import("./load_decisions.ts")).loadDecisionsJsonl(
+      return await (await later<typeof import("./load_decisions.ts")>(
+        "./load_decisions.ts",
+      )).loadDecisionsJsonl(
         path,
       );
     case "csv":
-      return await (await import("./csv.ts")).loadDecisionsCsv(path);
+      return await (await later<typeof import("./csv.ts")>("./csv.ts"))
+        .loadDecisionsCsv(path);
     case "arrow":
-      return await (await import("./arrow.ts")).loadDecisionsArrow(path);
+      return await (await later<typeof import("./arrow.ts")>("./arrow.ts"))
+        .loadDecisionsArrow(path);
     case "parquet":
-      return await (await import("./parquet.ts")).loadDecisionsParquet(
-        path,
-        options,
-      );
+      return await (await later<typeof import("./parquet.ts")>("./parquet.ts"))
+        .loadDecisionsParquet(
+          path,
+          options,
+        );
   }
 }
 
@@ -164,21 +172,27 @@ export async function writeDecisions(
     case "jsonl":
       return await Deno.writeTextFile(
         path,
-        decisionsToJsonl(table, await import("./arrow.ts")),
+        decisionsToJsonl(
+          table,
+          await later<typeof import("./arrow.ts")>("./arrow.ts"),
+        ),
       );
     case "csv":
-      return await (await import("./csv.ts")).writeDecisionsCsv(path, table);
+      return await (await later<typeof import("./csv.ts")>("./csv.ts"))
+        .writeDecisionsCsv(path, table);
     case "arrow":
-      return await (await import("./arrow.ts")).writeDecisionsArrow(
-        path,
-        table,
-      );
+      return await (await later<typeof import("./arrow.ts")>("./arrow.ts"))
+        .writeDecisionsArrow(
+          path,
+          table,
+        );
     case "parquet":
-      return await (await import("./parquet.ts")).writeDecisionsParquet(
-        path,
-        table,
-        options,
-      );
+      return await (await later<typeof import("./parquet.ts")>("./parquet.ts"))
+        .writeDecisionsParquet(
+          path,
+          table,
+          options,
+        );
   }
 }
 

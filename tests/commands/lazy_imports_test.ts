@@ -1,9 +1,17 @@
-// The CLI loads what the command it runs needs: the static import graph from
-// cli.ts and the module of `score`, `sweep` or `profiles` (the one cli.ts
-// imports for that command) reaches none of the heavy libraries, which load
-// by dynamic import only for the formats, engines and outputs that use them.
+// The CLI loads what the command it runs needs. Before a program starts,
+// Deno loads its static imports and the target of every `import("literal")`
+// with all they import; cli.ts loads a command's module later, by a
+// specifier Deno cannot read ahead (importLater), and that module's graph is
+// loaded then. So what running `score`, `sweep` or `profiles` loads up front
+// is the graph of cli.ts plus the graph of the command's module, static and
+// literal-dynamic edges alike: it must reach none of the heavy libraries,
+// which load through importLater only for the formats, engines and outputs
+// that use them.
 import assert from "node:assert/strict";
 import { COMMAND_NAMES, COMMANDS, loadCommand } from "../../cli.ts";
+import { scoreCommand } from "../../commands/score.ts";
+import { sweepCommand } from "../../commands/sweep.ts";
+import { profilesCommand } from "../../commands/profiles.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -29,17 +37,13 @@ interface InfoModule {
   }>;
 }
 
-interface Graph {
-  /** Static (non-dynamic, non-type) edges, by module. */
-  statics: Map<string, string[]>;
-  /** Dynamic-import edges, by module. */
-  dynamics: Map<string, string[]>;
-}
+/** Code edges (static imports and literal dynamic ones; not type-only), by module. */
+type Graph = Map<string, string[]>;
 
-/** The import graph of cli.ts as `deno info --json` reports it. */
-async function cliGraph(): Promise<Graph> {
+/** The import graph of `root` as `deno info --json` reports it. */
+async function graphOf(root: string): Promise<Graph> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "cli.ts"],
+    args: ["info", "--json", root],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
@@ -50,26 +54,26 @@ async function cliGraph(): Promise<Graph> {
     redirects?: Record<string, string>;
   };
   const redirects = info.redirects ?? {};
-  const statics = new Map<string, string[]>();
-  const dynamics = new Map<string, string[]>();
+  const edges: Graph = new Map();
   for (const m of info.modules) {
     for (const d of m.dependencies ?? []) {
       if (d.code === undefined) continue; // a type-only import
       const to = redirects[d.code.specifier] ?? d.code.specifier;
-      const edges = d.isDynamic ? dynamics : statics;
       edges.set(m.specifier, [...(edges.get(m.specifier) ?? []), to]);
     }
   }
-  return { statics, dynamics };
+  return edges;
 }
 
-/** Every module statically reachable from `roots`, with the module that first imported it. */
-function reach(graph: Graph, roots: string[]): Map<string, string | null> {
-  const from = new Map<string, string | null>(roots.map((r) => [r, null]));
-  const queue = [...roots];
+/** Every module that loading `root` loads up front, with the module that first imported it. */
+async function reach(root: string): Promise<Map<string, string | null>> {
+  const graph = await graphOf(root);
+  const start = new URL(root, ROOT).href;
+  const from = new Map<string, string | null>([[start, null]]);
+  const queue = [start];
   while (queue.length > 0) {
     const m = queue.shift()!;
-    for (const to of graph.statics.get(m) ?? []) {
+    for (const to of graph.get(m) ?? []) {
       if (!from.has(to)) {
         from.set(to, m);
         queue.push(to);
@@ -93,36 +97,39 @@ function chain(from: Map<string, string | null>, m: string): string {
   return out.join(" <- ");
 }
 
-const graph = await cliGraph();
-const cli = new URL("cli.ts", ROOT).href;
+const cli = await reach("cli.ts");
 
-for (const command of ["score", "sweep", "profiles"]) {
-  Deno.test(`running '${command}' statically loads none of ${HEAVY.join(", ")}`, () => {
-    const module = new URL(`commands/${command}.ts`, ROOT).href;
-    assert.ok(
-      (graph.dynamics.get(cli) ?? []).includes(module),
-      `cli.ts imports ${module} dynamically`,
-    );
-    const from = reach(graph, [cli, module]);
-    const heavy = [...from.keys()].filter((m) =>
-      HEAVY.includes(npmPackage(m) ?? "")
-    );
-    assert.deepEqual(heavy.map((m) => chain(from, m)), []);
+function heavyIn(from: Map<string, string | null>): string[] {
+  return [...from.keys()].filter((m) => HEAVY.includes(npmPackage(m) ?? ""))
+    .map((m) => chain(from, m));
+}
+
+const RUN = {
+  score: scoreCommand,
+  sweep: sweepCommand,
+  profiles: profilesCommand,
+};
+for (const [name, command] of Object.entries(RUN)) {
+  Deno.test(`running '${name}' loads none of ${HEAVY.join(", ")} up front`, async () => {
+    // the module cli.ts loads for the command is commands/<name>.ts
+    assert.equal(await loadCommand(name), command);
+    assert.deepEqual(heavyIn(cli), []);
+    assert.deepEqual(heavyIn(await reach(`commands/${name}.ts`)), []);
   });
 }
 
-Deno.test("cli.ts alone statically loads no command module and not the registry", () => {
-  const from = reach(graph, [cli]);
-  const commands = [...from.keys()].filter((m) =>
+Deno.test("cli.ts alone loads no command module and not the registry up front", () => {
+  const commands = [...cli.keys()].filter((m) =>
     /\/commands\/([a-z][a-z_]*|_registry|_reproduce_command)\.ts$/.test(m)
   );
-  assert.deepEqual(commands.map((m) => chain(from, m)), []);
+  assert.deepEqual(commands.map((m) => chain(cli, m)), []);
 });
 
-Deno.test("the graph walk sees a heavy library where one is statically imported", () => {
+Deno.test("the graph walk sees a heavy library where one is imported", async () => {
   // the registry imports every command, among them reproduce's charts (vega)
-  const from = reach(graph, [new URL("commands/_registry.ts", ROOT).href]);
-  const found = new Set([...from.keys()].map(npmPackage));
+  const found = new Set(
+    [...(await reach("commands/_registry.ts")).keys()].map(npmPackage),
+  );
   for (const p of ["arquero", "vega", "yaml"]) assert.ok(found.has(p), p);
 });
 
