@@ -27,12 +27,8 @@ import {
 
 /** A loader of the command `name` exports from the module at `path`. */
 function commandIn(path: string, name: string): () => Promise<Command> {
-  return async () =>
-    (await importLater<Record<string, Command>>(
-      new URL(path, import.meta.url),
-    ))[
-      name
-    ];
+  const url = new URL(path, import.meta.url);
+  return async () => (await importLater<Record<string, Command>>(url))[name];
 }
 
 /**
