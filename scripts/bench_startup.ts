@@ -2,11 +2,14 @@
 // JSONL export (1,000 seeded decisions, two models), where starting the
 // process is most of the cost, against peers measured in the same run,
 // interleaved (score, peers, score, peers, ...):
+//   - the same score with `--resamples 1`: start-up and reading with
+//     next to no resampling (the intervals' 1,000 resamples and posterior
+//     draws are the score's own work, not start-up);
 //   - `deno eval 1`: a Deno process that loads nothing, the floor;
 //   - `cli.ts --version`: the CLI's own start, without any command module.
 // Prints each median and its ratio to `deno eval 1`, and the score's
 // in-process compute time for comparison (what is left is start-up).
-// Usage: deno run -A scripts/bench_startup.ts [--n 1000] [--repeats 7]
+// Usage: deno run -A scripts/bench_startup.ts [--n 1000] [--repeats 7] [--cli PATH]
 import { parseArgs } from "node:util";
 import { writeBenchDecisions } from "./_bench_decisions.ts";
 
@@ -15,6 +18,7 @@ const { values } = parseArgs({
   options: {
     n: { type: "string", default: "1000" },
     repeats: { type: "string", default: "7" },
+    cli: { type: "string" },
   },
 });
 const N = Number(values.n);
@@ -36,7 +40,8 @@ const CLASSES: Record<string, string[]> = {
 
 const dir = await Deno.makeTempDir({ prefix: "lossbook_startup_" });
 const file = `${dir}/decisions_${N}.jsonl`;
-const cli = new URL("../cli.ts", import.meta.url).pathname;
+// --cli PATH times another copy of the CLI (another checkout), for before/after
+const cli = values.cli ?? new URL("../cli.ts", import.meta.url).pathname;
 
 interface Peer {
   name: string;
@@ -49,6 +54,18 @@ const PEERS: Peer[] = [
   {
     name: "score --json",
     args: ["run", "-A", cli, "score", file, "--json"],
+    check: (out) => {
+      const decisions = JSON.parse(out).decisions;
+      if (decisions !== N) {
+        throw new Error(`score read ${decisions} decisions, expected ${N}`);
+      }
+    },
+  },
+  {
+    // the same start, reading and output, with one resample instead of
+    // 1,000: what is left of the score when resampling costs nothing
+    name: "score --resamples 1",
+    args: ["run", "-A", cli, "score", file, "--json", "--resamples", "1"],
     check: (out) => {
       const decisions = JSON.parse(out).decisions;
       if (decisions !== N) {
@@ -128,7 +145,7 @@ try {
   for (const peer of PEERS) {
     const m = median(times.get(peer.name)!);
     console.log(
-      `  ${peer.name.padEnd(18)} ${m.toFixed(3)} s  ${
+      `  ${peer.name.padEnd(20)} ${m.toFixed(3)} s  ${
         (m / floor).toFixed(2)
       }x deno eval 1`,
     );
