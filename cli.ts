@@ -8,77 +8,136 @@
  * from a fault in lossbook is reported as one (exit 70, one line, the full
  * trace with `LOSSBOOK_DEBUG=1`) instead of as the user's mistake.
  *
- * Each command lives in `commands/<name>.ts`; register it in `COMMANDS`.
+ * Each command lives in `commands/<name>.ts`; register it in
+ * `commands/_registry.ts` and in `LOADERS` here.
  *
  * @module
  */
 
 import { CheckFailed, type Command, UsageError } from "./commands/_command.ts";
-import { breakevenCommand } from "./commands/breakeven.ts";
-import { calibrateCommand } from "./commands/calibrate.ts";
-import { escalateCommand } from "./commands/escalate.ts";
-import { contaminationCommand } from "./commands/contamination.ts";
-import { driftCommand } from "./commands/drift.ts";
-import { generateCommand } from "./commands/generate.ts";
-import { exportTasksCommand } from "./commands/export_tasks.ts";
-import { exportSqlCommand } from "./commands/export_sql.ts";
-import { importCommand } from "./commands/import.ts";
-import { ledgerCommand } from "./commands/ledger.ts";
-import { compareCommand } from "./commands/compare.ts";
-import { planCommand } from "./commands/plan.ts";
-import { profilesCommand } from "./commands/profiles.ts";
-import { replayCommand } from "./commands/replay.ts";
-import { scoreCommand } from "./commands/score.ts";
-import { simulateCommand } from "./commands/simulate.ts";
-import { sweepCommand } from "./commands/sweep.ts";
-import { verifyCommand } from "./commands/verify.ts";
-import { reproduceMain } from "./reproduce.ts";
-import { commandHelp, formatHelp } from "./commands/_help.ts";
-import { REPRODUCE_COMMAND } from "./commands/_reproduce_options.ts";
+import { formatHelp } from "./commands/_help.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
+import { importLater } from "./lib/_late_import.ts";
 import {
   terminalLine,
   terminalSafe,
   withSafeConsole,
 } from "./commands/_terminal.ts";
 
-/** Every command, by name, in the order `--help` lists them. */
-export const COMMANDS: Readonly<Record<string, Command>> = {
-  profiles: profilesCommand,
-  score: scoreCommand,
-  compare: compareCommand,
-  plan: planCommand,
-  sweep: sweepCommand,
-  simulate: simulateCommand,
-  generate: generateCommand,
-  verify: verifyCommand,
-  contamination: contaminationCommand,
-  ledger: ledgerCommand,
-  replay: replayCommand,
-  drift: driftCommand,
-  calibrate: calibrateCommand,
-  escalate: escalateCommand,
-  breakeven: breakevenCommand,
-  import: importCommand,
-  "export-tasks": exportTasksCommand,
-  "export-sql": exportSqlCommand,
-  reproduce: {
-    ...REPRODUCE_COMMAND,
-    ...commandHelp(REPRODUCE_COMMAND.help),
-    run: (args) => reproduceMain(args),
-  },
+/** A loader of the command `name` exports from the module at `path`. */
+function commandIn(path: string, name: string): () => Promise<Command> {
+  const url = new URL(path, import.meta.url);
+  return async () => (await importLater<Record<string, Command>>(url))[name];
+}
+
+/**
+ * Load one command's module, and only it: running a command loads what that
+ * command needs, not every command's libraries (through importLater, since
+ * Deno would load the target of a literal `import()` before starting). The
+ * names and their order are those of the registry (commands/_registry.ts),
+ * as a test checks.
+ */
+const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
+  profiles: commandIn("./commands/profiles.ts", "profilesCommand"),
+  score: commandIn("./commands/score.ts", "scoreCommand"),
+  compare: commandIn("./commands/compare.ts", "compareCommand"),
+  plan: commandIn("./commands/plan.ts", "planCommand"),
+  sweep: commandIn("./commands/sweep.ts", "sweepCommand"),
+  simulate: commandIn("./commands/simulate.ts", "simulateCommand"),
+  generate: commandIn("./commands/generate.ts", "generateCommand"),
+  verify: commandIn("./commands/verify.ts", "verifyCommand"),
+  contamination: commandIn(
+    "./commands/contamination.ts",
+    "contaminationCommand",
+  ),
+  ledger: commandIn("./commands/ledger.ts", "ledgerCommand"),
+  replay: commandIn("./commands/replay.ts", "replayCommand"),
+  drift: commandIn("./commands/drift.ts", "driftCommand"),
+  calibrate: commandIn("./commands/calibrate.ts", "calibrateCommand"),
+  escalate: commandIn("./commands/escalate.ts", "escalateCommand"),
+  breakeven: commandIn("./commands/breakeven.ts", "breakevenCommand"),
+  import: commandIn("./commands/import.ts", "importCommand"),
+  "export-tasks": commandIn("./commands/export_tasks.ts", "exportTasksCommand"),
+  "export-sql": commandIn("./commands/export_sql.ts", "exportSqlCommand"),
+  reproduce: commandIn("./commands/_reproduce_command.ts", "reproduceCommand"),
 };
 
-function help(): string {
-  const names = Object.keys(COMMANDS);
+/** The eager registry of every command (commands/_registry.ts). */
+async function loadRegistry(): Promise<Readonly<Record<string, Command>>> {
+  type Registry = typeof import("./commands/_registry.ts");
+  return (await importLater<Registry>(
+    new URL("./commands/_registry.ts", import.meta.url),
+  )).COMMANDS;
+}
+
+/**
+ * Every command, by name, in the order `--help` lists them. Importing this
+ * module loads them all (the registry); the CLI process itself (this file
+ * run as the main module) leaves it empty and loads only the command it
+ * runs, or the registry for `--help` and names it does not know.
+ */
+export const COMMANDS: Readonly<Record<string, Command>> = import.meta.main
+  ? Object.freeze({})
+  : await loadRegistry();
+
+/** The registry: {@linkcode COMMANDS}, or loaded now in the CLI process. */
+async function registry(): Promise<Readonly<Record<string, Command>>> {
+  return import.meta.main ? await loadRegistry() : COMMANDS;
+}
+
+/**
+ * Load the command called `name` by importing its module alone (not the
+ * registry, nor any other command's module).
+ *
+ * @param name A command name, as on the command line.
+ * @returns The command, the same object as in {@linkcode COMMANDS}; or
+ * `undefined` when no command has that name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMANDS, loadCommand } from "./cli.ts";
+ *
+ * assert.equal(await loadCommand("score"), COMMANDS.score);
+ * assert.equal(await loadCommand("toString"), undefined);
+ * ```
+ */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return Object.hasOwn(LOADERS, name) ? await LOADERS[name]() : undefined;
+}
+
+/**
+ * The names {@linkcode loadCommand} loads, in its order; a test holds them
+ * to the keys of {@linkcode COMMANDS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMAND_NAMES } from "./cli.ts";
+ *
+ * assert.equal(COMMAND_NAMES[1], "score");
+ * ```
+ */
+export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+
+/** The command called `name`, looked up as in the registry, loading only its module where it can. */
+async function findCommand(name: string): Promise<Command | undefined> {
+  if (import.meta.main && Object.hasOwn(LOADERS, name)) {
+    return await loadCommand(name);
+  }
+  return (await registry())[name];
+}
+
+function help(commands: Readonly<Record<string, Command>>): string {
+  const names = Object.keys(commands);
   const width = Math.max(...names.map((n) => n.length));
   return `lossbook ${VERSION}: consequence-weighted evaluation of AI systems that touch money
 
 Usage: deno task lossbook <command> [options]
 
 Commands:
-${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join("\n")}
+${names.map((n) => `  ${n.padEnd(width)}  ${commands[n].summary}`).join("\n")}
 
 Run 'deno task lossbook help <command>' (or '<command> --help') for a
 command's options, each with its meaning and default.
@@ -86,7 +145,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in
 lossbook (set LOSSBOOK_DEBUG=1 for the full trace, and please report it).
 
 Example:
-  ${COMMANDS.score.example}`;
+  ${commands.score.example}`;
 }
 
 // Conditions of the user's files and input, not faults of lossbook
@@ -132,11 +191,11 @@ export const EXIT_BUG = 70;
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined) {
-    console.error(help());
+    console.error(help(await registry()));
     return 2;
   }
   if (name === "help" && rest.length > 0) {
-    const topic = COMMANDS[rest[0]];
+    const topic = (await registry())[rest[0]];
     if (topic === undefined || rest.length > 1) {
       console.error(
         `lossbook help: unknown command ${
@@ -149,14 +208,14 @@ export async function main(args: readonly string[]): Promise<number> {
     return 0;
   }
   if (name === "help" || name === "--help" || name === "-h") {
-    console.log(help());
+    console.log(help(await registry()));
     return 0;
   }
   if (name === "--version") {
     console.log(VERSION);
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = await findCommand(name);
   if (command === undefined) {
     console.error(
       `lossbook: unknown command ${

@@ -2,30 +2,19 @@
 // stderr for large inputs.
 import type { ColumnTable } from "arquero";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
-import { loadReconforge } from "../lib/runs/import_reconforge.ts";
 import {
   countPCorrectSources,
   describePCorrectSources,
 } from "../lib/runs/mapping.ts";
 import { jsonlStatsFile } from "../lib/runs/jsonl_stats.ts";
-import {
-  decisionTable,
-  readDecisionsJsonl,
-} from "../lib/runs/load_decisions.ts";
-import { decisionFormatOf, loadDecisions } from "../lib/runs/load_any.ts";
-import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
-import { duckdbJsonlStats } from "../lib/runs/duckdb_jsonl.ts";
-import { regularFile } from "../lib/runs/duckdb_session.ts";
-import { postgresDecisionStats } from "../lib/runs/postgres_stats.ts";
-import { verifyLossbenchLedgerFile } from "../lib/ledger/lossbench_chain.ts";
+import { decisionFormatOf } from "../lib/runs/load_any.ts";
+import { regularFile } from "../lib/_regular_file.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import type { SetAside } from "../lib/runs/import_harness.ts";
-import { decisionKey } from "../lib/runs/arrow.ts";
 import {
   detectFormat,
   importHarness,
@@ -33,6 +22,20 @@ import {
   type MappingFlags,
   refuseMappingFlags,
 } from "./_harness_input.ts";
+
+// The readers of the other formats and engines load when a run needs them
+// (importLater), so that reading a JSONL export loads neither Arquero nor
+// DuckDB, PostgreSQL, Arrow or the LossBench and ReconForge importers.
+const later = <T>(path: string): Promise<T> =>
+  importLater<T>(new URL(path, import.meta.url));
+const decisionStatsOf = async (table: ColumnTable) =>
+  (await later<typeof import("../lib/runs/decision_stats.ts")>(
+    "../lib/runs/decision_stats.ts",
+  )).decisionStats(table);
+const loadDecisionsModule = () =>
+  later<typeof import("../lib/runs/load_decisions.ts")>(
+    "../lib/runs/load_decisions.ts",
+  );
 
 /** Input formats the CLI reads. */
 export const FORMATS = [
@@ -164,6 +167,9 @@ export async function readRunFrom(
   if (flags.probability !== undefined) {
     throw new UsageError(`--probability applies to --format lossbench only`);
   }
+  const { postgresDecisionStats } = await later<
+    typeof import("../lib/runs/postgres_stats.ts")
+  >("../lib/runs/postgres_stats.ts");
   let stats: StatsRow[];
   try {
     stats = await postgresDecisionStats(flags.dsn, flags.table, {
@@ -364,10 +370,11 @@ async function readRunUnnoted(
       );
     }
     const h = await importHarness(paths, format, flags);
+    const { decisionTable } = await loadDecisionsModule();
     const table = decisionTable(h.decisions);
     return {
       format,
-      stats: decisionStats(table),
+      stats: await decisionStatsOf(table),
       decisions: h.decisions.length,
       notes: h.notes,
       table,
@@ -396,6 +403,9 @@ async function readSeveral(
   }
   const parts: Omit<RunInput, "files">[] = [];
   for (const p of paths) parts.push(await readOne(p, format, flags, true));
+  const { decisionKey } = await later<typeof import("../lib/runs/arrow.ts")>(
+    "../lib/runs/arrow.ts",
+  );
   const first = new Map<string, string>();
   parts.forEach((part, i) => {
     for (
@@ -432,7 +442,7 @@ async function readSeveral(
     : undefined;
   return {
     format,
-    stats: decisionStats(table),
+    stats: await decisionStatsOf(table),
     decisions: table.numRows(),
     notes,
     table,
@@ -491,20 +501,27 @@ async function readOneUnchecked(
       );
     }
     // a LossBench export whose hash chain does not verify is not scored
+    const { verifyLossbenchLedgerFile } = await later<
+      typeof import("../lib/ledger/lossbench_chain.ts")
+    >("../lib/ledger/lossbench_chain.ts");
     const chain = await verifyLossbenchLedgerFile(path);
     if (!chain.valid) {
       throw new CheckFailed(
         `${chain.reason}; a LossBench export whose chain does not verify is not scored`,
       );
     }
+    const { loadLossbenchLedger } = await later<
+      typeof import("../lib/runs/import_lossbench.ts")
+    >("../lib/runs/import_lossbench.ts");
     const { decisions, notes } = await loadLossbenchLedger(path, {
       ...unknownKeys(flags),
       probability: flags.probability,
     });
+    const { decisionTable } = await loadDecisionsModule();
     const table = decisionTable(decisions);
     return {
       format,
-      stats: decisionStats(table),
+      stats: await decisionStatsOf(table),
       decisions: decisions.length,
       notes,
       table,
@@ -512,6 +529,9 @@ async function readOneUnchecked(
   }
   if (format === "reconforge") {
     const from = flags["pcorrect-from"];
+    const { loadReconforge } = await later<
+      typeof import("../lib/runs/import_reconforge.ts")
+    >("../lib/runs/import_reconforge.ts");
     const { decisions, notes } = await loadReconforge(
       path,
       {
@@ -522,10 +542,11 @@ async function readOneUnchecked(
     console.error(
       `${path}: ${describePCorrectSources(countPCorrectSources(decisions))}`,
     );
+    const { decisionTable } = await loadDecisionsModule();
     const table = decisionTable(decisions);
     return {
       format,
-      stats: decisionStats(table),
+      stats: await decisionStatsOf(table),
       decisions: decisions.length,
       notes,
       table,
@@ -562,8 +583,15 @@ async function readOneUnchecked(
       );
     }
     const stats = fileFormat === "jsonl"
-      ? await duckdbJsonlStats(path)
-      : await duckdbDecisionStats(path);
+      ? await (await later<typeof import("../lib/runs/duckdb_jsonl.ts")>(
+        "../lib/runs/duckdb_jsonl.ts",
+      )).duckdbJsonlStats(
+        path,
+      )
+      : await (await later<typeof import("../lib/runs/duckdb_stats.ts")>(
+        "../lib/runs/duckdb_stats.ts",
+      ))
+        .duckdbDecisionStats(path);
     return {
       format,
       stats,
@@ -573,10 +601,13 @@ async function readOneUnchecked(
     };
   }
   if (fileFormat !== "jsonl") {
+    const { loadDecisions } = await later<
+      typeof import("../lib/runs/load_any.ts")
+    >("../lib/runs/load_any.ts");
     const table = await loadDecisions(path);
     return {
       format,
-      stats: decisionStats(table),
+      stats: await decisionStatsOf(table),
       decisions: table.numRows(),
       notes: {},
       table,
@@ -585,6 +616,7 @@ async function readOneUnchecked(
   const size = jsonlSize;
   const onProgress = progress(path, size);
   if (needTable) {
+    const { decisionTable, readDecisionsJsonl } = await loadDecisionsModule();
     const decisions = await readDecisionsJsonl(path, {
       ...(onProgress ? { onProgress } : {}),
     });
@@ -592,7 +624,7 @@ async function readOneUnchecked(
     const table = decisionTable(decisions);
     return {
       format,
-      stats: decisionStats(table),
+      stats: await decisionStatsOf(table),
       decisions: decisions.length,
       notes: {},
       table,

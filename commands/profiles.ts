@@ -1,5 +1,5 @@
 // `lossbook profiles`: list the shipped cost profiles.
-import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
 import { profileSpan } from "../lib/costs/profile.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import {

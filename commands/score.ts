@@ -1,10 +1,7 @@
 // `lossbook score`: accuracy, errors, recall and loss per model of a run export.
-import {
-  getProfile,
-  loadProfileFile,
-  SHIPPED_PROFILES,
-} from "../lib/costs/load.ts";
+import { getProfile, SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
+import { importLater } from "../lib/_late_import.ts";
 import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
 import {
   accuracy,
@@ -150,7 +147,10 @@ export async function resolveProfiles(
   const out: CostProfile[] = [];
   for (const spec of specs) {
     const profile = /\.(json|ya?ml)$/i.test(spec)
-      ? await loadProfileFile(spec, {
+      // the profile reader (and its YAML parser) loads only for a file
+      ? await (await importLater<typeof import("../lib/costs/load.ts")>(
+        new URL("../lib/costs/load.ts", import.meta.url),
+      )).loadProfileFile(spec, {
         lenient: options.lenient ?? false,
         onUnknownKeys: (line) => console.error(`warning: ${line}`),
       })

@@ -3,7 +3,7 @@
 // Kendall's tau against the accuracy ranking per grid point, win shares, the
 // shipped profiles with their rank-reversal distance, and optional Monte
 // Carlo draws within the cost registry's ranges.
-import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
+import { SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
 import { type CostProfile, profileSpan } from "../lib/costs/profile.ts";
 import { isSeverity, type Severity } from "../lib/costs/severity.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";

@@ -1,41 +1,27 @@
 /**
  * Reading cost profiles and the cost registry from JSON or YAML, with errors
- * that name the file, the entry and the field; and the shipped data.
+ * that name the file, the entry and the field; and the shipped data (from
+ * shipped.ts, re-exported here).
  *
  * @module
  */
 
 import { parse as parseYaml } from "yaml";
-import type { z } from "zod";
-import { describeIssue } from "../_zod_issue.ts";
-import { type CostProfile, type CostSource, defineProfile } from "./profile.ts";
-import type { CostAnchor, CostRegistry } from "./registry.ts";
-import { SEVERITIES } from "./severity.ts";
-import {
-  type ProfileFile,
-  profileFileSchema,
-  registryFileSchema,
-  SEVERITY_LIST,
-} from "./_schema.ts";
-import flatJson from "../../data/profiles/flat.json" with { type: "json" };
-import reconciliationJson from "../../data/profiles/reconciliation.json" with {
-  type: "json",
-};
-import reviewHeavyJson from "../../data/profiles/review_heavy.json" with {
-  type: "json",
-};
-import principalRiskJson from "../../data/profiles/principal_risk.json" with {
-  type: "json",
-};
-import registryJson from "../../data/registry.json" with { type: "json" };
-import {
-  InputRangeError,
-  InputSyntaxError,
-  InputTypeError,
-} from "../input_error.ts";
+import type { CostProfile } from "./profile.ts";
+import type { CostRegistry } from "./registry.ts";
+import { profileFileSchema } from "./_schema.ts";
+import { profileFromObject, registryFromObject } from "./_from_object.ts";
+import { InputSyntaxError } from "../input_error.ts";
 import { isInputError } from "../input_error.ts";
 import { readUtf8File, stripBom } from "../runs/_utf8.ts";
 import { parseJsonNoDuplicates } from "../_json_keys.ts";
+
+export {
+  combineProfiles,
+  getProfile,
+  SHIPPED_PROFILES,
+  SHIPPED_REGISTRY,
+} from "./shipped.ts";
 
 /** Options naming where parsed text came from, for error messages. */
 export interface ParseSourceOptions {
@@ -105,114 +91,6 @@ function parseText(text: string, what: string, path: string): unknown {
       cause: error,
     });
   }
-}
-
-function slot(
-  value: ProfileFile["reviewCost"],
-): { value: number; note?: string } {
-  return typeof value === "number" ? { value } : value;
-}
-
-function entryName(input: unknown): string {
-  const id = (input as { id?: unknown } | null)?.id;
-  return typeof id === "string"
-    ? `entry ${JSON.stringify(id)}`
-    : "entry (no id)";
-}
-
-function profileFromObject(input: unknown, path: string): CostProfile {
-  const where = `Cannot load cost profile ${path}`;
-  if (input !== null && typeof input === "object" && "K" in input) {
-    const K = (input as { K: unknown }).K;
-    if (K !== null && typeof K === "object") {
-      const unknown = Object.keys(K).filter((k) =>
-        !(SEVERITIES as readonly string[]).includes(k)
-      );
-      if (unknown.length > 0) {
-        throw new InputRangeError(
-          `${where}: ${entryName(input)}: K has unknown severity ${
-            JSON.stringify(unknown[0])
-          }; expected ${SEVERITY_LIST}`,
-        );
-      }
-    }
-  }
-  const parsed = profileFileSchema.safeParse(input);
-  if (!parsed.success) {
-    throw failure(
-      where,
-      entryName(input),
-      parsed.error.issues[0],
-      input,
-      parsed.error,
-    );
-  }
-  const f = parsed.data;
-  const known = new Set(f.sources.map((s) => s.id));
-  const notes: Record<string, string> = {};
-  for (const key of [...SEVERITIES, "reviewCost", "judgeCost"] as const) {
-    const raw = key === "reviewCost" || key === "judgeCost" ? f[key] : f.K[key];
-    if (raw === undefined || typeof raw === "number") continue;
-    for (const ref of raw.sources ?? []) {
-      if (!known.has(ref)) {
-        throw new InputRangeError(
-          `${where}: entry ${JSON.stringify(f.id)}: ${
-            key === "reviewCost" || key === "judgeCost" ? key : `K.${key}`
-          }.sources names unknown source ${JSON.stringify(ref)}`,
-        );
-      }
-    }
-    notes[key] = raw.note;
-  }
-  const dup = firstDuplicate(f.sources.map((s) => s.id));
-  if (dup !== null) {
-    throw new InputRangeError(
-      `${where}: entry ${JSON.stringify(f.id)}: sources has duplicate id ${
-        JSON.stringify(dup)
-      }`,
-    );
-  }
-  return defineProfile({
-    id: f.id,
-    version: f.version,
-    ...(f.description === undefined ? {} : { description: f.description }),
-    ...(f.currency == null ? {} : { currency: f.currency }),
-    ...(f.unit === undefined ? {} : { unit: f.unit }),
-    K: {
-      LOW: slot(f.K.LOW).value,
-      MEDIUM: slot(f.K.MEDIUM).value,
-      HIGH: slot(f.K.HIGH).value,
-      CRITICAL: slot(f.K.CRITICAL).value,
-    },
-    reviewCost: slot(f.reviewCost).value,
-    judgeCost: f.judgeCost === undefined ? 0 : slot(f.judgeCost).value,
-    notes,
-    sources: f.sources as CostSource[],
-  });
-}
-
-function failure(
-  where: string,
-  entry: string,
-  issue: z.core.$ZodIssue,
-  input: unknown,
-  cause: z.ZodError,
-): Error {
-  const message = `${where}: ${entry}: ${describeIssue(issue, input)}`;
-  const isRange = issue.code === "too_small" || issue.code === "too_big" ||
-    issue.code === "custom" || issue.code === "invalid_value";
-  return isRange
-    ? new InputRangeError(message, { cause })
-    : new InputTypeError(message, { cause });
-}
-
-function firstDuplicate(ids: readonly string[]): string | null {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) return id;
-    seen.add(id);
-  }
-  return null;
 }
 
 /**
@@ -307,62 +185,6 @@ export function parseRegistry(
   return registryFromObject(parseText(text, "cost registry", path), path);
 }
 
-function registryFromObject(input: unknown, path: string): CostRegistry {
-  const where = `Cannot load cost registry ${path}`;
-  const parsed = registryFileSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const [top, index] = issue.path;
-    const entries = (input as { entries?: unknown[] } | null)?.entries;
-    if (
-      top === "entries" && typeof index === "number" && Array.isArray(entries)
-    ) {
-      const sub = { ...issue, path: issue.path.slice(2) } as typeof issue;
-      throw failure(
-        where,
-        entryName(entries[index]),
-        sub,
-        entries[index],
-        parsed.error,
-      );
-    }
-    throw failure(where, "registry", issue, input, parsed.error);
-  }
-  const f = parsed.data;
-  const seen = new Set<string>();
-  const anchors: CostAnchor[] = [];
-  for (const e of f.entries) {
-    const at = `${where}: entry ${JSON.stringify(e.id)}`;
-    if (seen.has(e.id)) throw new InputRangeError(`${at}: id is a duplicate`);
-    seen.add(e.id);
-    if (e.low > e.typical) {
-      throw new InputRangeError(
-        `${at}: low must be <= typical, got low ${e.low} > typical ${e.typical}`,
-      );
-    }
-    if (e.typical > e.high) {
-      throw new InputRangeError(
-        `${at}: typical must be <= high, got typical ${e.typical} > high ${e.high}`,
-      );
-    }
-    const sources = e.sources.map((id) => {
-      const s = f.sources[id];
-      if (s === undefined) {
-        throw new InputRangeError(
-          `${at}: sources names unknown source ${JSON.stringify(id)}`,
-        );
-      }
-      return Object.freeze({ id, ...s });
-    });
-    anchors.push(Object.freeze({ ...e, sources: Object.freeze(sources) }));
-  }
-  return Object.freeze({
-    version: f.version,
-    ...(f.description === undefined ? {} : { description: f.description }),
-    anchors: Object.freeze(anchors),
-  });
-}
-
 /**
  * Read a cost profile file (`.json`, `.yaml` or `.yml`).
  *
@@ -417,81 +239,3 @@ export async function loadRegistryFile(path: string): Promise<CostRegistry> {
     { path },
   );
 }
-
-/**
- * Combine profiles into one list, refusing two profiles with the same id.
- *
- * @param profiles Profiles in the order they should be reported.
- * @returns The same profiles, frozen.
- * @throws {RangeError} When two profiles share an id.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { combineProfiles, SHIPPED_PROFILES } from "./mod.ts";
- *
- * assert.throws(() => combineProfiles([...SHIPPED_PROFILES, SHIPPED_PROFILES[0]]), /duplicate/);
- * ```
- */
-export function combineProfiles(
-  profiles: readonly CostProfile[],
-): readonly CostProfile[] {
-  const dup = firstDuplicate(profiles.map((p) => p.id));
-  if (dup !== null) {
-    throw new InputRangeError(
-      `Cannot combine cost profiles: duplicate id ${JSON.stringify(dup)}`,
-    );
-  }
-  return Object.freeze([...profiles]);
-}
-
-/**
- * Find a profile by id.
- *
- * @param id Profile id.
- * @param profiles Where to look. Default: {@linkcode SHIPPED_PROFILES}.
- * @returns The profile.
- * @throws {RangeError} When no profile has that id; the message lists the ids.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { getProfile } from "./load.ts";
- *
- * assert.equal(getProfile("principal_risk").K.CRITICAL, 100_000);
- * assert.throws(() => getProfile("nope"), /flat, reconciliation, review_heavy, principal_risk/);
- * ```
- */
-export function getProfile(
-  id: string,
-  profiles: readonly CostProfile[] = SHIPPED_PROFILES,
-): CostProfile {
-  const found = profiles.find((p) => p.id === id);
-  if (found === undefined) {
-    throw new InputRangeError(
-      `Unknown cost profile ${JSON.stringify(id)}: known profiles are ${
-        profiles.map((p) => p.id).join(", ")
-      }`,
-    );
-  }
-  return found;
-}
-
-/**
- * The four shipped profiles of `third-number`, in order of span: `flat` (1x),
- * `reconciliation` (250x), `review_heavy` (250x, review 25) and
- * `principal_risk` (100,000x). Read from `data/profiles/*.json` and validated
- * when this module loads.
- */
-export const SHIPPED_PROFILES: readonly CostProfile[] = combineProfiles([
-  profileFromObject(flatJson, "data/profiles/flat.json"),
-  profileFromObject(reconciliationJson, "data/profiles/reconciliation.json"),
-  profileFromObject(reviewHeavyJson, "data/profiles/review_heavy.json"),
-  profileFromObject(principalRiskJson, "data/profiles/principal_risk.json"),
-]);
-
-/** The shipped cost registry of ten sourced anchors, from `data/registry.json`. */
-export const SHIPPED_REGISTRY: CostRegistry = registryFromObject(
-  registryJson,
-  "data/registry.json",
-);

@@ -5,7 +5,10 @@
 // (zstd), and its streaming reader finds the end of an entry written with a
 // data descriptor by scanning for a signature, so neither reads every
 // inspect_ai log; the central directory gives every entry's exact extent.
-import { inflateSync } from "fflate";
+// fflate's browser build: the same synchronous inflate, without the Node
+// build's worker_threads (its asynchronous API's), which cost a CLI start
+// tens of milliseconds to load
+import { inflateSync } from "fflate/browser";
 import { decompress as zstdDecompress } from "fzstd";
 import { InputSyntaxError } from "../input_error.ts";
 

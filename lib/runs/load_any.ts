@@ -6,18 +6,15 @@
  */
 
 import type { ColumnTable } from "arquero";
-import {
-  checkDecisionColumns,
-  flatDecision,
-  type FlatDecisionRow,
-  loadDecisionsArrow,
-  writeDecisionsArrow,
-} from "./arrow.ts";
-import { loadDecisionsCsv, writeDecisionsCsv } from "./csv.ts";
+import type { FlatDecisionRow } from "./arrow.ts";
 import type { DuckDBOptions } from "./duckdb_session.ts";
-import { loadDecisionsJsonl } from "./load_decisions.ts";
-import { loadDecisionsParquet, writeDecisionsParquet } from "./parquet.ts";
 import { InputTypeError } from "../input_error.ts";
+import { importLater } from "../_late_import.ts";
+
+// Each format's reader and writer loads when a file of that format is read
+// or written (importLater), so that knowing a file's format loads none.
+const later = <T>(path: string): Promise<T> =>
+  importLater<T>(new URL(path, import.meta.url));
 
 /** The file formats of a Decision run export. */
 export const DECISION_FORMATS = ["jsonl", "csv", "arrow", "parquet"] as const;
@@ -119,13 +116,23 @@ export async function loadDecisions(
     : checkFormat(options.format);
   switch (format) {
     case "jsonl":
-      return await loadDecisionsJsonl(path);
+      return await (await later<typeof import("./load_decisions.ts")>(
+        "./load_decisions.ts",
+      )).loadDecisionsJsonl(
+        path,
+      );
     case "csv":
-      return await loadDecisionsCsv(path);
+      return await (await later<typeof import("./csv.ts")>("./csv.ts"))
+        .loadDecisionsCsv(path);
     case "arrow":
-      return await loadDecisionsArrow(path);
+      return await (await later<typeof import("./arrow.ts")>("./arrow.ts"))
+        .loadDecisionsArrow(path);
     case "parquet":
-      return await loadDecisionsParquet(path, options);
+      return await (await later<typeof import("./parquet.ts")>("./parquet.ts"))
+        .loadDecisionsParquet(
+          path,
+          options,
+        );
   }
 }
 
@@ -163,17 +170,36 @@ export async function writeDecisions(
     : checkFormat(options.format);
   switch (format) {
     case "jsonl":
-      return await Deno.writeTextFile(path, decisionsToJsonl(table));
+      return await Deno.writeTextFile(
+        path,
+        decisionsToJsonl(
+          table,
+          await later<typeof import("./arrow.ts")>("./arrow.ts"),
+        ),
+      );
     case "csv":
-      return await writeDecisionsCsv(path, table);
+      return await (await later<typeof import("./csv.ts")>("./csv.ts"))
+        .writeDecisionsCsv(path, table);
     case "arrow":
-      return await writeDecisionsArrow(path, table);
+      return await (await later<typeof import("./arrow.ts")>("./arrow.ts"))
+        .writeDecisionsArrow(
+          path,
+          table,
+        );
     case "parquet":
-      return await writeDecisionsParquet(path, table, options);
+      return await (await later<typeof import("./parquet.ts")>("./parquet.ts"))
+        .writeDecisionsParquet(
+          path,
+          table,
+          options,
+        );
   }
 }
 
-function decisionsToJsonl(table: ColumnTable): string {
+function decisionsToJsonl(
+  table: ColumnTable,
+  { checkDecisionColumns, flatDecision }: typeof import("./arrow.ts"),
+): string {
   const where = "Cannot write JSONL run export";
   checkDecisionColumns(table.columnNames(), where);
   const rows = table.objects() as FlatDecisionRow[];

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { getProfile } from "../costs/load.ts";
+import { getProfile } from "../costs/shipped.ts";
 import { type CostProfile, defineProfile } from "../costs/profile.ts";
 import { isSeverity, SEVERITIES, type Severity } from "../costs/severity.ts";
 

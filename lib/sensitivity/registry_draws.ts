@@ -4,7 +4,7 @@
  * @module
  */
 
-import { SHIPPED_REGISTRY } from "../costs/load.ts";
+import { SHIPPED_REGISTRY } from "../costs/shipped.ts";
 import { type CostProfile, defineProfile } from "../costs/profile.ts";
 import { type CostRegistry, getAnchor } from "../costs/registry.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";

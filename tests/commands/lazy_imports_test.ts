@@ -1,0 +1,142 @@
+// The CLI loads what the command it runs needs. Before a program starts,
+// Deno loads its static imports and the target of every `import("literal")`
+// with all they import; cli.ts loads a command's module later, by a
+// specifier Deno cannot read ahead (importLater), and that module's graph is
+// loaded then. So what running `score`, `sweep` or `profiles` loads up front
+// is the graph of cli.ts plus the graph of the command's module, static and
+// literal-dynamic edges alike: it must reach none of the heavy libraries,
+// which load through importLater only for the formats, engines and outputs
+// that use them.
+import assert from "node:assert/strict";
+import { COMMAND_NAMES, COMMANDS, loadCommand } from "../../cli.ts";
+import { scoreCommand } from "../../commands/score.ts";
+import { sweepCommand } from "../../commands/sweep.ts";
+import { profilesCommand } from "../../commands/profiles.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Libraries that must not load before a JSONL run needs them (none does). */
+const HEAVY = [
+  "arquero",
+  "@uwdata/flechette",
+  "vega",
+  "vega-lite",
+  "yaml",
+  "@duckdb/node-api",
+  "postgres",
+  "@resvg/resvg-js",
+  "playwright-core",
+];
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{
+    specifier: string;
+    code?: { specifier: string };
+    isDynamic?: boolean;
+  }>;
+}
+
+/** Code edges (static imports and literal dynamic ones; not type-only), by module. */
+type Graph = Map<string, string[]>;
+
+/** The import graph of `root` as `deno info --json` reports it. */
+async function graphOf(root: string): Promise<Graph> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", root],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: InfoModule[];
+    redirects?: Record<string, string>;
+  };
+  const redirects = info.redirects ?? {};
+  const edges: Graph = new Map();
+  for (const m of info.modules) {
+    for (const d of m.dependencies ?? []) {
+      if (d.code === undefined) continue; // a type-only import
+      const to = redirects[d.code.specifier] ?? d.code.specifier;
+      edges.set(m.specifier, [...(edges.get(m.specifier) ?? []), to]);
+    }
+  }
+  return edges;
+}
+
+/** Every module that loading `root` loads up front, with the module that first imported it. */
+async function reach(root: string): Promise<Map<string, string | null>> {
+  const graph = await graphOf(root);
+  const start = new URL(root, ROOT).href;
+  const from = new Map<string, string | null>([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const m = queue.shift()!;
+    for (const to of graph.get(m) ?? []) {
+      if (!from.has(to)) {
+        from.set(to, m);
+        queue.push(to);
+      }
+    }
+  }
+  return from;
+}
+
+/** The npm package a specifier such as `npm:/yaml@2.9.1/dist` names, or null. */
+function npmPackage(specifier: string): string | null {
+  const m = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)@/.exec(specifier);
+  return m === null ? null : m[1];
+}
+
+function chain(from: Map<string, string | null>, m: string): string {
+  const out: string[] = [];
+  for (let at: string | null = m; at !== null; at = from.get(at) ?? null) {
+    out.push(at.replace(ROOT.href, ""));
+  }
+  return out.join(" <- ");
+}
+
+const cli = await reach("cli.ts");
+
+function heavyIn(from: Map<string, string | null>): string[] {
+  return [...from.keys()].filter((m) => HEAVY.includes(npmPackage(m) ?? ""))
+    .map((m) => chain(from, m));
+}
+
+const RUN = {
+  score: scoreCommand,
+  sweep: sweepCommand,
+  profiles: profilesCommand,
+};
+for (const [name, command] of Object.entries(RUN)) {
+  Deno.test(`running '${name}' loads none of ${HEAVY.join(", ")} up front`, async () => {
+    // the module cli.ts loads for the command is commands/<name>.ts
+    assert.equal(await loadCommand(name), command);
+    assert.deepEqual(heavyIn(cli), []);
+    assert.deepEqual(heavyIn(await reach(`commands/${name}.ts`)), []);
+  });
+}
+
+Deno.test("cli.ts alone loads no command module and not the registry up front", () => {
+  const commands = [...cli.keys()].filter((m) =>
+    /\/commands\/([a-z][a-z_]*|_registry|_reproduce_command)\.ts$/.test(m)
+  );
+  assert.deepEqual(commands.map((m) => chain(cli, m)), []);
+});
+
+Deno.test("the graph walk sees a heavy library where one is imported", async () => {
+  // the registry imports every command, among them reproduce's charts (vega)
+  const found = new Set(
+    [...(await reach("commands/_registry.ts")).keys()].map(npmPackage),
+  );
+  for (const p of ["arquero", "vega", "yaml"]) assert.ok(found.has(p), p);
+});
+
+Deno.test("cli.ts loads each command by itself as the registry lists it, in the same order", async () => {
+  assert.deepEqual([...COMMAND_NAMES], Object.keys(COMMANDS));
+  for (const name of COMMAND_NAMES) {
+    assert.equal(await loadCommand(name), COMMANDS[name], name);
+  }
+  assert.equal(await loadCommand("__proto__"), undefined);
+});
