@@ -34,7 +34,9 @@ export const SEGMENT_BYTES = 1 << 24;
  * Read the lines of `range` of a file into `builder` through the byte
  * scanner; a line the scanner leaves (not blank) goes decoded to `onText`,
  * which reads it with decisionFromLine (imported by the caller, so that a
- * worker loads the schema only when a line needs it).
+ * worker loads the schema only when a line needs it). `progress` is called
+ * every 100,000 decisions the scanner read. A failing line's error goes
+ * through `onError` with the line's offset. Returns the number of lines.
  */
 export async function readLines(
   builder: StatsBuilder,
@@ -42,32 +44,73 @@ export async function readLines(
   options: JsonlLinesOptions,
   range: ByteRange,
   onText: (text: string, line: number, offset: number) => void,
-  onScanned?: (line: number, offset: number) => void,
+  progress?: (line: number, offset: number) => void,
   onError?: (error: unknown, offset: number) => Promise<unknown>,
-): Promise<void> {
-  const where = `Cannot load run export ${path}`;
-  const scan = new DecisionScan();
-  let at = 0; // the line being read
+): Promise<number> {
+  const sink = LineSink.take();
+  sink.builder = builder;
+  sink.where = `Cannot load run export ${path}`;
+  sink.onText = onText;
+  sink.progress = progress ?? null;
+  sink.line = 0;
   try {
-    await jsonlByteLines(
-      path,
-      options,
-      (b, s, e, line, offset, matched) => {
-        at = offset;
-        if (matched || scan.scan(b, s, e)) {
-          builder.addScanned(b, scan, line, offset);
-          onScanned?.(line, offset);
-        } else if (!isBlank(b, s, e)) {
-          const text = decodeLine(b.subarray(s, e), where, line, offset);
-          if (text.trim() !== "") onText(text, line, offset);
-        }
-      },
-      (b, s, limit) => scan.matchAt(b, s, limit),
-      range,
-    );
+    await jsonlByteLines(path, options, sink.onLine, sink.match, range);
+    return sink.line;
   } catch (error) {
-    throw onError === undefined ? error : await onError(error, at);
+    throw onError === undefined ? error : await onError(error, sink.offset);
+  } finally {
+    sink.give();
   }
+}
+
+// The per-line work of readLines, with its callbacks made once: the engine
+// optimizes the line loop for these very functions, so a new pair per file
+// or segment would throw that code away each time. A pool, in case two
+// files are read at once.
+class LineSink {
+  static #free: LineSink[] = [];
+  static take(): LineSink {
+    return LineSink.#free.pop() ?? new LineSink();
+  }
+  give(): void {
+    this.builder = null;
+    this.onText = null;
+    this.progress = null;
+    LineSink.#free.push(this);
+  }
+
+  readonly scan = new DecisionScan();
+  builder: StatsBuilder | null = null;
+  where = "";
+  onText: ((text: string, line: number, offset: number) => void) | null = null;
+  progress: ((line: number, offset: number) => void) | null = null;
+  line = 0;
+  offset = 0; // the line being read
+
+  readonly match = (b: Uint8Array, s: number, limit: number): number =>
+    this.scan.matchAt(b, s, limit);
+
+  readonly onLine = (
+    b: Uint8Array,
+    s: number,
+    e: number,
+    line: number,
+    offset: number,
+    matched: boolean,
+  ): void => {
+    this.line = line;
+    this.offset = offset;
+    const builder = this.builder!;
+    if (matched || this.scan.scan(b, s, e)) {
+      builder.addScanned(b, this.scan, line, offset);
+      if (this.progress !== null && builder.decisions % 100_000 === 0) {
+        this.progress(line, offset);
+      }
+    } else if (!isBlank(b, s, e)) {
+      const text = decodeLine(b.subarray(s, e), this.where, line, offset);
+      if (text.trim() !== "") this.onText!(text, line, offset);
+    }
+  };
 }
 
 /**
@@ -154,16 +197,14 @@ export async function readSegment(
   // (each keeps its slot in the key log, which stays in line order)
   const left: Array<[string, number, number, number]> = [];
   try {
-    await readLines(
+    lines = await readLines(
       builder,
       path,
       options,
       range,
       (text, line, offset) => {
         left.push([text, line, offset, log.reserve(offset)]);
-        lines = line;
       },
-      (line) => lines = line,
     );
     if (left.length > 0) {
       // by URL: Deno loads the target of a literal import() up front

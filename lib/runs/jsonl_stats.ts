@@ -210,7 +210,7 @@ export async function jsonlStatsFile(
       builder.add(decisionFromLine(text, builder.where(line)), line, offset);
       tick(line, offset);
     },
-    tick,
+    progress,
     async (error, offset) => (await repeatBefore(offset)) ?? error,
   );
   const repeat = await repeatBefore(Infinity);
