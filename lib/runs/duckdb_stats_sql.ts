@@ -59,6 +59,7 @@ import {
 } from "../evidence/cost_evidence.ts";
 import type { DecisionColumn } from "./arrow.ts";
 import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "./mapping.ts";
+import type { SqlDialect } from "./decision_sql_export.ts";
 
 /** One row check: the field it is about and a predicate true for bad rows. */
 export interface DecisionCheck {
@@ -329,7 +330,15 @@ FROM (
  * taskId) has one row, so `taskShare` = `n` is exact; otherwise run
  * {@linkcode decisionStatsSql}. {@linkcode singleTrialCells} decides.
  *
+ * What the relation's column types rule out can be left out of the query
+ * (`options`): an integer column cannot hold a fraction, a NOT NULL column
+ * a null. On PostgreSQL the least and greatest text are taken in byte order
+ * (`COLLATE "C"`), which is all the checks need (`''` sorts first; least
+ * equals greatest only when all are equal) and spares the database
+ * collation's comparisons; DuckDB and SQLite compare text by bytes already.
+ *
  * @param relation The relation to scan. Default: `decisions`.
+ * @param options The engine, and the columns of integer or NOT NULL type.
  * @returns The query text.
  *
  * @example
@@ -340,10 +349,22 @@ FROM (
  * const sql = decisionCellsSql("d");
  * assert.match(sql, /MIN\(runLo\), MAX\(runHi\), MIN\(trialLo\), MAX\(trialHi\)/);
  * assert.doesNotMatch(sql, /OVER/);
+ * assert.match(sql, /trial <> ROUND\(trial\)/);
+ * const pg = decisionCellsSql("d", {
+ *   dialect: "postgres",
+ *   integerColumns: ["trial"],
+ *   notNullColumns: ["runId"],
+ * });
+ * assert.match(pg, /MIN\(runId COLLATE "C"\) AS runLo/);
+ * assert.doesNotMatch(pg, /trial <> ROUND\(trial\)|COUNT\(runId\)/);
  * ```
  */
-export function decisionCellsSql(relation = "decisions"): string {
-  const bad = cellChecksSql().join("\n      OR ");
+export function decisionCellsSql(
+  relation = "decisions",
+  options: CellSqlOptions = {},
+): string {
+  const bad = cellChecksSql(options).join("\n      OR ");
+  const text = textOrder(options.dialect ?? "duckdb");
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
@@ -358,7 +379,7 @@ FROM (
     SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
     CASE WHEN ${bad}
       THEN COUNT(*) ELSE 0 END AS invalidRows,
-    MIN(runId) AS runLo, MAX(runId) AS runHi,
+    MIN(runId${text}) AS runLo, MAX(runId${text}) AS runHi,
     MIN(trial) AS trialLo, MAX(trial) AS trialHi
   FROM ${relation}
   GROUP BY ${CELL_GROUP.join(", ")}
@@ -379,24 +400,59 @@ const CELL_GROUP: readonly DecisionColumn[] = [
   "pCorrectSource",
 ];
 
+/** What {@linkcode decisionCellsSql} may leave out or spell per engine. */
+export interface CellSqlOptions {
+  /**
+   * The engine the query is for: on `postgres` the least and greatest text
+   * are taken `COLLATE "C"`. Default: `duckdb` (as `sqlite`: no clause).
+   */
+  readonly dialect?: SqlDialect;
+  /**
+   * Columns of an integer type (`trial`, `tokensIn`, `tokensOut` as bigint
+   * or integer): their per-row whole-number test is left out. Leave out a
+   * column of a real or numeric type. Default: none.
+   */
+  readonly integerColumns?: readonly DecisionColumn[];
+  /**
+   * Columns declared NOT NULL: their null count is left out. Default: none.
+   */
+  readonly notNullColumns?: readonly DecisionColumn[];
+}
+
+// The collation clause that makes MIN and MAX of text compare bytes.
+function textOrder(dialect: SqlDialect): string {
+  return dialect === "postgres" ? ' COLLATE "C"' : "";
+}
+
 // Each of DECISION_CHECKS as a predicate over a group of CELL_GROUP, TRUE
 // when some row of the group fails it: a grouped column's check as it is;
 // a range check on the least and greatest value (NaN sorts above every
 // number in DuckDB and PostgreSQL, so the greatest shows it); a required
-// value by counts; an empty id by the least text ('' sorts first); whole
-// numbers row by row.
-function cellChecksSql(): string[] {
+// value by counts (not for a NOT NULL column); an empty id by the least
+// text ('' sorts first in byte order); whole numbers row by row (not for an
+// integer column).
+function cellChecksSql(options: CellSqlOptions = {}): string[] {
+  const text = textOrder(options.dialect ?? "duckdb");
+  const integer = new Set(options.integerColumns ?? []);
+  const notNull = new Set(options.notNullColumns ?? []);
   const range = (c: string, lo: string, hi: string) =>
     `NOT (MIN(${c}) BETWEEN ${lo} AND ${hi}) OR NOT (MAX(${c}) BETWEEN ${lo} AND ${hi})`;
-  const whole = (c: string) =>
-    `SUM(CASE WHEN ${c} <> ROUND(${c}) THEN 1 ELSE 0 END) > 0`;
+  const whole = (c: DecisionColumn) =>
+    integer.has(c)
+      ? ""
+      : ` OR SUM(CASE WHEN ${c} <> ROUND(${c}) THEN 1 ELSE 0 END) > 0`;
+  const present = (c: DecisionColumn, rest: string) =>
+    notNull.has(c)
+      ? rest === "" ? "1 = 0" : rest
+      : `COUNT(${c}) < COUNT(*)${rest === "" ? "" : ` OR ${rest}`}`;
   const forms: Partial<Record<DecisionColumn, string>> = {
-    runId: "COUNT(runId) < COUNT(*) OR MIN(runId) = ''",
-    taskId: "COUNT(taskId) < COUNT(*) OR MIN(taskId) = ''",
-    trial: `COUNT(trial) < COUNT(*) OR ${range("trial", "0", MAX_SAFE)} OR ${
-      whole("trial")
-    }`,
-    parseOk: "COUNT(parseOk) < COUNT(*)",
+    runId: present("runId", `MIN(runId${text}) = ''`),
+    taskId: present("taskId", `MIN(taskId${text}) = ''`),
+    trial: present(
+      "trial",
+      `${range("trial", "0", MAX_SAFE)}${whole("trial")}`,
+    ),
+    parseOk: present("parseOk", ""),
     pCorrect: `MIN(pCorrect) IS NOT NULL AND (${range("pCorrect", "0", "1")})`,
     costUsd: `(costCompleteness IN ('complete', 'partial') AND ` +
       `(COUNT(costUsd) < COUNT(*) OR ${
@@ -405,10 +461,10 @@ function cellChecksSql(): string[] {
       `(costCompleteness IN ('unavailable', 'not_applicable') AND COUNT(costUsd) > 0)`,
     tokensIn: `MIN(tokensIn) IS NOT NULL AND (${
       range("tokensIn", "0", MAX_SAFE)
-    } OR ${whole("tokensIn")})`,
+    }${whole("tokensIn")})`,
     tokensOut: `MIN(tokensOut) IS NOT NULL AND (${
       range("tokensOut", "0", MAX_SAFE)
-    } OR ${whole("tokensOut")})`,
+    }${whole("tokensOut")})`,
     latencyMs: `MIN(latencyMs) IS NOT NULL AND (${
       range("latencyMs", "0", MAX_DOUBLE)
     })`,
