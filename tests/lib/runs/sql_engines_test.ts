@@ -526,12 +526,15 @@ pgTest(
   },
 );
 
-Deno.test('decisionCellsSql() takes text least and greatest COLLATE "C" only for PostgreSQL, and leaves out only the tests its options rule out', () => {
+Deno.test('decisionCellsSql() takes text least and greatest COLLATE "C" and finds an empty taskId by OCTET_LENGTH only for PostgreSQL, and leaves out only the tests its options rule out', () => {
   for (const dialect of ["duckdb", "sqlite"] as const) {
-    assert.doesNotMatch(decisionCellsSql("d", { dialect }), /COLLATE/);
+    assert.doesNotMatch(
+      decisionCellsSql("d", { dialect }),
+      /COLLATE|OCTET_LENGTH/,
+    );
   }
   const pg = decisionCellsSql("d", { dialect: "postgres" });
-  assert.match(pg, /MIN\(taskId COLLATE "C"\) = ''/);
+  assert.match(pg, /MIN\(OCTET_LENGTH\(taskId\)\) = 0/);
   assert.match(pg, /MIN\(runLo COLLATE "C"\), MAX\(runHi COLLATE "C"\)/);
   const plain = decisionCellsSql("d");
   for (const c of ["trial", "tokensIn", "tokensOut"]) {
