@@ -24,7 +24,10 @@ import {
   DECISION_COLUMNS,
   decisionTable,
 } from "../../../lib/runs/load_decisions.ts";
-import { postgresDecisionStats } from "../../../lib/runs/postgres_stats.ts";
+import {
+  postgresCellOptions,
+  postgresDecisionStats,
+} from "../../../lib/runs/postgres_stats.ts";
 import { decision } from "../../_helpers.ts";
 import { pgTest, withPgTable } from "../../_pg.ts";
 
@@ -520,5 +523,103 @@ pgTest(
         assert.ok(invalidOf(cells) > 0, JSON.stringify(bad));
       });
     }
+  },
+);
+
+Deno.test('decisionCellsSql() takes text least and greatest COLLATE "C" and finds an empty taskId by OCTET_LENGTH only for PostgreSQL, and leaves out only the tests its options rule out', () => {
+  for (const dialect of ["duckdb", "sqlite"] as const) {
+    assert.doesNotMatch(
+      decisionCellsSql("d", { dialect }),
+      /COLLATE|OCTET_LENGTH/,
+    );
+  }
+  const pg = decisionCellsSql("d", { dialect: "postgres" });
+  assert.match(pg, /MIN\(OCTET_LENGTH\(taskId\)\) = 0/);
+  assert.match(pg, /MIN\(runLo COLLATE "C"\), MAX\(runHi COLLATE "C"\)/);
+  const plain = decisionCellsSql("d");
+  for (const c of ["trial", "tokensIn", "tokensOut"]) {
+    assert.match(plain, new RegExp(`${c} <> ROUND\\(${c}\\)`));
+  }
+  const typed = decisionCellsSql("d", {
+    integerColumns: ["trial"],
+    notNullColumns: ["taskId", "parseOk"],
+  });
+  assert.doesNotMatch(typed, /trial <> ROUND|COUNT\(taskId\)|COUNT\(parseOk\)/);
+  assert.match(typed, /tokensIn <> ROUND\(tokensIn\)/);
+  assert.match(typed, /COUNT\(trial\) < COUNT\(\*\)/);
+});
+
+pgTest(
+  "decisionCellsSql() with the options of the table's types flags every bad value, and a fractional trial or token count in a double precision column, on a real server",
+  async (dsn) => {
+    const good = run().filter((d) => d.trial === 0).map(flat);
+    for (const bad of badVariants(good[0])) {
+      await withPgTable(dsn, [...good, bad], async (sql, table) => {
+        const probe = await sql.unsafe(`SELECT * FROM ${table} LIMIT 0`);
+        const options = postgresCellOptions(
+          probe.columns.map((c) => ({ name: c.name, type: c.type })),
+          new Set(DECISION_COLUMNS.map((c) => c.toLowerCase())),
+        );
+        assert.deepEqual(options.integerColumns, [
+          "trial",
+          "tokensIn",
+          "tokensOut",
+        ]);
+        const cells = await sql.unsafe(decisionCellsSql(table, options))
+          .values();
+        assert.ok(invalidOf(cells) > 0, JSON.stringify(bad));
+      });
+    }
+    for (
+      const [field, value] of [
+        ["trial", 0.5],
+        ["tokensIn", 1.5],
+        ["tokensOut", 2.5],
+      ] as const
+    ) {
+      await withPgTable(dsn, good, async (sql, table) => {
+        const column = field.toLowerCase();
+        await sql.unsafe(
+          `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE double precision`,
+        );
+        await sql.unsafe(
+          `UPDATE ${table} SET ${column} = ${value} WHERE taskid = '1'`,
+        );
+        // the loader's own message, as for the same row in a file
+        await assert.rejects(
+          () => postgresDecisionStats(dsn, table),
+          new RegExp(
+            `row with runId "r1", modelId "m", taskId "1", trial ${
+              field === "trial" ? value : 0
+            }: ${field} must be .*${value}`,
+          ),
+        );
+      });
+    }
+  },
+);
+
+pgTest(
+  "postgresDecisionStats() on a table without a unique key: no repeat passes the hash screen, a repeat is named exactly",
+  async (dsn) => {
+    const rows = run().map(flat);
+    await withPgTable(dsn, rows, async (_sql, table) => {
+      assertSameStats(
+        await postgresDecisionStats(dsn, table),
+        decisionStats(decisionTable(run())),
+        "no repeat",
+      );
+    });
+    // same runId, modelId and taskId, trials 0 and 1 are distinct keys; a
+    // repeat of the trial-1 row is refused
+    const four = rows.filter((r) => r.taskid === "4");
+    assert.equal(four.length, 2);
+    await withPgTable(dsn, [...rows, four[1]], async (_sql, table) => {
+      await assert.rejects(() => postgresDecisionStats(dsn, table), {
+        name: "RangeError",
+        message:
+          `Cannot load table ${table}: duplicate decision for runId "r1", modelId "m", taskId "4", trial 1 (2 rows; 1 keys repeat)`,
+      });
+    });
   },
 );
