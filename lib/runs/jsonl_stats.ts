@@ -120,7 +120,7 @@ export interface JsonlStatsFileOptions extends JsonlLinesOptions {
   segmentBytes?: number;
   /**
    * Decision keys checked in memory before the check spills to disk
-   * (bounded memory for any number of keys). Default: 2^20.
+   * (bounded memory for any number of keys). Default: 2^16.
    */
   memoryKeys?: number;
   /** Called every 100,000 decisions with the lines and bytes read so far. */
