@@ -13,6 +13,11 @@
 // `decisionFromLine` accepts with the same fields.
 
 import { isPCorrectSource } from "./mapping.ts";
+import { SEVERITIES } from "../costs/severity.ts";
+import {
+  COST_COMPLETENESS,
+  FAILURE_CLASSES,
+} from "../evidence/cost_evidence.ts";
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -21,7 +26,8 @@ const COMMA = 44;
 const LBRACE = 123;
 const RBRACE = 125;
 
-const KEY_NAMES = [
+/** The Decision's keys: the 12 required ones, then the optional ones. */
+export const DECISION_KEYS = [
   "runId",
   "modelId",
   "taskId",
@@ -41,6 +47,9 @@ const KEY_NAMES = [
   "answer",
   "target",
 ] as const;
+/** How many of {@linkcode DECISION_KEYS} a decision must have. */
+export const REQUIRED_KEYS = 12;
+const KEY_NAMES = DECISION_KEYS;
 // field ids: indexes into KEY_NAMES
 const RUN = 0;
 const MODEL = 1;
@@ -61,7 +70,7 @@ const P_SOURCE = 15;
 const ANSWER = 16;
 const TARGET = 17;
 
-const REQUIRED_MASK = (1 << 12) - 1; // runId .. outcome
+const REQUIRED_MASK = (1 << REQUIRED_KEYS) - 1; // runId .. outcome
 // the fields of `cost`, as slots of a line template
 const COMPLETENESS = 18;
 const USD = 19;
@@ -112,26 +121,11 @@ for (const [id, name] of KEY_NAMES.entries()) {
   (KEYS_BY_LENGTH[name.length] ??= []).push([bytesOf(name), id]);
 }
 
-// The severities in the order of SEVERITIES (LOW < ... < CRITICAL).
-const SEVERITY_BYTES = ["LOW", "MEDIUM", "HIGH", "CRITICAL"].map(bytesOf);
+const SEVERITY_BYTES = SEVERITIES.map(bytesOf);
 const ACTION_BYTES = ["auto", "escalate"].map(bytesOf);
-const OUTCOME_BYTES = [
-  "resolved",
-  "model_failure",
-  "safety_failure",
-  "harness_failure",
-  "environment_failure",
-  "grader_failure",
-  "invalid_case",
-  "timeout",
-  "cancelled",
-].map(bytesOf);
-const COMPLETENESS_BYTES = [
-  "complete",
-  "partial",
-  "unavailable",
-  "not_applicable",
-].map(bytesOf);
+const OUTCOME_BYTES = FAILURE_CLASSES.map(bytesOf);
+// complete and partial (indexes 0 and 1) carry an amount
+const COMPLETENESS_BYTES = COST_COMPLETENESS.map(bytesOf);
 const TRUE_BYTES = bytesOf("true");
 const FALSE_BYTES = bytesOf("false");
 const NULL_BYTES = bytesOf("null");

@@ -4,48 +4,15 @@
 // re-runs zod to produce the precise error message.
 import type { Decision } from "./decision.ts";
 import { isPCorrectSource } from "./mapping.ts";
+import { DECISION_KEYS, REQUIRED_KEYS } from "./_decision_scan.ts";
+import { SEVERITIES } from "../costs/severity.ts";
+import { FAILURE_CLASSES } from "../evidence/cost_evidence.ts";
 
-const SEVERITY = new Set(["LOW", "MEDIUM", "HIGH", "CRITICAL"]);
-const OUTCOME = new Set([
-  "resolved",
-  "model_failure",
-  "safety_failure",
-  "harness_failure",
-  "environment_failure",
-  "grader_failure",
-  "invalid_case",
-  "timeout",
-  "cancelled",
-]);
-const REQUIRED = 12;
-const KEYS = new Set([
-  "runId",
-  "modelId",
-  "taskId",
-  "trial",
-  "severity",
-  "trueClass",
-  "predClass",
-  "parseOk",
-  "pCorrect",
-  "action",
-  "cost",
-  "outcome",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-]);
-const OPTIONAL = new Set([
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-]);
+const SEVERITY = new Set<string>(SEVERITIES);
+const OUTCOME = new Set<string>(FAILURE_CLASSES);
+const REQUIRED = REQUIRED_KEYS;
+const KEYS = new Set<string>(DECISION_KEYS);
+const OPTIONAL = new Set<string>(DECISION_KEYS.slice(REQUIRED_KEYS));
 
 function id(v: unknown): boolean {
   return typeof v === "string" && v.length > 0;
