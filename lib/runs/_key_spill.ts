@@ -102,7 +102,7 @@ function positiveWhole(name: string, value: number, min: number): void {
  * ```
  */
 export class DecisionKeySet implements Disposable {
-  readonly #memoryKeys: number;
+  #memoryKeys: number;
   readonly #tempDir: string | undefined;
   readonly #partitions: number;
   readonly #bufferRecords: number;
@@ -208,8 +208,7 @@ export class DecisionKeySet implements Disposable {
       }
       i = (i + 1) & mask;
     }
-    if (this.#size + 1 > this.#memoryKeys) {
-      this.#spill();
+    if (this.#size + 1 > this.#memoryKeys && this.#spill()) {
       this.#append(h1, h2, offset);
       this.#spilledKeys++;
       return -1;
@@ -328,11 +327,25 @@ export class DecisionKeySet implements Disposable {
     }
   }
 
-  #spill(): void {
-    this.#dir = Deno.makeTempDirSync({
-      dir: this.#tempDir,
-      prefix: "lossbook-keys-",
-    });
+  // false when the program may not write a temporary folder (a run with
+  // read access only): then every key stays in memory, as before spilling
+  // existed, rather than the read failing
+  #spill(): boolean {
+    try {
+      this.#dir = Deno.makeTempDirSync({
+        dir: this.#tempDir,
+        prefix: "lossbook-keys-",
+      });
+    } catch (e) {
+      if (
+        e instanceof Deno.errors.NotCapable ||
+        e instanceof Deno.errors.PermissionDenied
+      ) {
+        this.#memoryKeys = Infinity;
+        return false;
+      }
+      throw e;
+    }
     this.#buffer = new Uint32Array(this.#partitions * this.#bufferRecords * 4);
     this.#fill = new Uint32Array(this.#partitions);
     const table = this.#table;
@@ -342,6 +355,7 @@ export class DecisionKeySet implements Disposable {
     }
     this.#spilledKeys = this.#size;
     this.#table = new Int32Array(0);
+    return true;
   }
 
   #append(h1: number, h2: number, offset: number): void {

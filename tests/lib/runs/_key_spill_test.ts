@@ -332,3 +332,37 @@ Deno.test("the readers' two key hashes separate the key parts and the trial, and
   }
   assert.equal(seen.size, 100_000);
 });
+
+Deno.test("without write access DecisionKeySet keeps every key in memory instead of spilling, and still finds the repeat", async () => {
+  const module = new URL("../../../lib/runs/_key_spill.ts", import.meta.url)
+    .href;
+  const script = `
+    import { DecisionKeySet } from ${JSON.stringify(module)};
+    using set = new DecisionKeySet({ memoryKeys: 2 });
+    const keys = [1, 2, 3, 4, 5, 3];
+    const same = (a, b) => keys[a] === keys[b];
+    const found = keys.map((k, i) => set.add(k, k * 7, i, same));
+    console.log(JSON.stringify({ found, spilled: set.spilled, size: set.size }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-lock",
+      `--allow-read=${new URL("../../../", import.meta.url).pathname}`,
+      "-",
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const { success, stdout, stderr } = await out.output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+    found: [-1, -1, -1, -1, -1, 2],
+    spilled: false,
+    size: 5,
+  });
+});
