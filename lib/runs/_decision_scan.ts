@@ -142,7 +142,13 @@ for (let c = 0; c < 256; c++) {
 const POW10: number[] = [];
 for (let e = 0, p = 1; e <= 22; e++, p *= 10) POW10.push(p);
 
-function equalAt(b: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
+/** Whether `b[s, e)` holds the bytes of `w`. */
+export function equalAt(
+  b: Uint8Array,
+  s: number,
+  e: number,
+  w: Uint8Array,
+): boolean {
   if (e - s !== w.length) return false;
   for (let i = 0; i < w.length; i++) if (b[s + i] !== w[i]) return false;
   return true;
@@ -177,7 +183,8 @@ function ws(b: Uint8Array, i: number, end: number): number {
   return i;
 }
 
-function ascii(b: Uint8Array, s: number, e: number): string {
+/** The ASCII bytes `b[s, e)` as a string. */
+export function ascii(b: Uint8Array, s: number, e: number): string {
   let out = "";
   for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
   return out;

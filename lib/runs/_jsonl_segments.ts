@@ -23,6 +23,7 @@ import {
   type Cell,
   type JsonlStats,
   KeyLog,
+  sameKey,
   StatsBuilder,
 } from "./_stats_builder.ts";
 import { sortStats } from "../metrics/sufficient_stats.ts";
@@ -282,16 +283,10 @@ export async function parallelJsonlStats(
   let decisions = 0;
   let lines = 0;
   let firstRun: string | null = null;
-  const keyOf = (offset: number) => {
-    const d = JSON.parse(reader.textAt(offset)) as Decision;
-    return [d.runId, d.modelId, d.taskId, d.trial];
-  };
   // on a full hash match: whether two lines have equal keys
-  const same = (a: number, b: number) => {
-    const x = keyOf(a);
-    const y = keyOf(b);
-    return x.every((v, j) => v === y[j]);
-  };
+  const keyOf = (offset: number) =>
+    JSON.parse(reader.textAt(offset)) as Decision;
+  const same = (a: number, b: number) => sameKey(keyOf(a), keyOf(b));
   // merge one segment; false when the file needs the one-thread reader
   const merge = (r: SegmentResult): boolean => {
     if (r.trouble !== null || r.repeatedTasks) return false;

@@ -9,7 +9,13 @@ import {
 } from "../metrics/sufficient_stats.ts";
 import type { Decision } from "./decision.ts";
 import { DecisionKeySet, type KeyDuplicate } from "./_key_spill.ts";
-import { type DecisionScan, Interner, KeyHasher } from "./_decision_scan.ts";
+import {
+  ascii,
+  type DecisionScan,
+  equalAt,
+  Interner,
+  KeyHasher,
+} from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
@@ -110,8 +116,6 @@ export class StatsBuilder {
     return c;
   }
 
-  // refuse a key seen before (hashes in this.hasher); `key` gives this line's
-  // key, made only on a hash match
   // the line being checked: its Decision, or the scanner's fields in a buffer
   #decision: Decision | null = null;
   #bytes: Uint8Array | null = null;
@@ -127,8 +131,7 @@ export class StatsBuilder {
     const y = b === this.#current
       ? this.#key()
       : JSON.parse(this.lineText(b)) as Decision;
-    return x.runId === y.runId && x.modelId === y.modelId &&
-      x.taskId === y.taskId && x.trial === y.trial;
+    return sameKey(x, y);
   };
 
   /** `same` for {@linkcode DecisionKeySet.firstDuplicate}: re-reads both lines. */
@@ -219,7 +222,7 @@ export class StatsBuilder {
     }
     this.#count(c, s.pCorrect, s.parseOk);
     if (this.firstRun === null) {
-      this.firstRun = asciiOf(b, s.runStart, s.runEnd);
+      this.firstRun = ascii(b, s.runStart, s.runEnd);
     }
     if (s.trial !== 0 || !this.#isFirstRun(b, s.runStart, s.runEnd)) {
       this.repeatedTasks = true;
@@ -230,11 +233,7 @@ export class StatsBuilder {
     const first = this.firstRunBytes ??= new TextEncoder().encode(
       this.firstRun!,
     );
-    if (end - start !== first.length) return false;
-    for (let i = 0; i < first.length; i++) {
-      if (b[start + i] !== first[i]) return false;
-    }
-    return true;
+    return equalAt(b, start, end, first);
   }
 
   // the second pass, for runs where a task can have several decisions of
@@ -267,7 +266,7 @@ export class StatsBuilder {
     const model = this.models.ofBytes(b, s.modelStart, s.modelEnd);
     this.#share(
       model,
-      asciiOf(b, s.taskStart, s.taskEnd),
+      ascii(b, s.taskStart, s.taskEnd),
       this.cell(
         model,
         s.severity,
@@ -384,18 +383,18 @@ class ScannedCells {
   }
 }
 
-function asciiOf(b: Uint8Array, s: number, e: number): string {
-  let out = "";
-  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
-  return out;
+/** Whether two decisions have the same key (runId, modelId, taskId, trial). */
+export function sameKey(x: Decision, y: Decision): boolean {
+  return x.runId === y.runId && x.modelId === y.modelId &&
+    x.taskId === y.taskId && x.trial === y.trial;
 }
 
 // the key of a scanned line as a Decision's fields (only the key is read)
 function scannedKey(b: Uint8Array, s: DecisionScan): Decision {
   return {
-    runId: asciiOf(b, s.runStart, s.runEnd),
-    modelId: asciiOf(b, s.modelStart, s.modelEnd),
-    taskId: asciiOf(b, s.taskStart, s.taskEnd),
+    runId: ascii(b, s.runStart, s.runEnd),
+    modelId: ascii(b, s.modelStart, s.modelEnd),
+    taskId: ascii(b, s.taskStart, s.taskEnd),
     trial: s.trial,
   } as Decision;
 }
