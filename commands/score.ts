@@ -5,12 +5,15 @@ import { importLater } from "../lib/_late_import.ts";
 import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
 import {
   accuracy,
+  accuracyCounts,
+  type Counts,
   errorsBySeverity,
   recallBySeverity,
+  recallCounts,
 } from "../lib/metrics/accuracy.ts";
 import {
   type BootstrapInterval,
-  bootstrapInterval,
+  bootstrapIntervals,
 } from "../lib/metrics/bootstrap.ts";
 import {
   CONSEQUENCE_MATRIX,
@@ -37,6 +40,7 @@ import { probabilityBest } from "../lib/metrics/rank_probability.ts";
 import type { Rate, RateInterval } from "../lib/metrics/rate.ts";
 import {
   caughtRecallBySeverity,
+  caughtRecallCounts,
   type ConfusionCell,
   confusionMatrix,
   severityWeightedRecall,
@@ -196,6 +200,24 @@ function recallOf(
     : recallBySeverity(rows, { level });
 }
 
+// the value of a rate from its counts, as `rate()` gives it
+function valueOf(c: Counts): number | null {
+  return c.n === 0 ? null : c.k / c.n;
+}
+
+// recall's value alone, for the bootstrap: the counts without the interval
+function recallValue(
+  rows: readonly StatsRow[],
+  mode: Mode,
+  severity: Severity,
+): number | null {
+  return valueOf(
+    (mode === "reconforge" ? caughtRecallCounts(rows) : recallCounts(rows))[
+      severity
+    ],
+  );
+}
+
 /** Score every model in a set of sufficient statistics. */
 export function scoreModels(
   stats: readonly StatsRow[],
@@ -249,15 +271,21 @@ export function scoreModels(
     const acc = accuracy(rows, { level });
     const recall = recallOf(rows, mode, level);
     const totals = summarise(rows);
-    const boot = (
-      f: (s: readonly StatsRow[]) => number | null,
-      label: string,
-    ) =>
-      bootstrapInterval(rows, f, {
+    // accuracy and recall per severity, off the same resamples
+    const boots = bootstrapIntervals(
+      rows,
+      {
+        accuracy: (s) => valueOf(accuracyCounts(s)),
+        ...bySeverity((sev) => (s: readonly StatsRow[]) =>
+          recallValue(s, mode, sev)
+        ),
+      },
+      {
         level,
         resamples,
-        prng: seededPrng(seedFor(seed, `${m}/${label}`)),
-      });
+        prng: seededPrng(seedFor(seed, `${m}/bootstrap`)),
+      },
+    );
     const rw = severityWeightedRecall(rows);
     const lossCi = (p: CostProfile): LossInterval =>
       method === "jeffreys"
@@ -294,10 +322,8 @@ export function scoreModels(
         accuracy: acc.interval,
         recallBySeverity: bySeverity((s) => recall[s].interval),
         loss: Object.fromEntries(profiles.map((p) => [p.id, lossCi(p)])),
-        accuracyBootstrap: boot((s) => accuracy(s).value, "accuracy"),
-        recallBySeverityBootstrap: bySeverity((sev) =>
-          boot((s) => recallOf(s, mode, level)[sev].value, `recall/${sev}`)
-        ),
+        accuracyBootstrap: boots.accuracy,
+        recallBySeverityBootstrap: bySeverity((sev) => boots[sev]),
         severityWeightedRecall: rw === null ? null : weightedRecallInterval(
           rows,
           {

@@ -59,13 +59,8 @@ export function accuracy(
   stats: readonly StatsRow[],
   options: SelectOptions = {},
 ): Rate {
-  let n = 0;
-  let correct = 0;
-  for (const r of select(stats, options)) {
-    n += r.n;
-    if (r.predClass === r.trueClass) correct += r.n;
-  }
-  return rate(correct, n, options);
+  const { k, n } = accuracyCounts(stats, options);
+  return rate(k, n, options);
 }
 
 /**
@@ -134,17 +129,88 @@ export function recallBySeverity(
   stats: readonly StatsRow[],
   options: Omit<SelectOptions, "exceptionsOnly"> = {},
 ): Record<Severity, Rate> {
+  const counts = recallCounts(stats, options);
+  return Object.fromEntries(
+    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
+  ) as Record<Severity, Rate>;
+}
+
+/** Successes `k` of `n` trials. */
+export interface Counts {
+  /** Successes. */
+  k: number;
+  /** Trials. */
+  n: number;
+}
+
+/**
+ * The counts behind {@linkcode recallBySeverity}, with no interval: of the
+ * exceptions at each severity, how many were given their gold class. (A
+ * bootstrap asks for the value a thousand times and never for its interval.)
+ *
+ * @param stats Sufficient statistics, usually of one model.
+ * @param options The clean class.
+ * @returns Counts per severity.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recallCounts } from "./accuracy.ts";
+ *
+ * const cell = { modelId: "A", severity: "HIGH", trueClass: "FX_CONVERSION_ERROR", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const c = recallCounts([
+ *   { ...cell, predClass: "FX_CONVERSION_ERROR", n: 120 },
+ *   { ...cell, predClass: "MATCH", n: 5 },
+ *   { ...cell, trueClass: "MATCH", predClass: "MATCH", n: 900 },
+ * ]);
+ * assert.deepEqual(c.HIGH, { k: 120, n: 125 });
+ * assert.deepEqual(c.LOW, { k: 0, n: 0 });
+ * ```
+ */
+export function recallCounts(
+  stats: readonly StatsRow[],
+  options: Pick<SelectOptions, "cleanClass"> = {},
+): Record<Severity, Counts> {
   const counts = Object.fromEntries(
     SEVERITIES.map((s) => [s, { k: 0, n: 0 }]),
-  ) as Record<
-    Severity,
-    { k: number; n: number }
-  >;
+  ) as Record<Severity, Counts>;
   for (const r of select(stats, { ...options, exceptionsOnly: true })) {
     counts[r.severity].n += r.n;
     if (r.predClass === r.trueClass) counts[r.severity].k += r.n;
   }
-  return Object.fromEntries(
-    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
-  ) as Record<Severity, Rate>;
+  return counts;
+}
+
+/**
+ * The counts behind {@linkcode accuracy}, with no interval.
+ *
+ * @param stats Sufficient statistics, usually of one model.
+ * @param options Which decisions to count.
+ * @returns Correct decisions `k` of the `n` counted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { accuracyCounts } from "./accuracy.ts";
+ *
+ * const cell = { modelId: "A", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * assert.deepEqual(
+ *   accuracyCounts([{ ...cell, predClass: "AMOUNT_MISMATCH", n: 490 }, { ...cell, predClass: "MATCH", n: 10 }]),
+ *   { k: 490, n: 500 },
+ * );
+ * ```
+ */
+export function accuracyCounts(
+  stats: readonly StatsRow[],
+  options: Omit<SelectOptions, keyof RateOptions> = {},
+): Counts {
+  let n = 0;
+  let k = 0;
+  for (const r of select(stats, options)) {
+    n += r.n;
+    if (r.predClass === r.trueClass) k += r.n;
+  }
+  return { k, n };
 }

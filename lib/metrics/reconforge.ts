@@ -8,6 +8,7 @@
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type Rate, rate, type RateOptions } from "./rate.ts";
 import { isVerdictClass, type StatsRow } from "./sufficient_stats.ts";
+import type { Counts } from "./accuracy.ts";
 
 /**
  * ReconForge's class weights: HIGH classes 1.0 / 1.0 / 0.9 / 0.9 (amount,
@@ -135,22 +136,49 @@ export function caughtRecallBySeverity(
   stats: readonly StatsRow[],
   options: CaughtOptions = {},
 ): Record<Severity, Rate> {
+  const counts = caughtRecallCounts(stats, options);
+  return Object.fromEntries(
+    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
+  ) as Record<Severity, Rate>;
+}
+
+/**
+ * The counts behind {@linkcode caughtRecallBySeverity}, with no interval:
+ * of the exceptions at each severity, how many were caught.
+ *
+ * @param stats Sufficient statistics, usually of one model.
+ * @param options Clean class and flag severities.
+ * @returns Caught `k` of `n` exceptions per severity.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { caughtRecallCounts } from "./reconforge.ts";
+ *
+ * const cell = { modelId: "m", severity: "HIGH", trueClass: "AMOUNT_MISMATCH", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const c = caughtRecallCounts([
+ *   { ...cell, predClass: "BENEFICIARY_MISMATCH", n: 3 },
+ *   { ...cell, predClass: "MATCH", n: 1 },
+ * ]);
+ * assert.deepEqual(c.HIGH, { k: 3, n: 4 });
+ * ```
+ */
+export function caughtRecallCounts(
+  stats: readonly StatsRow[],
+  options: Omit<CaughtOptions, keyof RateOptions> = {},
+): Record<Severity, Counts> {
   const clean = options.cleanClass ?? "MATCH";
   const flag = options.flagCatches ?? ["HIGH", "CRITICAL"];
   const counts = Object.fromEntries(
     SEVERITIES.map((s) => [s, { k: 0, n: 0 }]),
-  ) as Record<
-    Severity,
-    { k: number; n: number }
-  >;
+  ) as Record<Severity, Counts>;
   for (const r of stats) {
     if (r.trueClass === clean) continue;
     counts[r.severity].n += r.n;
     if (isCaught(r, clean, flag)) counts[r.severity].k += r.n;
   }
-  return Object.fromEntries(
-    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
-  ) as Record<Severity, Rate>;
+  return counts;
 }
 
 /** One cell of a confusion matrix. */

@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import { getProfile } from "../../../lib/costs/mod.ts";
+import fc from "fast-check";
 import {
   accuracy,
+  accuracyCounts,
   bootstrapInterval,
+  bootstrapIntervals,
+  caughtRecallBySeverity,
+  caughtRecallCounts,
   pairedBootstrap,
   type PairedRow,
   quantileSorted,
   realisedLoss,
   recallBySeverity,
+  recallCounts,
   type StatsRow,
   wilsonInterval,
 } from "../../../lib/metrics/mod.ts";
@@ -171,4 +177,65 @@ Deno.test("quantileSorted() interpolates like R's type 7", () => {
   assert.ok(Math.abs(quantileSorted([1, 2, 4, 8], 0.1)! - 1.3) < 1e-12);
   assert.ok(Math.abs(quantileSorted([1, 2, 4, 8], 0.9)! - 6.8) < 1e-12);
   assert.equal(quantileSorted([5], 0.3), 5);
+});
+
+const SEVERITY_NAMES = ["LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
+const CLASSES = ["MATCH", "AMOUNT_MISMATCH", "DUPLICATE", "HERSTATT_EXPOSURE"];
+
+// cells of one model over a few severities and classes, some of them empty
+const cellsArb = fc.array(
+  fc.record({
+    severity: fc.constantFrom(...SEVERITY_NAMES),
+    trueClass: fc.constantFrom(...CLASSES),
+    predClass: fc.constantFrom(...CLASSES),
+    n: fc.nat({ max: 400 }),
+  }),
+  { maxLength: 12 },
+).map((cs) => cs.map((c) => ({ ...base, ...c }) as StatsRow));
+
+Deno.test("bootstrapIntervals() gives each statistic the interval bootstrapInterval() gives it with the same seed (property)", () => {
+  fc.assert(
+    fc.property(cellsArb, fc.nat({ max: 1000 }), (stats, seed) => {
+      const statistics = {
+        accuracy: (s: readonly StatsRow[]) => accuracy(s).value,
+        high: (s: readonly StatsRow[]) => recallBySeverity(s).HIGH.value,
+        low: (s: readonly StatsRow[]) => recallBySeverity(s).LOW.value,
+      };
+      const all = bootstrapIntervals(stats, statistics, {
+        seed,
+        resamples: 50,
+      });
+      for (const [k, f] of Object.entries(statistics)) {
+        assert.deepEqual(
+          all[k as keyof typeof statistics],
+          bootstrapInterval(stats, f, { seed, resamples: 50 }),
+          k,
+        );
+      }
+    }),
+    { seed: 20261201, numRuns: 60 },
+  );
+});
+
+Deno.test("the count functions give the values and denominators of the rates they stand for (property)", () => {
+  const value = (c: { k: number; n: number }) => c.n === 0 ? null : c.k / c.n;
+  fc.assert(
+    fc.property(cellsArb, (stats) => {
+      const acc = accuracy(stats);
+      assert.deepEqual(accuracyCounts(stats), {
+        k: acc.numerator,
+        n: acc.denominator,
+      });
+      assert.equal(value(accuracyCounts(stats)), acc.value);
+      const exact = recallBySeverity(stats);
+      const caught = caughtRecallBySeverity(stats);
+      for (const s of SEVERITY_NAMES) {
+        assert.equal(value(recallCounts(stats)[s]), exact[s].value);
+        assert.equal(recallCounts(stats)[s].n, exact[s].denominator);
+        assert.equal(value(caughtRecallCounts(stats)[s]), caught[s].value);
+        assert.equal(caughtRecallCounts(stats)[s].n, caught[s].denominator);
+      }
+    }),
+    { seed: 20261201, numRuns: 200 },
+  );
 });
