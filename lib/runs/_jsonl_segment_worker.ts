@@ -8,6 +8,10 @@ self.onmessage = async (e: MessageEvent) => {
   const { path, index, range, options } = e.data;
   const r: SegmentResult = await readSegment(path, index, range, options);
   self.postMessage(r, {
-    transfer: [r.h1.buffer, r.h2.buffer, r.offsets.buffer] as ArrayBuffer[],
+    transfer: [
+      r.keys.keys.buffer,
+      r.keys.offsets.buffer,
+      r.keys.starts.buffer,
+    ] as ArrayBuffer[],
   });
 };

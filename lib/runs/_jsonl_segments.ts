@@ -18,7 +18,11 @@ import {
   type JsonlLinesOptions,
   LineReader,
 } from "./_jsonl_lines.ts";
-import { DecisionKeySet } from "./_key_spill.ts";
+import {
+  KeyPartitions,
+  type PartitionedKeys,
+  partitionKeys,
+} from "./_key_partitions.ts";
 import {
   type Cell,
   type JsonlStats,
@@ -177,9 +181,8 @@ export interface SegmentResult {
   readonly cells: Array<[string, string, string, string, string, ...number[]]>;
   readonly firstRun: string | null;
   readonly repeatedTasks: boolean;
-  readonly h1: Int32Array;
-  readonly h2: Int32Array;
-  readonly offsets: Float64Array;
+  /** The segment's decision keys, sorted into partitions. */
+  readonly keys: PartitionedKeys;
 }
 
 /** Read one segment (in a worker, or here). */
@@ -239,9 +242,7 @@ export async function readSegment(
     ]),
     firstRun: builder.firstRun,
     repeatedTasks: builder.repeatedTasks,
-    h1: log.h1.slice(0, log.size),
-    h2: log.h2.slice(0, log.size),
-    offsets: log.offsets.slice(0, log.size),
+    keys: partitionKeys(log.h1, log.h2, log.offsets, log.size),
   };
 }
 
@@ -277,7 +278,7 @@ export async function parallelJsonlStats(
     () => new Worker(url, { type: "module" }),
   );
   using reader = new LineReader(path, `Cannot load run export ${path}`);
-  using seen = new DecisionKeySet({ memoryKeys: options.memoryKeys });
+  using seen = new KeyPartitions({ memoryKeys: options.memoryKeys });
   const cells = new Map<string, Cell>();
   const list: Cell[] = [];
   let decisions = 0;
@@ -294,9 +295,7 @@ export async function parallelJsonlStats(
       firstRun ??= r.firstRun;
       if (r.firstRun !== firstRun) return false;
     }
-    for (let i = 0; i < r.h1.length; i++) {
-      if (seen.add(r.h1[i], r.h2[i], r.offsets[i], same) >= 0) return false;
-    }
+    seen.add(r.keys);
     for (const row of r.cells) {
       const key = JSON.stringify(row.slice(0, 5));
       let c = cells.get(key);
@@ -393,9 +392,11 @@ export async function parallelJsonlStats(
       })().catch(fail);
     });
     if (!clean) return null;
-    // keys that went to disk: a repeat is found now
-    if (seen.spilled && await seen.firstDuplicate(Infinity, same) !== null) {
-      return null;
+    // a key seen twice: the one-thread reader names the first repeat
+    for (const lines of await seen.repeats()) {
+      for (let i = 1; i < lines.length; i++) {
+        for (let j = 0; j < i; j++) if (same(lines[j], lines[i])) return null;
+      }
     }
   } finally {
     for (const w of workers) w.terminate();
