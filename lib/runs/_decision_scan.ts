@@ -256,16 +256,23 @@ export class DecisionScan {
   }
 
   /**
+   * Read from `b` next (a reader calls this once per buffer, so that the
+   * per-line methods never take their rarely-run buffer change, which the
+   * engine would compile without type feedback and throw away).
+   */
+  use(b: Uint8Array): void {
+    this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.#viewOf = b;
+  }
+
+  /**
    * Match the template at `b[start]`, reading no further than `limit`:
    * the index just after the line's last byte when the line's bytes match
    * (fields set; the caller checks that a line end follows), else -1.
    */
   matchAt(b: Uint8Array, start: number, limit: number): number {
     if (this.#slots === 0) return -1;
-    if (b !== this.#viewOf) {
-      this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      this.#viewOf = b;
-    }
+    if (b !== this.#viewOf) this.use(b);
     const view = this.#view;
     const lits = this.#lits;
     const words = this.#words;
@@ -707,6 +714,16 @@ export class KeyHasher {
   #view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   #viewOf: Uint8Array | null = null;
 
+  /**
+   * Read from `b` next (a reader calls this once per buffer, so that the
+   * per-line methods never take their rarely-run buffer change, which the
+   * engine would compile without type feedback and throw away).
+   */
+  use(b: Uint8Array): void {
+    this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.#viewOf = b;
+  }
+
   /** Hash byte ranges of a buffer (the scanner's fields). */
   ofBytes(
     b: Uint8Array,
@@ -718,10 +735,7 @@ export class KeyHasher {
     t1: number,
     trial: number,
   ): void {
-    if (b !== this.#viewOf) {
-      this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      this.#viewOf = b;
-    }
+    if (b !== this.#viewOf) this.use(b);
     const view = this.#view;
     // murmur3's block step on 4 bytes at a time, two seeds
     let h1 = 0x9747b28c;

@@ -302,6 +302,7 @@ export async function jsonlByteLines(
   onLine: OnLine,
   matchLine?: MatchLine,
   range: ByteRange = {},
+  onBuffer?: (bytes: Uint8Array) => void,
 ): Promise<void> {
   const chunk = options.chunkSize ?? 1 << 22;
   using file = await Deno.open(path, { read: true });
@@ -341,6 +342,7 @@ export async function jsonlByteLines(
         : 0;
     }
     const view = buf.subarray(0, filled);
+    onBuffer?.(view);
     cursor.line = line;
     const pos = linesOf(view, start, eof, base, cursor, onLine, matchLine);
     line = cursor.line;

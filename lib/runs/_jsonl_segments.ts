@@ -59,7 +59,14 @@ export async function readLines(
   sink.progress = progress ?? null;
   sink.line = 0;
   try {
-    await jsonlByteLines(path, options, sink.onLine, sink.match, range);
+    await jsonlByteLines(
+      path,
+      options,
+      sink.onLine,
+      sink.match,
+      range,
+      sink.onBuffer,
+    );
     return sink.line;
   } catch (error) {
     throw onError === undefined ? error : await onError(error, sink.offset);
@@ -94,6 +101,11 @@ class LineSink {
 
   readonly match = (b: Uint8Array, s: number, limit: number): number =>
     this.scan.matchAt(b, s, limit);
+
+  readonly onBuffer = (b: Uint8Array): void => {
+    this.scan.use(b);
+    this.builder!.hasher.use(b);
+  };
 
   readonly onLine = (
     b: Uint8Array,
