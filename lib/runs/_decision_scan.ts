@@ -12,7 +12,7 @@
 // precise error. A property test pins that whatever the scanner accepts,
 // `decisionFromLine` accepts with the same fields.
 
-import { isPCorrectSource } from "./mapping.ts";
+import { isPCorrectSource, PCORRECT_SOURCES } from "./mapping.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import {
   COST_COMPLETENESS,
@@ -141,6 +141,54 @@ for (let c = 0; c < 256; c++) {
 
 const POW10: number[] = [];
 for (let e = 0, p = 1; e <= 22; e++, p *= 10) POW10.push(p);
+
+/**
+ * How the WebAssembly reader reads a template slot, by field id: 0-4 the
+ * ids (run, model, task, gold, predicted), 5 free text, 6-9 the
+ * vocabularies (severity, action, outcome, cost completeness), 10 the
+ * trial, 11 a token count, 12 latency, 13 parseOk, 14 pCorrect, 15
+ * pCorrectSource, 16 the cost's usd.
+ */
+export const WASM_OPS: readonly number[] = (() => {
+  const ops: number[] = [];
+  ops[RUN] = 0;
+  ops[MODEL] = 1;
+  ops[TASK] = 2;
+  ops[TRUE] = 3;
+  ops[PRED] = 4;
+  ops[ANSWER] = 5;
+  ops[TARGET] = 5;
+  ops[SEVERITY] = 6;
+  ops[ACTION] = 7;
+  ops[OUTCOME] = 8;
+  ops[COMPLETENESS] = 9;
+  ops[TRIAL] = 10;
+  ops[TOKENS_IN] = 11;
+  ops[TOKENS_OUT] = 11;
+  ops[LATENCY] = 12;
+  ops[PARSE_OK] = 13;
+  ops[P_CORRECT] = 14;
+  ops[P_SOURCE] = 15;
+  ops[USD] = 16;
+  return ops;
+})();
+
+/**
+ * The tables the WebAssembly reader shares with this scanner: the string
+ * stop bytes, the powers of ten, and the vocabularies in its order
+ * (severity, action, outcome, completeness, and the fixed pCorrect sources).
+ */
+export const WASM_TABLES = {
+  stop: STOP,
+  pow10: Float64Array.from(POW10),
+  vocabularies: [
+    SEVERITY_BYTES,
+    ACTION_BYTES,
+    OUTCOME_BYTES,
+    COMPLETENESS_BYTES,
+    PCORRECT_SOURCES.map(bytesOf),
+  ],
+} as const;
 
 /** Whether `b[s, e)` holds the bytes of `w`. */
 export function equalAt(
@@ -403,6 +451,32 @@ export class DecisionScan {
     this.#wordStart[n + 1] = words.length;
     this.#words = Int32Array.from(words);
     for (let k = 0; k < n; k++) this.#slotKind[k] = kindOf(this.#slotKey[k]);
+    this.#templates++;
+  }
+
+  #templates = 0;
+
+  /** How many templates this scanner has learned (a new one replaces the last). */
+  get templates(): number {
+    return this.#templates;
+  }
+
+  /**
+   * The current template for the WebAssembly reader (`_scan_wasm.ts`): the
+   * literal bytes, where each literal starts (one more than the slots, the
+   * last one the end), and how each slot is read ({@linkcode WASM_OPS}); or
+   * null before any line was learned.
+   */
+  template():
+    | { lits: Uint8Array; litStart: Int32Array; ops: Int32Array }
+    | null {
+    const n = this.#slots;
+    if (n === 0) return null;
+    return {
+      lits: this.#lits,
+      litStart: this.#litStart.slice(0, n + 2),
+      ops: Int32Array.from(this.#slotKey.subarray(0, n), (k) => WASM_OPS[k]),
+    };
   }
 
   #span(key: number, s: number, e: number): void {

@@ -31,6 +31,7 @@ import {
   StatsBuilder,
 } from "./_stats_builder.ts";
 import { sortStats } from "../metrics/sufficient_stats.ts";
+import { WASM_STATUS, type WasmScan, withWasmScan } from "./_scan_wasm.ts";
 
 /** Segment size: 16 MiB. */
 export const SEGMENT_BYTES = 1 << 24;
@@ -131,6 +132,137 @@ class LineSink {
 }
 
 /**
+ * {@linkcode readLines} for a segment, through the WebAssembly reader: the
+ * lines that match the scanner's template are read and counted there (into
+ * its own cells and key log, added to `builder` at the end); every other
+ * line, and the first line of each new cell, is read here by the byte
+ * scanner as readLines reads it. Returns the number of lines.
+ */
+export async function readLinesWasm(
+  wasm: WasmScan,
+  builder: StatsBuilder,
+  path: string,
+  options: JsonlLinesOptions,
+  range: Required<ByteRange>,
+  onText: (text: string, line: number, offset: number) => void,
+): Promise<number> {
+  const sink = LineSink.take();
+  sink.builder = builder;
+  sink.where = `Cannot load run export ${path}`;
+  sink.onText = onText;
+  sink.progress = null;
+  sink.line = 0;
+  const scan = sink.scan;
+  wasm.reset();
+  const keyLog = builder.keyLog!;
+  const logKey = (h1: number, h2: number, offset: number) =>
+    keyLog.add(h1, h2, offset);
+  // the builder's cell of each WebAssembly cell
+  const cells: Cell[] = [];
+  let wasmLines = 0;
+  let useWasm = true;
+  try {
+    const chunk = options.chunkSize ?? 1 << 22;
+    using file = await Deno.open(path, { read: true });
+    let left = range.end - range.start;
+    if (range.start > 0) await file.seek(range.start, Deno.SeekMode.Start);
+    let buf = wasm.buffer(Math.max(Math.min(chunk, left), 1 << 16));
+    let filled = 0; // bytes held in buf
+    let base = range.start; // file offset of buf[0]
+    let line = 0;
+    let eof = false;
+    let start = range.start === 0 ? -1 : 0; // -1 until the BOM check is done
+    while (!eof) {
+      const want = Math.min(chunk, left);
+      if (buf.length - filled < want) {
+        buf = wasm.buffer(Math.max(buf.length * 2, filled + want));
+      }
+      const n = want === 0
+        ? null
+        : await file.read(buf.subarray(filled, filled + want));
+      if (n === null) eof = true;
+      else {
+        filled += n;
+        left -= n;
+      }
+      if (start < 0) {
+        if (filled < 3 && !eof) continue;
+        start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
+            buf[2] === 0xbf
+          ? 3
+          : 0;
+      }
+      const view = buf.subarray(0, filled);
+      sink.onBuffer(view);
+      let pos = start;
+      for (;;) {
+        let status: number = WASM_STATUS.javascript;
+        if (useWasm && wasm.hasFirstRun && wasm.follow(scan)) {
+          status = wasm.run(pos, filled, eof, base);
+          pos = wasm.pos;
+          line += wasm.lines;
+          wasmLines += wasm.lines;
+          if (status === WASM_STATUS.done) break;
+          if (status === WASM_STATUS.logFull) {
+            wasm.drainLog(logKey);
+            continue;
+          }
+          if (status === WASM_STATUS.newCell) {
+            const [ms, me] = wasm.span(1);
+            const [ts, te] = wasm.span(3);
+            const [ps, pe] = wasm.span(4);
+            const [severity, action] = wasm.code;
+            const c = builder.cell(
+              builder.models.ofBytes(view, ms, me),
+              severity,
+              action,
+              builder.classes.ofBytes(view, ts, te),
+              builder.classes.ofBytes(view, ps, pe),
+            );
+            if (wasm.addCell()) cells.push(c);
+            else useWasm = false; // the cell table is full: read on here
+            continue;
+          }
+        }
+        // one line here, as readLines reads it
+        let nl = view.indexOf(10, pos);
+        if (nl < 0) {
+          if (!eof || pos >= filled) break;
+          nl = filled;
+        }
+        line++;
+        const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
+        sink.onLine(view, pos, end, line, base + pos, false);
+        if (!wasm.hasFirstRun && builder.firstRun !== null) {
+          builder.firstRunBytes ??= new TextEncoder().encode(builder.firstRun);
+          if (!wasm.setFirstRun(builder.firstRunBytes)) useWasm = false;
+        }
+        pos = nl + 1;
+      }
+      if (eof) break;
+      // keep the unfinished line at the front
+      buf.copyWithin(0, pos, filled);
+      base += pos;
+      filled -= pos;
+      start = 0;
+    }
+    wasm.drainLog(logKey);
+    for (const [i, c] of cells.entries()) {
+      const k = wasm.counts(i);
+      c.n += k.n;
+      c.pErrorSum += k.pErrorSum;
+      c.pMissing += k.pMissing;
+      c.parseFailures += k.parseFailures;
+    }
+    builder.decisions += wasmLines;
+    if (wasm.repeated) builder.repeatedTasks = true;
+    return line;
+  } finally {
+    sink.give();
+  }
+}
+
+/**
  * The second pass of a run whose tasks repeat: each model's decisions per
  * task (every line was checked by the first pass).
  */
@@ -197,12 +329,18 @@ export interface SegmentResult {
   readonly keys: PartitionedKeys;
 }
 
+/** Options of {@linkcode readSegment}. */
+export interface SegmentOptions extends JsonlLinesOptions {
+  /** Read template lines with the WebAssembly reader. Default: true. */
+  wasm?: boolean;
+}
+
 /** Read one segment (in a worker, or here). */
 export async function readSegment(
   path: string,
   index: number,
   range: Required<ByteRange>,
-  options: JsonlLinesOptions = {},
+  options: SegmentOptions = {},
 ): Promise<SegmentResult> {
   const log = new KeyLog();
   const builder = new StatsBuilder(path, () => "", () => 0, log);
@@ -213,15 +351,14 @@ export async function readSegment(
   // (each keeps its slot in the key log, which stays in line order)
   const left: Array<[string, number, number, number]> = [];
   try {
-    lines = await readLines(
-      builder,
-      path,
-      options,
-      range,
-      (text, line, offset) => {
-        left.push([text, line, offset, log.reserve(offset)]);
-      },
-    );
+    const onText = (text: string, line: number, offset: number) => {
+      left.push([text, line, offset, log.reserve(offset)]);
+    };
+    lines = options.wasm === false
+      ? await readLines(builder, path, options, range, onText)
+      : await withWasmScan((wasm) =>
+        readLinesWasm(wasm, builder, path, options, range, onText)
+      );
     if (left.length > 0) {
       // by URL: Deno loads the target of a literal import() up front
       const { decisionFromLine } = await import(

@@ -1,0 +1,304 @@
+// Private: the WebAssembly reader of template lines (_scan_wasm.wat) as a
+// class. It reads, in its own memory, the lines of a buffer that match the
+// template the JavaScript scanner learned, counts them into its cells and
+// logs their decision keys; everything else (a line that does not match, a
+// new cell, the first line of a segment) comes back to JavaScript, which
+// reads that line as it always has. A property test compares it with
+// DecisionScan.matchAt line by line.
+
+import { SCAN_WASM_BASE64 } from "./_scan_wasm_bytes.ts";
+import { type DecisionScan, WASM_TABLES } from "./_decision_scan.ts";
+
+let compiled: WebAssembly.Module | null = null;
+
+function scanModule(): WebAssembly.Module {
+  return compiled ??= new WebAssembly.Module(
+    Uint8Array.from(atob(SCAN_WASM_BASE64), (c) => c.charCodeAt(0)),
+  );
+}
+
+// addresses of the module's memory map (see _scan_wasm.wat), as word indexes
+const POS = 0x100 >> 2;
+const LINES = 0x104 >> 2;
+const REPEATED = 0x108 >> 2;
+const CELLS = 0x10c >> 2;
+const LOG_COUNT = 0x110 >> 2;
+const LOG_CAP = 0x114 >> 2;
+const LOG_BASE = 0x118 >> 2;
+const FIRST_LEN = 0x11c >> 2;
+const SPANS = 0x120 >> 2;
+const SEVERITY = 0x148 >> 2;
+const ACTION = 0x14c >> 2;
+const SLOTS = 0x17c >> 2;
+const POW10 = 0x200 >> 3;
+const LIT_START = 0x300 >> 2;
+const OPS = 0x400 >> 2;
+const LITS = 0x500;
+const LITS_END = 0x1000;
+const VOCAB = 0x1000;
+const VOCAB_BYTES = 0x1800;
+const FIRST_RUN = 0x2000;
+const FIRST_RUN_END = 0x2400;
+const CELL_BASE = 0xa400;
+const CELL_SIZE = 56;
+const LOG_AT = 0x40000;
+const LOG_ENTRIES = 1 << 16;
+const BUFFER = LOG_AT + 16 * LOG_ENTRIES;
+const PAGE = 65536;
+
+/** What {@linkcode WasmScan.run} stopped at. */
+export const WASM_STATUS = {
+  /** Every finished line of the buffer was read. */
+  done: 0,
+  /** The line at `pos` is JavaScript's to read. */
+  javascript: 1,
+  /** The line at `pos` has a new cell: call `addCell`. */
+  newCell: 2,
+  /** The key log is full: call `drainLog`. */
+  logFull: 3,
+} as const;
+
+/** The counts of one WebAssembly cell. */
+export interface WasmCellCounts {
+  readonly n: number;
+  readonly pErrorSum: number;
+  readonly pMissing: number;
+  readonly parseFailures: number;
+}
+
+/**
+ * One instance of the module, with its memory and the buffer in it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DecisionScan } from "./_decision_scan.ts";
+ * import { WASM_STATUS, WasmScan } from "./_scan_wasm.ts";
+ *
+ * const line = (t: string, p: number) =>
+ *   `{"runId":"r","modelId":"m","taskId":"${t}","trial":0,"severity":"LOW","trueClass":"MATCH","predClass":"MATCH","parseOk":true,"pCorrect":${p},"action":"auto","cost":{"completeness":"complete","usd":0},"outcome":"resolved"}`;
+ * const first = new TextEncoder().encode(line("t0", 0.5));
+ * const scan = new DecisionScan();
+ * assert.ok(scan.scan(first, 0, first.length)); // the template
+ * const wasm = new WasmScan();
+ * wasm.reset();
+ * assert.ok(wasm.follow(scan));
+ * wasm.setFirstRun(new TextEncoder().encode("r"));
+ * const bytes = new TextEncoder().encode(`${line("t1", 0.25)}\n${line("t2", 2)}\n`);
+ * wasm.buffer(bytes.length).set(bytes);
+ * assert.equal(wasm.run(0, bytes.length, true, 0), WASM_STATUS.newCell);
+ * assert.ok(wasm.addCell());
+ * // t1 is read; t2's pCorrect of 2 is JavaScript's to refuse
+ * assert.equal(wasm.run(0, bytes.length, true, 0), WASM_STATUS.javascript);
+ * assert.equal(wasm.lines, 1);
+ * assert.deepEqual(wasm.counts(0), { n: 1, pErrorSum: 0.75, pMissing: 0, parseFailures: 0 });
+ * ```
+ */
+export class WasmScan {
+  readonly #memory: WebAssembly.Memory;
+  readonly #run: (
+    b: number,
+    filled: number,
+    eof: number,
+    origin: number,
+    base: number,
+  ) => number;
+  readonly #addCell: () => number;
+  readonly #reset: () => void;
+  #buffer: ArrayBufferLike | null = null;
+  #i32: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  #f64: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  #u8: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  #templates = -1;
+
+  constructor() {
+    const instance = new WebAssembly.Instance(scanModule(), {});
+    const e = instance.exports as Record<string, unknown>;
+    this.#memory = e.memory as WebAssembly.Memory;
+    this.#run = e.run as (
+      b: number,
+      filled: number,
+      eof: number,
+      origin: number,
+      base: number,
+    ) => number;
+    this.#addCell = e.addCell as () => number;
+    this.#reset = e.reset as () => void;
+    this.#views();
+    this.#u8.set(WASM_TABLES.stop, 0);
+    this.#f64.set(WASM_TABLES.pow10, POW10);
+    let at = VOCAB_BYTES;
+    WASM_TABLES.vocabularies.forEach((words, v) => {
+      const base = (VOCAB + 256 * v) >> 2;
+      this.#i32[base] = words.length;
+      words.forEach((w, k) => {
+        this.#i32[base + 1 + 2 * k] = w.length;
+        this.#i32[base + 2 + 2 * k] = at;
+        this.#u8.set(w, at);
+        at += w.length;
+      });
+    });
+    this.#i32[LOG_BASE] = LOG_AT;
+    this.#i32[LOG_CAP] = LOG_ENTRIES;
+    this.#reset();
+  }
+
+  #views(): void {
+    const buffer = this.#memory.buffer;
+    if (this.#buffer === buffer) return;
+    this.#buffer = buffer;
+    this.#i32 = new Int32Array(buffer);
+    this.#f64 = new Float64Array(buffer);
+    this.#u8 = new Uint8Array(buffer);
+  }
+
+  /** A read buffer of at least `size` bytes inside the module's memory (its bytes kept when it grows). */
+  buffer(size: number): Uint8Array<ArrayBufferLike> {
+    const need = BUFFER + size;
+    const have = this.#memory.buffer.byteLength;
+    if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
+    this.#views();
+    return new Uint8Array(this.#buffer!, BUFFER, size);
+  }
+
+  /** Start a segment: no cells, no keys, no template, no first run. */
+  reset(): void {
+    this.#reset();
+    this.#templates = -1;
+  }
+
+  /**
+   * Take the scanner's template when it changed; false when there is none
+   * or it does not fit (then `run` hands every line to JavaScript).
+   */
+  follow(scan: DecisionScan): boolean {
+    if (scan.templates === this.#templates) return this.#i32[SLOTS] > 0;
+    this.#templates = scan.templates;
+    this.#i32[SLOTS] = 0;
+    const t = scan.template();
+    if (t === null || LITS + t.lits.length > LITS_END) return false;
+    this.#u8.set(t.lits, LITS);
+    this.#i32.set(t.litStart, LIT_START);
+    this.#i32.set(t.ops, OPS);
+    this.#i32[SLOTS] = t.ops.length;
+    return true;
+  }
+
+  /** Whether the segment's first runId is set. */
+  get hasFirstRun(): boolean {
+    return this.#i32[FIRST_LEN] >= 0;
+  }
+
+  /** Set the segment's first runId (its UTF-8 bytes); false when too long. */
+  setFirstRun(bytes: Uint8Array): boolean {
+    if (FIRST_RUN + bytes.length > FIRST_RUN_END) return false;
+    this.#u8.set(bytes, FIRST_RUN);
+    this.#i32[FIRST_LEN] = bytes.length;
+    return true;
+  }
+
+  /**
+   * Read the buffer's lines from `pos` while they match, up to `filled`
+   * (`eof`: the file ends there); `base` is the file offset of the
+   * buffer's first byte. Returns a {@linkcode WASM_STATUS}; `pos` and
+   * `lines` tell where it stopped and how many lines it read.
+   */
+  run(pos: number, filled: number, eof: boolean, base: number): number {
+    const status = this.#run(
+      BUFFER + pos,
+      BUFFER + filled,
+      eof ? 1 : 0,
+      BUFFER,
+      base,
+    );
+    this.#views();
+    return status;
+  }
+
+  /** Where the last `run` stopped, in the buffer. */
+  get pos(): number {
+    return this.#i32[POS] - BUFFER;
+  }
+
+  /** Lines the last `run` read. */
+  get lines(): number {
+    return this.#i32[LINES];
+  }
+
+  /** Whether some line read here had a trial other than 0 or another runId. */
+  get repeated(): boolean {
+    return this.#i32[REPEATED] !== 0;
+  }
+
+  /** The span `part` (0 run, 1 model, 2 task, 3 gold, 4 predicted) of the line `run` stopped at, in the buffer. */
+  span(part: number): [number, number] {
+    return [
+      this.#i32[SPANS + 2 * part] - BUFFER,
+      this.#i32[SPANS + 2 * part + 1] - BUFFER,
+    ];
+  }
+
+  /** Severity index and action (0 auto, 1 escalate) of the line `run` stopped at. */
+  get code(): [number, number] {
+    return [this.#i32[SEVERITY], this.#i32[ACTION]];
+  }
+
+  /** Add the cell of the line `run` stopped at with `newCell`; false when the table is full. */
+  addCell(): boolean {
+    return this.#addCell() === 1;
+  }
+
+  /** Cells added. */
+  get cells(): number {
+    return this.#i32[CELLS];
+  }
+
+  /** The counts of cell `i`. */
+  counts(i: number): WasmCellCounts {
+    const at = (CELL_BASE + CELL_SIZE * i) >> 3;
+    return {
+      n: this.#f64[at + 3],
+      pErrorSum: this.#f64[at + 4],
+      pMissing: this.#f64[at + 5],
+      parseFailures: this.#f64[at + 6],
+    };
+  }
+
+  /** Give each logged key (h1, h2, line offset) to `add`, and empty the log. */
+  drainLog(add: (h1: number, h2: number, offset: number) => void): void {
+    const n = this.#i32[LOG_COUNT];
+    const at = LOG_AT >> 2;
+    for (let k = 0; k < n; k++) {
+      add(
+        this.#i32[at + 4 * k],
+        this.#i32[at + 4 * k + 1],
+        this.#f64[(LOG_AT >> 3) + 2 * k + 1],
+      );
+    }
+    this.#i32[LOG_COUNT] = 0;
+  }
+}
+
+const pool: WasmScan[] = [];
+
+/**
+ * Run `f` with an instance of this thread's pool (one is made when none is free).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withWasmScan } from "./_scan_wasm.ts";
+ *
+ * assert.equal(await withWasmScan(async (w) => w.cells), 0);
+ * ```
+ */
+export async function withWasmScan<T>(
+  f: (w: WasmScan) => Promise<T>,
+): Promise<T> {
+  const w = pool.pop() ?? new WasmScan();
+  try {
+    return await f(w);
+  } finally {
+    pool.push(w);
+  }
+}

@@ -1,0 +1,632 @@
+;; The hot loop of the parallel JSONL reader, as WebAssembly: lines that
+;; match the line template the JavaScript scanner learned (DecisionScan in
+;; _decision_scan.ts) are read here, their decision keys hashed into a log
+;; and their cells counted, with no work in JavaScript per line. A line
+;; that does not match, or whose cell is new, goes back to JavaScript.
+;;
+;; This is the source of the bytes in _scan_wasm_bytes.ts, which
+;; scripts/build_scan_wasm.ts writes with wabt; a test rebuilds it and
+;; compares. Every check mirrors DecisionScan.matchAt, and a property test
+;; compares the two line by line.
+;;
+;; Memory (byte addresses):
+;;   0x0000 STOP table: 1 for '"', 2 for '\\', controls and bytes >= 128
+;;   0x0100 OUT: the reader's state and the fields of the last line
+;;   0x0200 POW10: 10^0 .. 10^22 as f64
+;;   0x0300 template: litStart[k] (i32), 0x0400 op[k] (i32),
+;;   0x0500 literal bytes (up to 0x1000)
+;;   0x1000 vocabularies: 256 bytes each: count, then (length, address)
+;;   0x1800 vocabulary bytes
+;;   0x2000 the first runId of the segment (up to 1 KiB)
+;;   0x2400 cell slots (4096 i32: cell + 1), 0x6400 slot hashes
+;;   0xA400 cells (2048 x 56 bytes), 0x26400 cell key bytes (64 KiB)
+;;   LOG_BASE (OUT) key log: h1, h2 (i32), offset (f64) a line
+;;   above it the read buffer, placed by JavaScript
+(module
+  (memory (export "memory") 32)
+
+  ;; OUT fields
+  (global $POS i32 (i32.const 0x100))
+  (global $LINES i32 (i32.const 0x104))
+  (global $REPEATED i32 (i32.const 0x108))
+  (global $CELLS i32 (i32.const 0x10C))
+  (global $LOG_COUNT i32 (i32.const 0x110))
+  (global $LOG_CAP i32 (i32.const 0x114))
+  (global $LOG_BASE i32 (i32.const 0x118))
+  (global $FIRST_LEN i32 (i32.const 0x11C))
+  (global $SPANS i32 (i32.const 0x120)) ;; run, model, task, true, pred: start, end
+  (global $SEVERITY i32 (i32.const 0x148))
+  (global $ACTION i32 (i32.const 0x14C))
+  (global $PARSE_OK i32 (i32.const 0x150))
+  (global $CELL_HASH i32 (i32.const 0x154))
+  (global $TRIAL i32 (i32.const 0x158)) ;; f64
+  (global $P i32 (i32.const 0x160)) ;; f64
+  (global $P_NULL i32 (i32.const 0x168))
+  (global $COMPLETENESS i32 (i32.const 0x16C))
+  (global $USD i32 (i32.const 0x170)) ;; f64
+  (global $USD_STATE i32 (i32.const 0x178)) ;; 0 unset, 1 null, 2 number
+  (global $SLOTS i32 (i32.const 0x17C))
+  (global $MISS_SLOT i32 (i32.const 0x180))
+  (global $KEY_USED i32 (i32.const 0x184))
+
+  (global $POW10 i32 (i32.const 0x200))
+  (global $LIT_START i32 (i32.const 0x300))
+  (global $OPS i32 (i32.const 0x400))
+  (global $VOCAB i32 (i32.const 0x1000))
+  (global $FIRST_RUN i32 (i32.const 0x2000))
+  (global $SLOT_CELL i32 (i32.const 0x2400))
+  (global $SLOT_HASH i32 (i32.const 0x6400))
+  (global $CELL_BASE i32 (i32.const 0xA400))
+  (global $KEY_BASE i32 (i32.const 0x26400))
+  (global $KEY_END i32 (i32.const 0x36400))
+
+  ;; the value of the last number read
+  (global $num (mut f64) (f64.const 0))
+
+  ;; statuses of run()
+  ;; 0: every finished line read; 1: the line at POS is JavaScript's;
+  ;; 2: the line at POS has a new cell (spans in OUT); 3: the log is full
+
+  (func $ld (param $a i32) (result i32) (i32.load (local.get $a)))
+  (func $st (param $a i32) (param $v i32) (i32.store (local.get $a) (local.get $v)))
+
+  (func $digit (param $c i32) (result i32)
+    (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)))
+
+  ;; the quote that ends a string's text at i, or -1 (an escape, a
+  ;; control or non-ASCII byte, or no quote before limit)
+  (func $text (param $i i32) (param $limit i32) (result i32)
+    (local $t i32)
+    (loop $l
+      (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
+      (local.set $t (i32.load8_u (i32.load8_u (local.get $i))))
+      (if (i32.eqz (local.get $t))
+        (then (local.set $i (i32.add (local.get $i) (i32.const 1))) (br $l))))
+    (if (result i32) (i32.eq (local.get $t) (i32.const 1))
+      (then (local.get $i)) (else (i32.const -1))))
+
+  ;; whether bytes [s, e) equal the n bytes at w
+  (func $same (param $s i32) (param $e i32) (param $w i32) (param $n i32) (result i32)
+    (if (i32.ne (i32.sub (local.get $e) (local.get $s)) (local.get $n))
+      (then (return (i32.const 0))))
+    (block $done
+      (loop $l
+        (br_if $done (i32.lt_u (local.get $n) (i32.const 4)))
+        (if (i32.ne (i32.load (local.get $s)) (i32.load (local.get $w)))
+          (then (return (i32.const 0))))
+        (local.set $s (i32.add (local.get $s) (i32.const 4)))
+        (local.set $w (i32.add (local.get $w) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 4)))
+        (br $l)))
+    (block $done2
+      (loop $l2
+        (br_if $done2 (i32.eqz (local.get $n)))
+        (if (i32.ne (i32.load8_u (local.get $s)) (i32.load8_u (local.get $w)))
+          (then (return (i32.const 0))))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (local.set $w (i32.add (local.get $w) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $l2)))
+    (i32.const 1))
+
+  ;; the index of [s, e) in vocabulary v, or -1
+  (func $word (param $v i32) (param $s i32) (param $e i32) (result i32)
+    (local $base i32) (local $n i32) (local $k i32) (local $at i32)
+    (local.set $base (i32.add (global.get $VOCAB) (i32.shl (local.get $v) (i32.const 8))))
+    (local.set $n (i32.load (local.get $base)))
+    (block $miss
+      (loop $l
+        (br_if $miss (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $at (i32.add (local.get $base) (i32.add (i32.const 4) (i32.shl (local.get $k) (i32.const 3)))))
+        (if (call $same (local.get $s) (local.get $e)
+              (i32.load offset=4 (local.get $at)) (i32.load (local.get $at)))
+          (then (return (local.get $k))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $l)))
+    (i32.const -1))
+
+  ;; whether the len bytes at w follow at i (before limit)
+  (func $lit (param $i i32) (param $limit i32) (param $w i32) (param $n i32) (result i32)
+    (if (i32.gt_u (i32.add (local.get $i) (local.get $n)) (local.get $limit))
+      (then (return (i32.const 0))))
+    (call $same (local.get $i) (i32.add (local.get $i) (local.get $n)) (local.get $w) (local.get $n)))
+
+  ;; A JSON number at i into $num: the index after it, or -1 (not a
+  ;; number, or outside the exact fast path: more than 15 significant
+  ;; digits, or a decimal exponent beyond 22), as DecisionScan's #number.
+  (func $number (param $i i32) (param $end i32) (result i32)
+    (local $neg i32) (local $m f64) (local $digits i32) (local $c i32)
+    (local $exp i32) (local $f i32) (local $e i32) (local $eneg i32) (local $v f64)
+    (if (i32.and (i32.lt_u (local.get $i) (local.get $end))
+                 (i32.eq (i32.load8_u (local.get $i)) (i32.const 45)))
+      (then (local.set $neg (i32.const 1)) (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+    (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+    (local.set $c (i32.load8_u (local.get $i)))
+    (if (i32.eq (local.get $c) (i32.const 48))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.lt_u (local.get $i) (local.get $end))
+          (then (if (call $digit (i32.load8_u (local.get $i))) (then (return (i32.const -1)))))))
+      (else
+        (if (i32.lt_u (i32.sub (local.get $c) (i32.const 49)) (i32.const 9))
+          (then
+            (block $done
+              (loop $l
+                (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+                (local.set $c (i32.load8_u (local.get $i)))
+                (br_if $done (i32.eqz (call $digit (local.get $c))))
+                (local.set $m (f64.add (f64.mul (local.get $m) (f64.const 10))
+                                       (f64.convert_i32_u (i32.sub (local.get $c) (i32.const 48)))))
+                (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $l))))
+          (else (return (i32.const -1))))))
+    ;; a fraction
+    (if (i32.and (i32.lt_u (local.get $i) (local.get $end))
+                 (i32.eq (i32.load8_u (local.get $i)) (i32.const 46)))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $f (local.get $i))
+        (block $done
+          (loop $l
+            (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (br_if $done (i32.eqz (call $digit (local.get $c))))
+            (if (i32.or (f64.ne (local.get $m) (f64.const 0)) (i32.ne (local.get $c) (i32.const 48)))
+              (then
+                (local.set $m (f64.add (f64.mul (local.get $m) (f64.const 10))
+                                       (f64.convert_i32_u (i32.sub (local.get $c) (i32.const 48)))))
+                (local.set $digits (i32.add (local.get $digits) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $l)))
+        (if (i32.eq (local.get $i) (local.get $f)) (then (return (i32.const -1))))
+        (local.set $exp (i32.sub (local.get $exp) (i32.sub (local.get $i) (local.get $f))))))
+    ;; an exponent
+    (if (i32.lt_u (local.get $i) (local.get $end))
+      (then
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 101)) (i32.eq (local.get $c) (i32.const 69)))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (if (i32.lt_u (local.get $i) (local.get $end))
+              (then
+                (local.set $c (i32.load8_u (local.get $i)))
+                (if (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 45)))
+                  (then
+                    (local.set $eneg (i32.eq (local.get $c) (i32.const 45)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))))))
+            (local.set $f (local.get $i))
+            (block $done
+              (loop $l
+                (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+                (local.set $c (i32.load8_u (local.get $i)))
+                (br_if $done (i32.eqz (call $digit (local.get $c))))
+                (if (i32.lt_s (local.get $e) (i32.const 10000))
+                  (then (local.set $e (i32.add (i32.mul (local.get $e) (i32.const 10))
+                                               (i32.sub (local.get $c) (i32.const 48))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $l)))
+            (if (i32.eq (local.get $i) (local.get $f)) (then (return (i32.const -1))))
+            (local.set $exp (i32.add (local.get $exp)
+              (select (i32.sub (i32.const 0) (local.get $e)) (local.get $e) (local.get $eneg))))))))
+    (if (i32.gt_s (local.get $digits) (i32.const 15)) (then (return (i32.const -1))))
+    (if (f64.eq (local.get $m) (f64.const 0))
+      (then (local.set $v (f64.const 0)))
+      (else
+        (if (i32.and (i32.ge_s (local.get $exp) (i32.const 0)) (i32.le_s (local.get $exp) (i32.const 22)))
+          (then (local.set $v (f64.mul (local.get $m)
+            (f64.load (i32.add (global.get $POW10) (i32.shl (local.get $exp) (i32.const 3)))))))
+          (else
+            (if (i32.and (i32.lt_s (local.get $exp) (i32.const 0)) (i32.ge_s (local.get $exp) (i32.const -22)))
+              (then (local.set $v (f64.div (local.get $m)
+                (f64.load (i32.add (global.get $POW10)
+                  (i32.shl (i32.sub (i32.const 0) (local.get $exp)) (i32.const 3)))))))
+              (else (return (i32.const -1))))))))
+    (global.set $num (select (f64.neg (local.get $v)) (local.get $v) (local.get $neg)))
+    (local.get $i))
+
+  ;; a count: a safe integer >= 0 (JSON spelling as $number)
+  (func $count (param $i i32) (param $end i32) (result i32)
+    (local $k i32)
+    (local.set $k (call $number (local.get $i) (local.get $end)))
+    (if (i32.lt_s (local.get $k) (i32.const 0)) (then (return (i32.const -1))))
+    (if (i32.and
+          (i32.and (f64.eq (f64.trunc (global.get $num)) (global.get $num))
+                   (f64.le (f64.abs (global.get $num)) (f64.const 9007199254740991)))
+          (f64.ge (global.get $num) (f64.const 0)))
+      (then (return (local.get $k))))
+    (i32.const -1))
+
+  ;; the literal null, true or false at i: the index after it, or -1
+  (func $null (param $i i32) (param $end i32) (result i32)
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $end)) (then (return (i32.const -1))))
+    (if (result i32) (i32.eq (i32.load (local.get $i)) (i32.const 0x6c6c756e)) ;; "null"
+      (then (i32.add (local.get $i) (i32.const 4))) (else (i32.const -1))))
+
+  ;; Match the template at b, reading no further than limit: the index
+  ;; after the line's last byte when it matches (fields in OUT), else -1.
+  ;; Mirrors DecisionScan.matchAt.
+  (func $match (param $b i32) (param $limit i32) (result i32)
+    (local $i i32) (local $k i32) (local $slots i32) (local $l i32) (local $l1 i32)
+    (local $op i32) (local $s i32) (local $q i32) (local $v i32) (local $n i32)
+    (local.set $slots (call $ld (global.get $SLOTS)))
+    (if (i32.eqz (local.get $slots)) (then (return (i32.const -1))))
+    (call $st (global.get $COMPLETENESS) (i32.const -1))
+    (call $st (global.get $USD_STATE) (i32.const 0))
+    (local.set $i (local.get $b))
+    (loop $slot
+      ;; literal k
+      (local.set $l (call $ld (i32.add (global.get $LIT_START) (i32.shl (local.get $k) (i32.const 2)))))
+      (local.set $l1 (call $ld (i32.add (global.get $LIT_START) (i32.shl (i32.add (local.get $k) (i32.const 1)) (i32.const 2)))))
+      (local.set $n (i32.sub (local.get $l1) (local.get $l)))
+      (if (i32.eqz (call $lit (local.get $i) (local.get $limit) (i32.add (i32.const 0x500) (local.get $l)) (local.get $n)))
+        (then (return (i32.const -1))))
+      (local.set $i (i32.add (local.get $i) (local.get $n)))
+      (if (i32.eq (local.get $k) (local.get $slots))
+        (then
+          ;; cost: complete/partial with a usd >= 0, the others with null
+          (local.set $v (call $ld (global.get $COMPLETENESS)))
+          (local.set $q (call $ld (global.get $USD_STATE)))
+          (if (i32.or (i32.lt_s (local.get $v) (i32.const 0)) (i32.eqz (local.get $q)))
+            (then (return (i32.const -1))))
+          (if (i32.le_s (local.get $v) (i32.const 1))
+            (then
+              (if (i32.or (i32.ne (local.get $q) (i32.const 2))
+                          (i32.eqz (f64.ge (f64.load (global.get $USD)) (f64.const 0))))
+                (then (return (i32.const -1)))))
+            (else (if (i32.ne (local.get $q) (i32.const 1)) (then (return (i32.const -1))))))
+          (return (local.get $i))))
+      (local.set $op (call $ld (i32.add (global.get $OPS) (i32.shl (local.get $k) (i32.const 2)))))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (if (i32.le_u (local.get $op) (i32.const 9))
+        (then
+          ;; text up to the quote that starts the next literal
+          (local.set $s (local.get $i))
+          (local.set $i (call $text (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.le_u (local.get $op) (i32.const 4))
+            (then
+              ;; an id: not empty
+              (if (i32.eq (local.get $i) (local.get $s)) (then (return (i32.const -1))))
+              (local.set $q (i32.add (global.get $SPANS) (i32.shl (local.get $op) (i32.const 3))))
+              (call $st (local.get $q) (local.get $s))
+              (call $st (i32.add (local.get $q) (i32.const 4)) (local.get $i))
+              (br $slot)))
+          (if (i32.eq (local.get $op) (i32.const 5)) (then (br $slot)))
+          ;; a vocabulary: severity 0, action 1, outcome 2, completeness 3
+          (local.set $v (call $word (i32.sub (local.get $op) (i32.const 6)) (local.get $s) (local.get $i)))
+          (if (i32.lt_s (local.get $v) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.eq (local.get $op) (i32.const 6)) (then (call $st (global.get $SEVERITY) (local.get $v))))
+          (if (i32.eq (local.get $op) (i32.const 7)) (then (call $st (global.get $ACTION) (local.get $v))))
+          (if (i32.eq (local.get $op) (i32.const 9)) (then (call $st (global.get $COMPLETENESS) (local.get $v))))
+          (br $slot)))
+      (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
+      ;; 10 trial
+      (if (i32.eq (local.get $op) (i32.const 10))
+        (then
+          (local.set $i (call $count (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (f64.store (global.get $TRIAL) (global.get $num))
+          (br $slot)))
+      ;; 11 tokensIn, tokensOut
+      (if (i32.eq (local.get $op) (i32.const 11))
+        (then
+          (local.set $i (call $count (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (br $slot)))
+      ;; 12 latencyMs: a number >= 0
+      (if (i32.eq (local.get $op) (i32.const 12))
+        (then
+          (local.set $i (call $number (local.get $i) (local.get $limit)))
+          (if (i32.or (i32.lt_s (local.get $i) (i32.const 0))
+                      (i32.eqz (f64.ge (global.get $num) (f64.const 0))))
+            (then (return (i32.const -1))))
+          (br $slot)))
+      ;; 13 parseOk: true or false
+      (if (i32.eq (local.get $op) (i32.const 13))
+        (then
+          (if (i32.le_u (i32.add (local.get $i) (i32.const 4)) (local.get $limit))
+            (then
+              (if (i32.eq (i32.load (local.get $i)) (i32.const 0x65757274)) ;; "true"
+                (then
+                  (call $st (global.get $PARSE_OK) (i32.const 1))
+                  (local.set $i (i32.add (local.get $i) (i32.const 4)))
+                  (br $slot)))))
+          (if (i32.le_u (i32.add (local.get $i) (i32.const 5)) (local.get $limit))
+            (then
+              (if (i32.and (i32.eq (i32.load (local.get $i)) (i32.const 0x736c6166)) ;; "fals"
+                           (i32.eq (i32.load8_u offset=4 (local.get $i)) (i32.const 101)))
+                (then
+                  (call $st (global.get $PARSE_OK) (i32.const 0))
+                  (local.set $i (i32.add (local.get $i) (i32.const 5)))
+                  (br $slot)))))
+          (return (i32.const -1))))
+      ;; 14 pCorrect: null or a number in [0, 1]
+      (if (i32.eq (local.get $op) (i32.const 14))
+        (then
+          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
+            (then
+              (local.set $i (call $null (local.get $i) (local.get $limit)))
+              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              (call $st (global.get $P_NULL) (i32.const 1))
+              (br $slot)))
+          (local.set $i (call $number (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.eqz (i32.and (f64.ge (global.get $num) (f64.const 0))
+                                (f64.le (global.get $num) (f64.const 1))))
+            (then (return (i32.const -1))))
+          (f64.store (global.get $P) (global.get $num))
+          (call $st (global.get $P_NULL) (i32.const 0))
+          (br $slot)))
+      ;; 15 pCorrectSource: null or one of the fixed words (others go to
+      ;; JavaScript, which reads agreement@K and score-metadata:KEY)
+      (if (i32.eq (local.get $op) (i32.const 15))
+        (then
+          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
+            (then
+              (local.set $i (call $null (local.get $i) (local.get $limit)))
+              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              (br $slot)))
+          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 34)) (then (return (i32.const -1))))
+          (local.set $s (i32.add (local.get $i) (i32.const 1)))
+          (local.set $q (call $text (local.get $s) (local.get $limit)))
+          (if (i32.lt_s (local.get $q) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.lt_s (call $word (i32.const 4) (local.get $s) (local.get $q)) (i32.const 0))
+            (then (return (i32.const -1))))
+          (local.set $i (i32.add (local.get $q) (i32.const 1)))
+          (br $slot)))
+      ;; 16 usd: null or a number (the cost rule is checked at the end)
+      (if (i32.eq (local.get $op) (i32.const 16))
+        (then
+          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
+            (then
+              (local.set $i (call $null (local.get $i) (local.get $limit)))
+              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              (call $st (global.get $USD_STATE) (i32.const 1))
+              (br $slot)))
+          (local.set $i (call $number (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (f64.store (global.get $USD) (global.get $num))
+          (call $st (global.get $USD_STATE) (i32.const 2))
+          (br $slot)))
+      (return (i32.const -1)))
+    (i32.const -1))
+
+  ;; murmur3's block step on one 32-bit word into h
+  (func $mix (param $h i32) (param $k i32) (result i32)
+    (i32.add (i32.mul (i32.rotl (i32.xor (local.get $h) (local.get $k)) (i32.const 13)) (i32.const 5))
+             (i32.const 0xe6546b64)))
+  (func $scramble (param $k i32) (result i32)
+    (i32.mul (i32.rotl (i32.mul (local.get $k) (i32.const 0xcc9e2d51)) (i32.const 15)) (i32.const 0x1b873593)))
+  (func $fmix (param $h i32) (result i32)
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
+  ;; KeyHasher.ofBytes on the run, model and task spans and the trial:
+  ;; appends (h1, h2, offset) to the log
+  (global $h1 (mut i32) (i32.const 0))
+  (global $h2 (mut i32) (i32.const 0))
+  (func $hashKey
+    (local $part i32) (local $s i32) (local $e i32) (local $i i32) (local $k i32)
+    (local $shift i32) (local $h1 i32) (local $h2 i32) (local $t i64) (local $lo i32) (local $hi i32)
+    (local.set $h1 (i32.const 0x9747b28c))
+    (local.set $h2 (i32.const 0x2545f491))
+    (loop $parts
+      (local.set $s (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (local.set $e (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (local.set $i (local.get $s))
+      (block $done
+        (loop $l
+          (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $e)))
+          (local.set $k (call $scramble (i32.load (local.get $i))))
+          (local.set $h1 (call $mix (local.get $h1) (local.get $k)))
+          (local.set $h2 (call $mix (local.get $h2) (local.get $k)))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $l)))
+      (local.set $k (i32.sub (local.get $e) (local.get $s)))
+      (local.set $shift (i32.const 8))
+      (block $done2
+        (loop $l2
+          (br_if $done2 (i32.ge_u (local.get $i) (local.get $e)))
+          (local.set $k (i32.xor (local.get $k) (i32.shl (i32.load8_u (local.get $i)) (local.get $shift))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (local.set $shift (i32.add (local.get $shift) (i32.const 8)))
+          (br $l2)))
+      (local.set $k (call $scramble (local.get $k)))
+      (local.set $h1 (call $mix (local.get $h1) (local.get $k)))
+      (local.set $h2 (call $mix (local.get $h2) (local.get $k)))
+      (local.set $part (i32.add (local.get $part) (i32.const 1)))
+      (br_if $parts (i32.lt_u (local.get $part) (i32.const 3))))
+    (local.set $t (i64.trunc_f64_u (f64.load (global.get $TRIAL))))
+    (local.set $lo (i32.wrap_i64 (local.get $t)))
+    (local.set $hi (i32.wrap_i64 (i64.shr_u (local.get $t) (i64.const 32))))
+    (local.set $h1 (i32.mul (i32.xor (local.get $h1) (local.get $lo)) (i32.const 0x5bd1e995)))
+    (local.set $h1 (i32.mul (i32.xor (local.get $h1) (local.get $hi)) (i32.const 0x5bd1e995)))
+    (local.set $h2 (i32.mul (i32.xor (local.get $h2) (local.get $lo)) (i32.const 0x27d4eb2d)))
+    (local.set $h2 (i32.mul (i32.xor (local.get $h2) (local.get $hi)) (i32.const 0x27d4eb2d)))
+    (global.set $h1 (call $fmix (local.get $h1)))
+    (global.set $h2 (call $fmix (i32.xor (local.get $h2) (i32.const 0x85ebca6b)))))
+
+  ;; FNV-1a over the model, gold and predicted class with the code
+  (func $cellHash (param $code i32) (result i32)
+    (local $h i32) (local $part i32) (local $i i32) (local $e i32)
+    (local.set $h (i32.mul (i32.xor (i32.const 0x811c9dc5) (local.get $code)) (i32.const 0x01000193)))
+    (local.set $part (i32.const 1))
+    (loop $parts
+      (local.set $i (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (local.set $e (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (block $done
+        (loop $l
+          (br_if $done (i32.ge_u (local.get $i) (local.get $e)))
+          (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $i))) (i32.const 0x01000193)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $l)))
+      (local.set $h (i32.mul (local.get $h) (i32.const 0x01000193)))
+      ;; parts 1 (model), 3 (gold), 4 (predicted)
+      (local.set $part (select (i32.const 3) (i32.add (local.get $part) (i32.const 1))
+                               (i32.eq (local.get $part) (i32.const 1))))
+      (br_if $parts (i32.le_u (local.get $part) (i32.const 4))))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))))
+
+  (func $span (param $part i32) (result i32)
+    (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+  (func $spanEnd (param $part i32) (result i32)
+    (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+
+  ;; the cell of the current line, or -1 (then MISS_SLOT and CELL_HASH say
+  ;; where addCell puts it)
+  (func $cellOf (result i32)
+    (local $code i32) (local $h i32) (local $i i32) (local $slot i32) (local $c i32)
+    (local $key i32) (local $m i32) (local $t i32) (local $p i32)
+    (local.set $code (i32.add (i32.shl (call $ld (global.get $SEVERITY)) (i32.const 1))
+                              (call $ld (global.get $ACTION))))
+    (local.set $h (call $cellHash (local.get $code)))
+    (local.set $i (i32.and (local.get $h) (i32.const 4095)))
+    (local.set $m (i32.sub (call $spanEnd (i32.const 1)) (call $span (i32.const 1))))
+    (local.set $t (i32.sub (call $spanEnd (i32.const 3)) (call $span (i32.const 3))))
+    (local.set $p (i32.sub (call $spanEnd (i32.const 4)) (call $span (i32.const 4))))
+    (loop $probe
+      (local.set $slot (i32.load (i32.add (global.get $SLOT_CELL) (i32.shl (local.get $i) (i32.const 2)))))
+      (if (i32.eqz (local.get $slot))
+        (then
+          (call $st (global.get $MISS_SLOT) (local.get $i))
+          (call $st (global.get $CELL_HASH) (local.get $h))
+          (return (i32.const -1))))
+      (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (i32.sub (local.get $slot) (i32.const 1)) (i32.const 56))))
+      (if (i32.and
+            (i32.eq (i32.load (i32.add (global.get $SLOT_HASH) (i32.shl (local.get $i) (i32.const 2)))) (local.get $h))
+            (i32.and
+              (i32.eq (i32.load (local.get $c)) (local.get $code))
+              (i32.and (i32.eq (i32.load offset=8 (local.get $c)) (local.get $m))
+                (i32.and (i32.eq (i32.load offset=12 (local.get $c)) (local.get $t))
+                         (i32.eq (i32.load offset=16 (local.get $c)) (local.get $p))))))
+        (then
+          (local.set $key (i32.load offset=4 (local.get $c)))
+          (if (i32.and
+                (call $same (call $span (i32.const 1)) (call $spanEnd (i32.const 1)) (local.get $key) (local.get $m))
+                (i32.and
+                  (call $same (call $span (i32.const 3)) (call $spanEnd (i32.const 3))
+                    (i32.add (local.get $key) (local.get $m)) (local.get $t))
+                  (call $same (call $span (i32.const 4)) (call $spanEnd (i32.const 4))
+                    (i32.add (local.get $key) (i32.add (local.get $m) (local.get $t))) (local.get $p))))
+            (then (return (i32.sub (local.get $slot) (i32.const 1)))))))
+      (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 4095)))
+      (br $probe))
+    (i32.const -1))
+
+  ;; Add the cell of the line run() last stopped at with status 2 (its
+  ;; spans are in OUT), as cell number CELLS; 0 when the table is full.
+  (func (export "addCell") (result i32)
+    (local $n i32) (local $c i32) (local $key i32) (local $m i32) (local $t i32) (local $p i32)
+    (local.set $n (call $ld (global.get $CELLS)))
+    (local.set $m (i32.sub (call $spanEnd (i32.const 1)) (call $span (i32.const 1))))
+    (local.set $t (i32.sub (call $spanEnd (i32.const 3)) (call $span (i32.const 3))))
+    (local.set $p (i32.sub (call $spanEnd (i32.const 4)) (call $span (i32.const 4))))
+    (local.set $key (call $ld (global.get $KEY_USED)))
+    (if (i32.or (i32.ge_u (local.get $n) (i32.const 2048))
+          (i32.gt_u (i32.add (i32.add (global.get $KEY_BASE) (local.get $key))
+                             (i32.add (local.get $m) (i32.add (local.get $t) (local.get $p))))
+                    (global.get $KEY_END)))
+      (then (return (i32.const 0))))
+    (local.set $key (i32.add (global.get $KEY_BASE) (local.get $key)))
+    (memory.copy (local.get $key) (call $span (i32.const 1)) (local.get $m))
+    (memory.copy (i32.add (local.get $key) (local.get $m)) (call $span (i32.const 3)) (local.get $t))
+    (memory.copy (i32.add (local.get $key) (i32.add (local.get $m) (local.get $t))) (call $span (i32.const 4)) (local.get $p))
+    (call $st (global.get $KEY_USED)
+      (i32.add (call $ld (global.get $KEY_USED)) (i32.add (local.get $m) (i32.add (local.get $t) (local.get $p)))))
+    (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (local.get $n) (i32.const 56))))
+    (i32.store (local.get $c)
+      (i32.add (i32.shl (call $ld (global.get $SEVERITY)) (i32.const 1)) (call $ld (global.get $ACTION))))
+    (i32.store offset=4 (local.get $c) (local.get $key))
+    (i32.store offset=8 (local.get $c) (local.get $m))
+    (i32.store offset=12 (local.get $c) (local.get $t))
+    (i32.store offset=16 (local.get $c) (local.get $p))
+    (f64.store offset=24 (local.get $c) (f64.const 0))
+    (f64.store offset=32 (local.get $c) (f64.const 0))
+    (f64.store offset=40 (local.get $c) (f64.const 0))
+    (f64.store offset=48 (local.get $c) (f64.const 0))
+    (i32.store (i32.add (global.get $SLOT_CELL) (i32.shl (call $ld (global.get $MISS_SLOT)) (i32.const 2)))
+      (i32.add (local.get $n) (i32.const 1)))
+    (i32.store (i32.add (global.get $SLOT_HASH) (i32.shl (call $ld (global.get $MISS_SLOT)) (i32.const 2)))
+      (call $ld (global.get $CELL_HASH)))
+    (call $st (global.get $CELLS) (i32.add (local.get $n) (i32.const 1)))
+    (i32.const 1))
+
+  ;; Empty the cells, the key log and the template (a new segment).
+  (func (export "reset")
+    (memory.fill (global.get $SLOT_CELL) (i32.const 0) (i32.const 0x4000))
+    (call $st (global.get $CELLS) (i32.const 0))
+    (call $st (global.get $KEY_USED) (i32.const 0))
+    (call $st (global.get $LOG_COUNT) (i32.const 0))
+    (call $st (global.get $REPEATED) (i32.const 0))
+    (call $st (global.get $FIRST_LEN) (i32.const -1))
+    (call $st (global.get $SLOTS) (i32.const 0)))
+
+  ;; Read the lines from b (an address) while they match the template,
+  ;; up to filled (an address; eof: whether the file ends there); base is
+  ;; the file offset of address 0's byte... of `origin`: offset = base +
+  ;; (line - origin). Returns a status (see above); POS is where it
+  ;; stopped and LINES how many lines it read.
+  (func (export "run") (param $b i32) (param $filled i32) (param $eof i32)
+        (param $origin i32) (param $base f64) (result i32)
+    (local $end i32) (local $nl i32) (local $cell i32) (local $c i32) (local $lines i32)
+    (local $log i32) (local $rs i32) (local $re i32)
+    (block $stop (result i32)
+      (loop $line
+        (if (i32.ge_u (local.get $b) (local.get $filled)) (then (br $stop (i32.const 0))))
+        (local.set $end (call $match (local.get $b) (local.get $filled)))
+        (if (i32.lt_s (local.get $end) (i32.const 0)) (then (br $stop (i32.const 1))))
+        ;; a line end must follow: LF, CR LF, or the end of the file
+        (local.set $nl (i32.const -1))
+        (if (i32.lt_u (local.get $end) (local.get $filled))
+          (then
+            (if (i32.eq (i32.load8_u (local.get $end)) (i32.const 10))
+              (then (local.set $nl (local.get $end)))
+              (else
+                (if (i32.and (i32.lt_u (i32.add (local.get $end) (i32.const 1)) (local.get $filled))
+                      (i32.and (i32.eq (i32.load8_u (local.get $end)) (i32.const 13))
+                               (i32.eq (i32.load8_u offset=1 (local.get $end)) (i32.const 10))))
+                  (then (local.set $nl (i32.add (local.get $end) (i32.const 1))))))))
+          (else (if (local.get $eof) (then (local.set $nl (local.get $end))))))
+        (if (i32.lt_s (local.get $nl) (i32.const 0)) (then (br $stop (i32.const 1))))
+        (if (i32.lt_s (call $ld (global.get $FIRST_LEN)) (i32.const 0)) (then (br $stop (i32.const 1))))
+        (local.set $cell (call $cellOf))
+        (if (i32.lt_s (local.get $cell) (i32.const 0)) (then (br $stop (i32.const 2))))
+        (if (i32.ge_u (call $ld (global.get $LOG_COUNT)) (call $ld (global.get $LOG_CAP)))
+          (then (br $stop (i32.const 3))))
+        ;; the key into the log
+        (call $hashKey)
+        (local.set $log (i32.add (call $ld (global.get $LOG_BASE))
+                                 (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 4))))
+        (i32.store (local.get $log) (global.get $h1))
+        (i32.store offset=4 (local.get $log) (global.get $h2))
+        (f64.store offset=8 (local.get $log)
+          (f64.add (local.get $base) (f64.convert_i32_u (i32.sub (local.get $b) (local.get $origin)))))
+        (call $st (global.get $LOG_COUNT) (i32.add (call $ld (global.get $LOG_COUNT)) (i32.const 1)))
+        ;; the counts of its cell
+        (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (local.get $cell) (i32.const 56))))
+        (f64.store offset=24 (local.get $c) (f64.add (f64.load offset=24 (local.get $c)) (f64.const 1)))
+        (if (call $ld (global.get $P_NULL))
+          (then (f64.store offset=40 (local.get $c) (f64.add (f64.load offset=40 (local.get $c)) (f64.const 1))))
+          (else (f64.store offset=32 (local.get $c)
+                  (f64.add (f64.load offset=32 (local.get $c))
+                           (f64.sub (f64.const 1) (f64.load (global.get $P)))))))
+        (if (i32.eqz (call $ld (global.get $PARSE_OK)))
+          (then (f64.store offset=48 (local.get $c) (f64.add (f64.load offset=48 (local.get $c)) (f64.const 1)))))
+        ;; a trial other than 0, or another run: tasks repeat
+        (local.set $rs (call $span (i32.const 0)))
+        (local.set $re (call $spanEnd (i32.const 0)))
+        (if (i32.or (f64.ne (f64.load (global.get $TRIAL)) (f64.const 0))
+              (i32.eqz (call $same (local.get $rs) (local.get $re) (global.get $FIRST_RUN)
+                         (call $ld (global.get $FIRST_LEN)))))
+          (then (call $st (global.get $REPEATED) (i32.const 1))))
+        (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
+        (local.set $b (i32.add (local.get $nl) (i32.const 1)))
+        (br $line))
+      (i32.const 0))
+    (call $st (global.get $POS) (local.get $b))
+    (call $st (global.get $LINES) (local.get $lines)))
+)

@@ -1,0 +1,142 @@
+// The WebAssembly reader of JSONL decisions changes nothing but speed: a
+// segment read through it gives what the byte scanner alone gives (the same
+// cells, keys, lines, first run and trouble; sums equal up to the order of
+// addition), for generated lines valid and damaged, at any read size; it
+// reads the lines of one writer itself; and its bytes are what its source
+// assembles to.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { DecisionScan } from "../../../lib/runs/_decision_scan.ts";
+import {
+  readSegment,
+  type SegmentResult,
+} from "../../../lib/runs/_jsonl_segments.ts";
+import { WASM_STATUS, WasmScan } from "../../../lib/runs/_scan_wasm.ts";
+import {
+  assembleScanWasm,
+  SCAN_WASM_BYTES_PATH,
+} from "../../../scripts/_scan_wasm_build.ts";
+import { tempFile } from "../../_helpers.ts";
+import { line, plainLine, writerLines } from "./_decision_lines.ts";
+
+const encoder = new TextEncoder();
+
+// a segment's result with its keys as sorted (h1, h2, offset) triples and
+// its sums rounded, to compare the two readers
+function comparable(r: SegmentResult) {
+  const keys: string[] = [];
+  const { keys: k, offsets } = r.keys;
+  for (let i = 0; i < offsets.length; i++) {
+    keys.push(`${k[2 * i]},${k[2 * i + 1]},${offsets[i]}`);
+  }
+  return {
+    trouble: r.trouble,
+    lines: r.lines,
+    decisions: r.decisions,
+    firstRun: r.firstRun,
+    repeatedTasks: r.repeatedTasks,
+    cells: r.trouble !== null
+      ? []
+      : r.cells.map((c) =>
+        c.map((v) => typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v)
+      ).sort((a, b) => JSON.stringify(a) < JSON.stringify(b) ? -1 : 1),
+    keys: r.trouble !== null ? [] : keys.sort(),
+  };
+}
+
+Deno.test("a segment read through the WebAssembly reader gives what the byte scanner alone gives, for any lines and read size (property, seed 89)", async () => {
+  const path = await tempFile("wasm.jsonl", "");
+  let troubled = 0;
+  let clean = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        // one writer's lines (a shared template), some damaged
+        { weight: 3, arbitrary: writerLines(60) },
+        // any lines, valid or not, in any layout
+        fc.array(fc.oneof({ weight: 3, arbitrary: plainLine }, line), {
+          maxLength: 40,
+        }),
+      ),
+      fc.constantFrom("\n", "\r\n"),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 4096 }),
+      async (lines, eol, bom, chunkSize) => {
+        const text = (bom ? "\ufeff" : "") + lines.join(eol) +
+          (lines.length % 2 === 0 ? eol : "");
+        await Deno.writeTextFile(path, text);
+        const size = (await Deno.stat(path)).size;
+        const range = { start: 0, end: size };
+        const js = await readSegment(path, 0, range, {
+          wasm: false,
+          chunkSize,
+        });
+        const wasm = await readSegment(path, 0, range, {
+          wasm: true,
+          chunkSize,
+        });
+        if (js.trouble === null) clean++;
+        else troubled++;
+        assert.deepEqual(comparable(wasm), comparable(js), text);
+      },
+    ),
+    { seed: 89, numRuns: 400 },
+  );
+  // both kinds of file were seen
+  assert.ok(clean > 30 && troubled > 30, `${clean} clean, ${troubled} not`);
+});
+
+Deno.test("the WebAssembly reader reads one writer's lines itself, after the first line of each cell", () => {
+  const scan = new DecisionScan();
+  const lines = Array.from({ length: 200 }, (_, i) =>
+    JSON.stringify({
+      runId: "run",
+      modelId: i % 2 === 0 ? "frontier" : "small",
+      taskId: `t-${i}`,
+      trial: 0,
+      severity: ["LOW", "MEDIUM", "HIGH", "CRITICAL"][i % 4],
+      trueClass: "MATCH",
+      predClass: i % 5 === 0 ? "AMOUNT_MISMATCH" : "MATCH",
+      parseOk: i % 7 !== 0,
+      pCorrect: i % 9 === 0 ? null : (i % 100) / 100,
+      action: i % 3 === 0 ? "escalate" : "auto",
+      cost: { completeness: "complete", usd: 0.0004 },
+      outcome: "resolved",
+    }));
+  const bytes = encoder.encode(lines.join("\n") + "\n");
+  const first = bytes.indexOf(10);
+  assert.ok(scan.scan(bytes, 0, first));
+  const wasm = new WasmScan();
+  wasm.reset();
+  assert.ok(wasm.follow(scan));
+  wasm.setFirstRun(encoder.encode("run"));
+  const buf = wasm.buffer(bytes.length);
+  buf.set(bytes);
+  let pos = first + 1;
+  let read = 0;
+  let added = 0;
+  for (;;) {
+    const status = wasm.run(pos, bytes.length, true, 0);
+    pos = wasm.pos;
+    read += wasm.lines;
+    if (status === WASM_STATUS.done) break;
+    assert.equal(status, WASM_STATUS.newCell, `line at ${pos}`);
+    assert.ok(wasm.addCell());
+    added++;
+  }
+  assert.equal(read, 199);
+  assert.equal(wasm.cells, added);
+  // 2 models x 4 severities x 2 predictions x 2 actions at most
+  assert.ok(added <= 32);
+  let n = 0;
+  for (let i = 0; i < wasm.cells; i++) n += wasm.counts(i).n;
+  assert.equal(n, 199);
+  assert.equal(wasm.repeated, false);
+});
+
+Deno.test("the committed WebAssembly bytes are what _scan_wasm.wat assembles to", async () => {
+  const committed = await Deno.readTextFile(
+    new URL(`../../../${SCAN_WASM_BYTES_PATH}`, import.meta.url),
+  );
+  assert.equal(await assembleScanWasm(), committed);
+});
