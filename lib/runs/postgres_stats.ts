@@ -689,8 +689,11 @@ async function checksGuarantee(
   const trusted = new Set(
     own.checks.filter((c) => c.trusted).map((c) => c.definition),
   );
+  // pg_get_constraintdef ends a not-validated one with " NOT VALID"
   const untrusted = new Set(
-    own.checks.filter((c) => !c.trusted).map((c) => c.definition),
+    own.checks.filter((c) => !c.trusted).map((c) =>
+      c.definition.replace(/ NOT VALID$/, "")
+    ),
   );
   for (const { definition } of probe.checks) {
     if (!trusted.has(definition)) {
