@@ -367,6 +367,7 @@ export interface PostgresStatsOptions {
 }
 
 type Sql = import("postgres").Sql;
+type TransactionSql = import("postgres").TransactionSql;
 
 async function connect(connection: PostgresConnection): Promise<Sql> {
   const { default: postgres } = await import("postgres");
@@ -422,7 +423,11 @@ function flatRow(found: Record<string, unknown>): FlatDecisionRow {
  * {@linkcode postgresRelation}); one scan with one `GROUP BY` and no window
  * runs `decisionCellsSql`, which also counts rows failing `DECISION_CHECKS`;
  * when any fails, the first bad row in key order is fetched and reported
- * with the loaders' message, its key values in place of a line number. With
+ * with the loaders' message, its key values in place of a line number. On a
+ * table whose validated CHECK constraints are the row checks (see
+ * {@linkcode postgresChecksGuaranteed}; `decisionsTableSql` with `checks`
+ * makes one) no row can fail them, and the scan is
+ * `decisionCellsWithoutChecksSql` instead (`onChecks` tells which). With
  * `checkDuplicates` (the default) repeated (runId, modelId, taskId, trial)
  * are refused: by the table's unique index on key columns when it has one
  * (a primary key; no scan), else by a second scan that counts distinct
@@ -436,7 +441,7 @@ function flatRow(found: Record<string, unknown>): FlatDecisionRow {
  *
  * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
  * @param table The table or view (unquoted name or `schema.name`).
- * @param options Duplicate check, DSN environment.
+ * @param options Duplicate check, DSN environment, a listener for the checks decision.
  * @returns Statistics rows in canonical order (`sortStats`).
  * @throws {SyntaxError} On a bad DSN or table name.
  * @throws {TypeError} On a missing table, or a wrong column set or type.
@@ -476,21 +481,35 @@ export async function postgresDecisionStats(
     }
     const relation = postgresRelation(table, columns);
     const facts = await tableFacts(sql, table);
+    // one scan, no window: taskShare = n unless some task has several rows;
     // when the table's validated CHECK constraints are the row checks, no
-    // row can fail them: the scan leaves them out
-    const guarantee = relation === table
-      ? await checksGuarantee(sql, table)
-      : { guaranteed: false, reason: "optional columns are missing" };
-    options.onChecks?.(guarantee);
-    // one scan, no window: taskShare = n unless some task has several rows
-    let rows: unknown[][] = await sql.unsafe(
-      guarantee.guaranteed
-        ? decisionCellsWithoutChecksSql(relation, { dialect: "postgres" })
-        : decisionCellsSql(
-          relation,
-          postgresCellOptions(columns, facts.notNull),
-        ),
-    ).values();
+    // row can fail them and the scan leaves them out. The decision and the
+    // scan share a transaction that holds ACCESS SHARE on the table from
+    // before the catalog is read: no constraint can be dropped (that takes
+    // ACCESS EXCLUSIVE) between the two
+    const checked = decisionCellsSql(
+      relation,
+      postgresCellOptions(columns, facts.notNull),
+    );
+    let rows: unknown[][];
+    if (relation === table) {
+      rows = await sql.begin(async (tx) => {
+        await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
+        const guarantee = await checksGuarantee(tx, table);
+        options.onChecks?.(guarantee);
+        return await tx.unsafe(
+          guarantee.guaranteed
+            ? decisionCellsWithoutChecksSql(relation, { dialect: "postgres" })
+            : checked,
+        ).values();
+      }) as unknown[][];
+    } else {
+      options.onChecks?.({
+        guaranteed: false,
+        reason: "optional columns are missing",
+      });
+      rows = await sql.unsafe(checked).values();
+    }
     const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
     if (invalid > 0) {
       const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
@@ -635,7 +654,8 @@ async function relationFacts(
 }
 
 // The temporary table whose constraints the user's table is compared with:
-// decisionsTableSql's checked layout, dropped at the end of the transaction.
+// decisionsTableSql's checked layout, dropped at the end of the transaction
+// (it is made in a savepoint, which a failure rolls back alone).
 function probeTableSql(name: string): string {
   return decisionsTableSql("postgres", `pg_temp.${name}`, { checks: true })
     .replace(/^CREATE TABLE /, "CREATE TEMP TABLE ") + " ON COMMIT DROP";
@@ -643,7 +663,7 @@ function probeTableSql(name: string): string {
 
 // The decision of postgresChecksGuaranteed, in an open session.
 async function checksGuarantee(
-  sql: Sql,
+  sql: TransactionSql,
   table: string,
 ): Promise<ChecksGuarantee> {
   const no = (reason: string) => ({ guaranteed: false, reason });
@@ -660,7 +680,7 @@ async function checksGuarantee(
   const name = `lossbook_probe_${crypto.randomUUID().replaceAll("-", "")}`;
   let probe: RelationFacts | null;
   try {
-    probe = await sql.begin(async (tx) => {
+    probe = await sql.savepoint(async (tx) => {
       await tx.unsafe(probeTableSql(name));
       return await relationFacts(tx, `pg_temp.${name}`);
     }) as RelationFacts | null;
@@ -752,7 +772,9 @@ export async function postgresChecksGuaranteed(
   checkTableName(table);
   const sql = await connect(parsePostgresDsn(dsn, options.env ?? {}));
   try {
-    return await checksGuarantee(sql, table);
+    return await sql.begin((tx) =>
+      checksGuarantee(tx, table)
+    ) as ChecksGuarantee;
   } finally {
     await sql.end({ timeout: 5 });
   }
