@@ -164,6 +164,7 @@ export {
   parseSeverityMap,
   pError,
   pickPCorrect,
+  postgresChecksGuaranteed,
   postgresDecisionStats,
   readDecisionsJsonl,
   RECONFORGE_EXCEPTION_TYPES,
@@ -183,12 +184,14 @@ export {
 } from "./lib/runs/mod.ts";
 export type {
   Action,
+  ChecksGuarantee,
   ConfidenceModel,
   Decision,
   DecisionCheck,
   DecisionFileOptions,
   DecisionFormat,
   DecisionSqlExport,
+  DecisionsTableOptions,
   DuckDBJsonlOptions,
   DuckDBOptions,
   DuckDBProgress,

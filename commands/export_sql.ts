@@ -1,6 +1,7 @@
 // `lossbook export-sql`: the decision SQL for someone else's warehouse.
 import {
   decisionSqlExport,
+  decisionsTableSql,
   SQL_DIALECTS,
   type SqlDialect,
 } from "../lib/runs/decision_sql_export.ts";
@@ -22,6 +23,11 @@ const EXPORT_SQL_OPTIONS = {
     value: "NAME",
     doc: "name of the decisions table in the SQL",
     byDefault: "decisions",
+  },
+  constraints: {
+    type: "boolean",
+    doc:
+      "also print the table layout with the row checks as CHECK constraints and PRIMARY KEY (runId, modelId, taskId, trial); with --json as constrainedTable",
   },
   json: JSON_OPTION,
 } as const;
@@ -62,8 +68,15 @@ export const exportSqlCommand: Command = {
       throw new UsageError(`--table: ${(error as Error).message}`);
     }
     const sql = decisionSqlExport(dialect, table);
+    const constrained = values.constraints
+      ? decisionsTableSql(dialect, table, { checks: true, primaryKey: true })
+      : null;
     if (values.json) {
-      console.log(JSON.stringify(sql, null, 2));
+      console.log(JSON.stringify(
+        constrained === null ? sql : { ...sql, constrainedTable: constrained },
+        null,
+        2,
+      ));
       return Promise.resolve(0);
     }
     const part = (title: string, text: string) => `-- ${title}\n${text};\n`;
@@ -74,6 +87,12 @@ export const exportSqlCommand: Command = {
       "-- invalidRows is not 0 or repeatedKeys is not 0.",
       "",
       part("the table layout the queries read", sql.createTable),
+      ...(constrained === null ? [] : [
+        part(
+          "the same layout, constrained: the row checks as CHECK constraints (a row they\n-- refuse cannot be stored), the decision key as primary key",
+          constrained,
+        ),
+      ]),
       part(
         "sufficient statistics per (modelId, severity, trueClass, predClass, action), with invalidRows",
         sql.aggregate,

@@ -11,16 +11,26 @@
 //      (`GROUP BY` with the counts and sums, no row checks, no duplicate
 //      scan). The server is LOSSBOOK_TEST_PG_DSN, or a throwaway one started
 //      with scripts/pg_throwaway.sh. Then again with a primary key on the
-//      decision key, which replaces score's duplicate scan. Each pair runs
-//      PG_ROUNDS times interleaved (psql, score, psql, score); the fastest
-//      run of each is reported.
+//      decision key, which replaces score's duplicate scan, and on a table
+//      made with the row checks as CHECK constraints and the primary key
+//      (`decisionsTableSql(..., { checks: true, primaryKey: true })`, same
+//      rows), on which score leaves the checks to the database. Each pair
+//      runs PG_ROUNDS times interleaved (psql, score, psql, score); the
+//      fastest run of each is reported.
+//   2b. EXPLAIN (ANALYZE, BUFFERS) on PG_EXPLAIN_N rows (default 2,000,000)
+//      of a constrained table: the bare aggregate, the checked aggregate
+//      score runs on a table without the constraints (decisionCellsSql) and
+//      the lean one it runs on a constrained table
+//      (decisionCellsWithoutChecksSql), under score's session settings,
+//      interleaved PG_ROUNDS + 1 times: the server's execution times.
 //   3. 2,000,000- and 10,000,000-line JSONL through `score --engine memory`
 //      (the streaming reader): peak RSS and rows/s.
 //
 // Each part checks free disk first and removes what it writes. Prints one
 // JSON document. Usage:
 //   deno run -A scripts/bench_engines.ts [--n 1000000] [--pg-n 10000000] [--pg-rounds 2]
-//     [--stream 2000000,10000000] [--skip jsonl,pg,stream] [--dir /tmp]
+//     [--pg-explain-n 2000000] [--stream 2000000,10000000]
+//     [--skip jsonl,pg,pg-explain,stream] [--dir /tmp]
 //     [--repeat 3]   (JSONL: score and DuckDB's query, interleaved, best and median)
 import { parseArgs } from "node:util";
 import { SEVERITIES } from "../lib/costs/severity.ts";
@@ -28,6 +38,11 @@ import { writeBenchDecisions } from "./_bench_decisions.ts";
 import { withDuckDB } from "../lib/runs/duckdb_session.ts";
 import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
 import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
+import {
+  decisionCellsSql,
+  decisionCellsWithoutChecksSql,
+} from "../lib/runs/duckdb_stats_sql.ts";
+import { postgresCellOptions } from "../lib/runs/postgres_stats.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -35,6 +50,7 @@ const { values } = parseArgs({
     n: { type: "string", default: "1000000" },
     "pg-n": { type: "string", default: "10000000" },
     "pg-rounds": { type: "string", default: "2" },
+    "pg-explain-n": { type: "string", default: "2000000" },
     stream: { type: "string", default: "2000000,10000000" },
     skip: { type: "string", default: "" },
     dir: { type: "string", default: "/tmp" },
@@ -229,85 +245,119 @@ if (!skip.has("jsonl")) {
   );
 }
 
-if (!skip.has("pg")) {
-  const n = Number(values["pg-n"]);
-  await needDisk(values.dir, n * 250, "PostgreSQL benchmark");
-  let dsn = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
-  let started: string | null = null;
-  if (dsn === undefined) {
-    const out = await new Deno.Command("bash", {
-      args: [`${root}scripts/pg_throwaway.sh`, "start"],
-    }).output();
-    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-    const env = new TextDecoder().decode(out.stdout);
-    started = /LOSSBOOK_PG_DIR=([^;]+);/.exec(env)![1];
-    dsn = /LOSSBOOK_TEST_PG_DSN='([^']+)'/.exec(env)![1];
-  }
-  const table = `lbbench_${Date.now()}`;
-  const psql = (sql: string) =>
-    timed("psql", [
-      dsn!,
-      "-X",
-      "-q",
-      "-t",
-      "-A",
-      "-v",
-      "ON_ERROR_STOP=1",
-      "-c",
-      sql,
-    ]);
-  try {
-    await psql(decisionsTableSql("postgres", table));
-    // seeded rows made by the server: every column a function of i
-    const pick = (list: string[], expr: string) =>
-      `(ARRAY[${
-        list.map((s) => `'${s}'`).join(",")
-      }])[1 + (${expr}) % ${list.length}]`;
-    await psql(`INSERT INTO ${table} SELECT 'bench',
+/** The server of LOSSBOOK_TEST_PG_DSN, or a throwaway one: its DSN and how to stop it. */
+async function pgServer(): Promise<{ dsn: string; stop: () => Promise<void> }> {
+  const dsn = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
+  if (dsn !== undefined) return { dsn, stop: () => Promise.resolve() };
+  const out = await new Deno.Command("bash", {
+    args: [`${root}scripts/pg_throwaway.sh`, "start"],
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  const env = new TextDecoder().decode(out.stdout);
+  const started = /LOSSBOOK_PG_DIR=([^;]+);/.exec(env)![1];
+  return {
+    dsn: /LOSSBOOK_TEST_PG_DSN='([^']+)'/.exec(env)![1],
+    stop: async () => {
+      await new Deno.Command("bash", {
+        args: [`${root}scripts/pg_throwaway.sh`, "stop", started],
+      }).output();
+    },
+  };
+}
+
+/** `psql DSN -c SQL`, timed, quiet, stopping on the first error. */
+function psqlOn(dsn: string, sql: string): Promise<Timed> {
+  return timed("psql", [
+    dsn,
+    "-X",
+    "-q",
+    "-t",
+    "-A",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-c",
+    sql,
+  ]);
+}
+
+// seeded rows made by the server: every column a function of i
+function benchRowsSql(table: string, n: number): string {
+  const pick = (list: string[], expr: string) =>
+    `(ARRAY[${
+      list.map((s) => `'${s}'`).join(",")
+    }])[1 + (${expr}) % ${list.length}]`;
+  return `INSERT INTO ${table} SELECT 'bench',
   CASE WHEN i % 2 = 0 THEN 'frontier' ELSE 'small' END,
   'task-' || (i / 2), 0,
   ${pick([...SEVERITIES], "(i * 7919) % 1000")},
   ${
-      pick(
-        ["MATCH", "MATCH", "AMOUNT_MISMATCH", "DUPLICATE"],
-        "(i * 104729) % 997",
-      )
-    },
+    pick(
+      ["MATCH", "MATCH", "AMOUNT_MISMATCH", "DUPLICATE"],
+      "(i * 104729) % 997",
+    )
+  },
   ${
-      pick(
-        ["MATCH", "MATCH", "MATCH", "AMOUNT_MISMATCH"],
-        "(i * 1299709) % 991",
-      )
-    },
+    pick(
+      ["MATCH", "MATCH", "MATCH", "AMOUNT_MISMATCH"],
+      "(i * 1299709) % 991",
+    )
+  },
   true, ((i * 31337) % 1000) / 1000.0, CASE WHEN i % 20 = 0 THEN 'escalate' ELSE 'auto' END,
   'complete', 0.0004, 'resolved', NULL, NULL, NULL, NULL, NULL, NULL
-FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
-    await psql(`VACUUM ANALYZE ${table}`);
-    const scorePostgres = () =>
-      scoreJson(["--engine", "postgres", "--dsn", dsn!, "--table", table]);
-    const bareAggregate = () =>
-      psql(
-        `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`,
-      );
+FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`;
+}
+
+/** Create `table` (with the layout options), fill it with `n` bench rows, VACUUM ANALYZE. */
+async function benchTable(
+  dsn: string,
+  table: string,
+  n: number,
+  options: { checks?: boolean; primaryKey?: boolean } = {},
+): Promise<void> {
+  await psqlOn(dsn, decisionsTableSql("postgres", table, options));
+  await psqlOn(dsn, benchRowsSql(table, n));
+  await psqlOn(dsn, `VACUUM ANALYZE ${table}`);
+}
+
+const bareAggregateSql = (table: string) =>
+  `${BARE_GROUP} FROM ${table} GROUP BY modelId, severity, trueClass, predClass, action`;
+
+if (!skip.has("pg")) {
+  const n = Number(values["pg-n"]);
+  await needDisk(values.dir, n * 250, "PostgreSQL benchmark");
+  const server = await pgServer();
+  const dsn = server.dsn;
+  const table = `lbbench_${Date.now()}`;
+  const constrained = `${table}_checked`;
+  const psql = (sql: string) => psqlOn(dsn, sql);
+  try {
+    await benchTable(dsn, table, n);
+    const scorePostgres = (t: string) =>
+      scoreJson(["--engine", "postgres", "--dsn", dsn, "--table", t]);
     // interleaved (peer, ours, peer, ours, ...): the fastest of each
     const rounds = Number(values["pg-rounds"]);
-    const interleaved = async () => {
+    const interleaved = async (t: string) => {
       const [bare, score]: number[][] = [[], []];
       for (let r = 0; r < rounds; r++) {
-        bare.push((await bareAggregate()).seconds);
-        const run = await scorePostgres();
+        bare.push((await psql(bareAggregateSql(t))).seconds);
+        const run = await scorePostgres(t);
         const decisions = JSON.parse(run.stdout).decisions;
         if (decisions !== n) throw new Error(`score read ${decisions} of ${n}`);
         score.push(run.seconds);
       }
       return { bare: Math.min(...bare), score: Math.min(...score) };
     };
-    const plain = await interleaved();
+    const plain = await interleaved(table);
     // with a primary key on the decision key, the duplicate scan is not needed
     await psql(
       `ALTER TABLE ${table} ADD PRIMARY KEY (runId, modelId, taskId, trial)`,
     );
-    const keyed = await interleaved();
+    const keyed = await interleaved(table);
+    // the same rows in a table whose CHECK constraints are the row checks:
+    // score leaves the checks to the database (one table on disk at a time)
+    await psql(`DROP TABLE ${table}`);
+    await benchTable(dsn, constrained, n, { checks: true, primaryKey: true });
+    const checked = await interleaved(constrained);
     report.postgres = {
       rows: n,
       rounds,
@@ -317,15 +367,77 @@ FROM generate_series(1::bigint, ${n}::bigint) AS s(i)`);
       scorePrimaryKeySeconds: keyed.score,
       psqlBareAggregateAgainSeconds: keyed.bare,
       ratioScorePrimaryKeyToPsql: keyed.score / keyed.bare,
+      scoreConstrainedSeconds: checked.score,
+      psqlBareAggregateConstrainedSeconds: checked.bare,
+      ratioScoreConstrainedToPsql: checked.score / checked.bare,
     };
     console.error(JSON.stringify(report.postgres));
   } finally {
     await psql(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
-    if (started !== null) {
-      await new Deno.Command("bash", {
-        args: [`${root}scripts/pg_throwaway.sh`, "stop", started],
-      }).output();
+    await psql(`DROP TABLE IF EXISTS ${constrained}`).catch(() => {});
+    await server.stop();
+  }
+}
+
+if (!skip.has("pg-explain")) {
+  const n = Number(values["pg-explain-n"]);
+  await needDisk(values.dir, n * 250, "PostgreSQL EXPLAIN benchmark");
+  const server = await pgServer();
+  const table = `lbexplain_${Date.now()}`;
+  try {
+    await benchTable(server.dsn, table, n, { checks: true, primaryKey: true });
+    // the checked query as score builds it for this table (its column
+    // types and NOT NULL columns, read from the catalog as score reads them)
+    const catalog = (await psqlOn(
+      server.dsn,
+      `SELECT attname, atttypid, attnotnull FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attnum > 0 AND NOT attisdropped`,
+    )).stdout.trim().split("\n").map((l) => l.split("|"));
+    const options = postgresCellOptions(
+      catalog.map(([name, type]) => ({ name, type: Number(type) })),
+      new Set(catalog.filter((c) => c[2] === "t").map((c) => c[0])),
+    );
+    const queries: Record<string, string> = {
+      bareAggregate: bareAggregateSql(table),
+      checkedCells: decisionCellsSql(table, options),
+      leanCells: decisionCellsWithoutChecksSql(table, { dialect: "postgres" }),
+    };
+    // score's session settings (postgres_stats.ts), then the plan's times
+    const explain = async (sql: string) => {
+      const out = await psqlOn(
+        server.dsn,
+        `SET jit_inline_above_cost = -1; SET jit_optimize_above_cost = -1; EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+      );
+      const ms = (label: string) =>
+        Number(new RegExp(`${label}: ([0-9.]+) ms`).exec(out.stdout)?.[1]);
+      const buffers = /Buffers: (.*)/.exec(out.stdout)?.[1] ?? null;
+      return { executionMs: ms("Execution Time"), buffers };
+    };
+    const rounds = Number(values["pg-rounds"]) + 1;
+    const times: Record<string, number[]> = {};
+    const buffers: Record<string, string | null> = {};
+    for (let r = 0; r < rounds; r++) {
+      for (const [name, sql] of Object.entries(queries)) {
+        const got = await explain(sql);
+        (times[name] ??= []).push(got.executionMs);
+        buffers[name] = got.buffers;
+      }
     }
+    const best = (name: string) => Math.min(...times[name]);
+    report.postgresExplain = {
+      rows: n,
+      rounds,
+      executionMs: times,
+      bestExecutionMs: Object.fromEntries(
+        Object.keys(queries).map((k) => [k, best(k)]),
+      ),
+      ratioCheckedToBare: best("checkedCells") / best("bareAggregate"),
+      ratioLeanToBare: best("leanCells") / best("bareAggregate"),
+      topBuffers: buffers,
+    };
+    console.error(JSON.stringify(report.postgresExplain));
+  } finally {
+    await psqlOn(server.dsn, `DROP TABLE IF EXISTS ${table}`).catch(() => {});
+    await server.stop();
   }
 }
 

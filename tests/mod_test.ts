@@ -320,6 +320,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "policyRevision",
     "populationStabilityIndex",
     "posteriorLossDraws",
+    "postgresChecksGuaranteed",
     "postgresDecisionStats",
     "probabilityBest",
     "profileFromAnchor",

@@ -12,7 +12,11 @@ import {
   firstInvalidDecisionsSql,
   repeatedDecisionKeysSql,
 } from "./decision_sql_rows.ts";
-import { decisionStatsSql, duplicateDecisionsSql } from "./duckdb_stats_sql.ts";
+import {
+  DECISION_CHECKS,
+  decisionStatsSql,
+  duplicateDecisionsSql,
+} from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "./load_decisions.ts";
 import { decisionColumnKind } from "./parquet.ts";
 
@@ -49,12 +53,30 @@ const TYPES: Record<
   },
 };
 
+/** Options for {@linkcode decisionsTableSql}. */
+export interface DecisionsTableOptions {
+  /**
+   * Add one `CHECK (NOT (<check>))` per entry of `DECISION_CHECKS`, in its
+   * order. A CHECK refuses a row only when its expression is FALSE, so one
+   * whose check is NULL passes, as the row checks count a NULL check as
+   * valid (`CASE WHEN <check> THEN 1 ELSE 0 END`): the table then admits
+   * exactly the rows the row checks admit. Default: `false`.
+   */
+  readonly checks?: boolean;
+  /** Add `PRIMARY KEY (runId, modelId, taskId, trial)`. Default: `false`. */
+  readonly primaryKey?: boolean;
+}
+
 /**
  * `CREATE TABLE` for a decisions table with unquoted column names, in a
- * dialect's type names.
+ * dialect's type names; optionally with the row checks as CHECK
+ * constraints and the decision key as primary key (identifiers unquoted
+ * there too; DuckDB, PostgreSQL and SQLite accept the same constraint
+ * text).
  *
  * @param dialect The engine.
  * @param table The table name. Default: `decisions`.
+ * @param options The constraints to add. Default: none.
  * @returns The statement, without a trailing semicolon.
  *
  * @example
@@ -64,11 +86,15 @@ const TYPES: Record<
  *
  * assert.match(decisionsTableSql("postgres"), /^CREATE TABLE decisions \(\n  runId text NOT NULL,/);
  * assert.match(decisionsTableSql("sqlite"), /parseOk INTEGER NOT NULL/);
+ * const strict = decisionsTableSql("duckdb", "d", { checks: true, primaryKey: true });
+ * assert.match(strict, /,\n  CHECK \(NOT \(runId IS NULL OR runId = ''\)\),/);
+ * assert.match(strict, /,\n  PRIMARY KEY \(runId, modelId, taskId, trial\)\n\)$/);
  * ```
  */
 export function decisionsTableSql(
   dialect: SqlDialect,
   table = "decisions",
+  options: DecisionsTableOptions = {},
 ): string {
   const t = TYPES[dialect];
   const optional = new Set(["pCorrect", "costUsd", "tokensIn", "tokensOut"]);
@@ -86,6 +112,12 @@ export function decisionsTableSql(
       : t.real;
     return `  ${c} ${type}${nullable(c) ? "" : " NOT NULL"}`;
   });
+  if (options.checks === true) {
+    for (const c of DECISION_CHECKS) lines.push(`  CHECK (NOT (${c.sql}))`);
+  }
+  if (options.primaryKey === true) {
+    lines.push("  PRIMARY KEY (runId, modelId, taskId, trial)");
+  }
   return `CREATE TABLE ${table} (\n${lines.join(",\n")}\n)`;
 }
 

@@ -391,6 +391,58 @@ FROM (
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
 
+/**
+ * The query of {@linkcode decisionCellsSql} without its row checks, for a
+ * relation whose rows are known to pass them (a table whose validated CHECK
+ * constraints are `DECISION_CHECKS`, see `decisionsTableSql`): one scan,
+ * grouped by the cell keys and runId only, with the same columns in the
+ * same order, `invalidRows` 0 in every cell. Its result gives the same
+ * `statsRowsOfSql` and `singleTrialCells` as `decisionCellsSql` on rows
+ * that pass the checks; on other rows it says nothing about them, so run it
+ * only where the database guarantees them.
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @param options The engine (`postgres` takes the least and greatest runId
+ * `COLLATE "C"`); the other options of `decisionCellsSql` do not apply.
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellsWithoutChecksSql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = decisionCellsWithoutChecksSql("d", { dialect: "postgres" });
+ * assert.match(sql, /0 AS invalidRows/);
+ * assert.match(sql, /GROUP BY runId, modelId, severity, trueClass, predClass, action\n/);
+ * assert.match(sql, /MIN\(runLo COLLATE "C"\)/);
+ * assert.doesNotMatch(sql, /pCorrect BETWEEN|OVER/);
+ * ```
+ */
+export function decisionCellsWithoutChecksSql(
+  relation = "decisions",
+  options: Pick<CellSqlOptions, "dialect"> = {},
+): string {
+  const text = textOrder(options.dialect ?? "duckdb");
+  return `SELECT
+  modelId, severity, trueClass, predClass, action,
+  SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
+  SUM(parseFailures) AS parseFailures, 0 AS invalidRows,
+  SUM(n) * 1.0E0 AS taskShare,
+  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
+FROM (
+  SELECT modelId, severity, trueClass, predClass, action,
+    COUNT(*) AS n,
+    COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+    COUNT(*) - COUNT(pCorrect) AS pMissing,
+    SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+    runId AS runLo, runId AS runHi,
+    MIN(trial) AS trialLo, MAX(trial) AS trialHi
+  FROM ${relation}
+  GROUP BY runId, modelId, severity, trueClass, predClass, action
+) cells
+GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
 // The finer groups of decisionCellsSql: the cell keys, runId and the columns
 // with a small vocabulary, whose checks then apply to the group's value.
 const CELL_GROUP: readonly DecisionColumn[] = [

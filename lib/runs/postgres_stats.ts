@@ -36,11 +36,13 @@ import {
   type CellSqlOptions,
   DECISION_CHECKS,
   decisionCellsSql,
+  decisionCellsWithoutChecksSql,
   decisionStatsSql,
   duplicateDecisionsSql,
   singleTrialCells,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
+import { decisionsTableSql } from "./decision_sql_export.ts";
 import {
   DECISION_COLUMNS,
   OPTIONAL_DECISION_COLUMNS,
@@ -356,9 +358,16 @@ export interface PostgresStatsOptions {
   checkDuplicates?: boolean;
   /** Environment for DSN defaults (`PGHOST`, …). Default: none. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Told whether the table's constraints guarantee the row checks (then the
+   * scan leaves them out; see {@linkcode postgresChecksGuaranteed}), before
+   * the scan. Default: none.
+   */
+  onChecks?: (guarantee: ChecksGuarantee) => void;
 }
 
 type Sql = import("postgres").Sql;
+type TransactionSql = import("postgres").TransactionSql;
 
 async function connect(connection: PostgresConnection): Promise<Sql> {
   const { default: postgres } = await import("postgres");
@@ -414,7 +423,11 @@ function flatRow(found: Record<string, unknown>): FlatDecisionRow {
  * {@linkcode postgresRelation}); one scan with one `GROUP BY` and no window
  * runs `decisionCellsSql`, which also counts rows failing `DECISION_CHECKS`;
  * when any fails, the first bad row in key order is fetched and reported
- * with the loaders' message, its key values in place of a line number. With
+ * with the loaders' message, its key values in place of a line number. On a
+ * table whose validated CHECK constraints are the row checks (see
+ * {@linkcode postgresChecksGuaranteed}; `decisionsTableSql` with `checks`
+ * makes one) no row can fail them, and the scan is
+ * `decisionCellsWithoutChecksSql` instead (`onChecks` tells which). With
  * `checkDuplicates` (the default) repeated (runId, modelId, taskId, trial)
  * are refused: by the table's unique index on key columns when it has one
  * (a primary key; no scan), else by a second scan that counts distinct
@@ -428,7 +441,7 @@ function flatRow(found: Record<string, unknown>): FlatDecisionRow {
  *
  * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
  * @param table The table or view (unquoted name or `schema.name`).
- * @param options Duplicate check, DSN environment.
+ * @param options Duplicate check, DSN environment, a listener for the checks decision.
  * @returns Statistics rows in canonical order (`sortStats`).
  * @throws {SyntaxError} On a bad DSN or table name.
  * @throws {TypeError} On a missing table, or a wrong column set or type.
@@ -468,10 +481,35 @@ export async function postgresDecisionStats(
     }
     const relation = postgresRelation(table, columns);
     const facts = await tableFacts(sql, table);
-    // one scan, no window: taskShare = n unless some task has several rows
-    let rows: unknown[][] = await sql.unsafe(
-      decisionCellsSql(relation, postgresCellOptions(columns, facts.notNull)),
-    ).values();
+    // one scan, no window: taskShare = n unless some task has several rows;
+    // when the table's validated CHECK constraints are the row checks, no
+    // row can fail them and the scan leaves them out. The decision and the
+    // scan share a transaction that holds ACCESS SHARE on the table from
+    // before the catalog is read: no constraint can be dropped (that takes
+    // ACCESS EXCLUSIVE) between the two
+    const checked = decisionCellsSql(
+      relation,
+      postgresCellOptions(columns, facts.notNull),
+    );
+    let rows: unknown[][];
+    if (relation === table) {
+      rows = await sql.begin(async (tx) => {
+        await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
+        const guarantee = await checksGuarantee(tx, table);
+        options.onChecks?.(guarantee);
+        return await tx.unsafe(
+          guarantee.guaranteed
+            ? decisionCellsWithoutChecksSql(relation, { dialect: "postgres" })
+            : checked,
+        ).values();
+      }) as unknown[][];
+    } else {
+      options.onChecks?.({
+        guaranteed: false,
+        reason: "optional columns are missing",
+      });
+      rows = await sql.unsafe(checked).values();
+    }
     const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
     if (invalid > 0) {
       const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
@@ -551,6 +589,195 @@ async function tableFacts(
     notNull: new Set(found.notnull as string[]),
     uniqueKey: found.uniquekey === true,
   };
+}
+
+/**
+ * Whether a table's own constraints guarantee the row checks, as decided by
+ * {@linkcode postgresChecksGuaranteed}.
+ */
+export interface ChecksGuarantee {
+  /** `true` when no row of the table can fail `DECISION_CHECKS`. */
+  readonly guaranteed: boolean;
+  /** Why, in words (the first difference found, when not). */
+  readonly reason: string;
+}
+
+// The catalog facts the guarantee compares, of one relation (by regclass
+// text): its kind, whether other tables inherit from it (their rows show in
+// a scan of it), its columns (type as format_type prints it, collation, NOT
+// NULL) and its CHECK constraints (definition as pg_get_constraintdef
+// prints it, validated, enforced: conenforced exists from PostgreSQL 18 on
+// and is read through to_jsonb so the query runs on every version).
+const RELATION_FACTS_SQL = `SELECT c.relkind::text AS kind,
+  EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = c.oid) AS inherited,
+  ARRAY(
+    SELECT json_build_object('name', attname::text,
+      'type', format_type(atttypid, atttypmod), 'collation', attcollation::int,
+      'notNull', attnotnull)::text
+    FROM pg_attribute
+    WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped
+    ORDER BY attnum
+  ) AS columns,
+  ARRAY(
+    SELECT json_build_object('definition', pg_get_constraintdef(con.oid),
+      'trusted', con.convalidated
+        AND (to_jsonb(con) ->> 'conenforced') IS DISTINCT FROM 'false')::text
+    FROM pg_constraint con
+    WHERE con.conrelid = c.oid AND con.contype = 'c'
+  ) AS checks
+FROM pg_class c WHERE c.oid = to_regclass($1)`;
+
+interface RelationFacts {
+  kind: string;
+  inherited: boolean;
+  columns: {
+    name: string;
+    type: string;
+    collation: number;
+    notNull: boolean;
+  }[];
+  checks: { definition: string; trusted: boolean }[];
+}
+
+async function relationFacts(
+  sql: Pick<Sql, "unsafe">,
+  regclass: string,
+): Promise<RelationFacts | null> {
+  const [found] = await sql.unsafe(RELATION_FACTS_SQL, [regclass]);
+  if (found === undefined) return null;
+  return {
+    kind: found.kind,
+    inherited: found.inherited === true,
+    columns: (found.columns as string[]).map((c) => JSON.parse(c)),
+    checks: (found.checks as string[]).map((c) => JSON.parse(c)),
+  };
+}
+
+// The temporary table whose constraints the user's table is compared with:
+// decisionsTableSql's checked layout, dropped at the end of the transaction
+// (it is made in a savepoint, which a failure rolls back alone).
+function probeTableSql(name: string): string {
+  return decisionsTableSql("postgres", `pg_temp.${name}`, { checks: true })
+    .replace(/^CREATE TABLE /, "CREATE TEMP TABLE ") + " ON COMMIT DROP";
+}
+
+// The decision of postgresChecksGuaranteed, in an open session.
+async function checksGuarantee(
+  sql: TransactionSql,
+  table: string,
+): Promise<ChecksGuarantee> {
+  const no = (reason: string) => ({ guaranteed: false, reason });
+  const own = await relationFacts(sql, table);
+  if (own === null) return no("no such table");
+  if (own.kind !== "r") {
+    return no(
+      `not an ordinary table (relkind ${own.kind}): a view never qualifies`,
+    );
+  }
+  if (own.inherited) {
+    return no("other tables inherit from it, and their rows show in a scan");
+  }
+  const name = `lossbook_probe_${crypto.randomUUID().replaceAll("-", "")}`;
+  let probe: RelationFacts | null;
+  try {
+    probe = await sql.savepoint(async (tx) => {
+      await tx.unsafe(probeTableSql(name));
+      return await relationFacts(tx, `pg_temp.${name}`);
+    }) as RelationFacts | null;
+  } catch (error) {
+    return no(
+      `the probe table could not be created (${
+        (error as Error).message ?? String(error)
+      })`,
+    );
+  }
+  if (probe === null) return no("the probe table was not found");
+  const columns = new Map(own.columns.map((c) => [c.name, c]));
+  for (const want of probe.columns) {
+    const got = columns.get(want.name);
+    if (got === undefined) return no(`no column ${want.name}`);
+    if (got.type !== want.type) {
+      return no(`column ${want.name} is ${got.type}, not ${want.type}`);
+    }
+    if (got.collation !== want.collation) {
+      return no(`column ${want.name} has another collation`);
+    }
+    if (want.notNull && !got.notNull) {
+      return no(`column ${want.name} is not NOT NULL`);
+    }
+  }
+  const trusted = new Set(
+    own.checks.filter((c) => c.trusted).map((c) => c.definition),
+  );
+  // pg_get_constraintdef ends a not-validated one with " NOT VALID"
+  const untrusted = new Set(
+    own.checks.filter((c) => !c.trusted).map((c) =>
+      c.definition.replace(/ NOT VALID$/, "")
+    ),
+  );
+  for (const { definition } of probe.checks) {
+    if (!trusted.has(definition)) {
+      return no(
+        `${
+          untrusted.has(definition) ? "not validated" : "no constraint"
+        }: ${definition}`,
+      );
+    }
+  }
+  return {
+    guaranteed: true,
+    reason:
+      `all ${probe.checks.length} row checks are validated CHECK constraints on columns of the layout's types`,
+  };
+}
+
+/**
+ * Whether a PostgreSQL table's constraints guarantee the row checks, so
+ * that {@linkcode postgresDecisionStats} may leave them to the database.
+ *
+ * Decided against the server itself, whatever its version: a temporary
+ * table is created from `decisionsTableSql("postgres", …, { checks: true })`
+ * in a transaction that drops it, and the catalog of the two is compared.
+ * Guaranteed when the table is an ordinary table (a view, a foreign or a
+ * partitioned table never is) that no table inherits from, every column of
+ * the probe exists with the same type (`format_type`, which decides what a
+ * check means), the same collation and NOT NULL where the probe has it, and
+ * every CHECK definition of the probe (`pg_get_constraintdef`, compared as
+ * text) is among the table's CHECK constraints, validated (a `NOT VALID`
+ * constraint does not vouch for rows already there) and enforced. When the
+ * probe cannot be created (no TEMP privilege, a read-only transaction) the
+ * answer is no.
+ *
+ * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
+ * @param table The table or view (unquoted name or `schema.name`).
+ * @param options DSN environment (`env`).
+ * @returns The decision and its reason.
+ * @throws {SyntaxError} On a bad DSN or table name.
+ * @throws {Error} When the server cannot be reached.
+ *
+ * @example
+ * ```ts ignore
+ * // needs a running server; see scripts/pg_throwaway.sh
+ * import { postgresChecksGuaranteed } from "./postgres_stats.ts";
+ *
+ * const { guaranteed, reason } = await postgresChecksGuaranteed("postgresql:///runs?host=/tmp/pg", "decisions");
+ * console.log(guaranteed, reason);
+ * ```
+ */
+export async function postgresChecksGuaranteed(
+  dsn: string,
+  table: string,
+  options: Pick<PostgresStatsOptions, "env"> = {},
+): Promise<ChecksGuarantee> {
+  checkTableName(table);
+  const sql = await connect(parsePostgresDsn(dsn, options.env ?? {}));
+  try {
+    return await sql.begin((tx) =>
+      checksGuarantee(tx, table)
+    ) as ChecksGuarantee;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 // PostgreSQL's integer types: a column of one of them holds no fraction.
