@@ -400,6 +400,8 @@ export const PCORRECT_SOURCES = [
  *
  * assert.equal(isPCorrectSource("agreement@5"), true);
  * assert.equal(isPCorrectSource("score-metadata:confidence"), true);
+ * assert.equal(isPCorrectSource("score-metadata:a\nb"), true); // any non-empty key
+ * assert.equal(isPCorrectSource("score-metadata:"), false);
  * assert.equal(isPCorrectSource("agreement@0"), false);
  * assert.equal(isPCorrectSource("guess"), false);
  * ```
@@ -408,7 +410,7 @@ export function isPCorrectSource(value: unknown): value is PCorrectSource {
   if (typeof value !== "string") return false;
   if ((PCORRECT_SOURCES as readonly string[]).includes(value)) return true;
   if (/^agreement@[1-9][0-9]*$/.test(value)) return true;
-  return /^score-metadata:.+$/.test(value);
+  return /^score-metadata:.+$/s.test(value);
 }
 
 /** The message used when a `pCorrectSource` value is not in the vocabulary. */
