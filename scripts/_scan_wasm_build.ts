@@ -13,6 +13,7 @@ export async function assembleScanWasm(): Promise<string> {
   const wabt = await wabtInit();
   const module = wabt.parseWat("_scan_wasm.wat", source, {
     bulk_memory: true,
+    simd: true,
   });
   try {
     module.validate();

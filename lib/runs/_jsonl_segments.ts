@@ -525,6 +525,9 @@ export async function parallelJsonlStats(
           e.preventDefault();
           fail(new Error(`a JSONL worker failed: ${e.message}`));
         };
+        // two segments in hand: the next one waits in the worker while this
+        // thread is busy with its own and cannot answer at once
+        give(w);
         give(w);
       }
       (async () => {

@@ -45,6 +45,7 @@ const LOG_AT = 0x40000;
 const LOG_ENTRIES = 1 << 16;
 const BUFFER = LOG_AT + 16 * LOG_ENTRIES;
 const PAGE = 65536;
+const SLACK = 64;
 
 /** What {@linkcode WasmScan.run} stopped at. */
 export const WASM_STATUS = {
@@ -152,9 +153,13 @@ export class WasmScan {
     this.#u8 = new Uint8Array(buffer);
   }
 
-  /** A read buffer of at least `size` bytes inside the module's memory (its bytes kept when it grows). */
+  /**
+   * A read buffer of at least `size` bytes inside the module's memory (its
+   * bytes kept when it grows), with room after it for the module's 16-byte
+   * loads.
+   */
   buffer(size: number): Uint8Array<ArrayBufferLike> {
-    const need = BUFFER + size;
+    const need = BUFFER + size + SLACK;
     const have = this.#memory.buffer.byteLength;
     if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
     this.#views();

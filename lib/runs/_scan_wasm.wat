@@ -74,21 +74,43 @@
     (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)))
 
   ;; the quote that ends a string's text at i, or -1 (an escape, a
-  ;; control or non-ASCII byte, or no quote before limit)
+  ;; control or non-ASCII byte, or no quote before limit): 16 bytes at a
+  ;; time (the buffer has room for the loads after it), each tested for
+  ;; '"', a backslash, a control (< 32) or a byte >= 128, as the STOP
+  ;; table says
   (func $text (param $i i32) (param $limit i32) (result i32)
-    (local $t i32)
+    (local $v v128) (local $m i32) (local $t i32)
     (loop $l
       (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
-      (local.set $t (i32.load8_u (i32.load8_u (local.get $i))))
-      (if (i32.eqz (local.get $t))
-        (then (local.set $i (i32.add (local.get $i) (i32.const 1))) (br $l))))
+      (local.set $v (v128.load (local.get $i)))
+      (local.set $m (i8x16.bitmask
+        (v128.or
+          (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
+                   (i8x16.eq (local.get $v) (i8x16.splat (i32.const 92))))
+          (v128.or (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32)))
+                   (i8x16.lt_s (local.get $v) (i8x16.splat (i32.const 0)))))))
+      (if (i32.eqz (local.get $m))
+        (then (local.set $i (i32.add (local.get $i) (i32.const 16))) (br $l))))
+    (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $m))))
+    (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
+    (local.set $t (i32.load8_u (i32.load8_u (local.get $i))))
     (if (result i32) (i32.eq (local.get $t) (i32.const 1))
       (then (local.get $i)) (else (i32.const -1))))
 
-  ;; whether bytes [s, e) equal the n bytes at w
+  ;; whether bytes [s, e) equal the n bytes at w: 16, then 4, then 1 at a
+  ;; time
   (func $same (param $s i32) (param $e i32) (param $w i32) (param $n i32) (result i32)
     (if (i32.ne (i32.sub (local.get $e) (local.get $s)) (local.get $n))
       (then (return (i32.const 0))))
+    (block $done16
+      (loop $l16
+        (br_if $done16 (i32.lt_u (local.get $n) (i32.const 16)))
+        (if (v128.any_true (v128.xor (v128.load (local.get $s)) (v128.load (local.get $w))))
+          (then (return (i32.const 0))))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (local.set $w (i32.add (local.get $w) (i32.const 16)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 16)))
+        (br $l16)))
     (block $done
       (loop $l
         (br_if $done (i32.lt_u (local.get $n) (i32.const 4)))
