@@ -20,6 +20,11 @@ import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
 import { importLater } from "./lib/_late_import.ts";
 import {
+  readAheadPath,
+  startReadAhead,
+  stopReadAhead,
+} from "./lib/runs/_jsonl_read_ahead.ts";
+import {
   terminalLine,
   terminalSafe,
   withSafeConsole,
@@ -215,6 +220,22 @@ export async function main(args: readonly string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
+  // a large JSONL run export starts being read while the command loads
+  if (
+    (name === "score" || name === "sweep") &&
+    !rest.includes("--help") && !rest.includes("-h")
+  ) {
+    const path = readAheadPath(rest);
+    if (path !== null) startReadAhead(path);
+  }
+  try {
+    return await runCommand(name, rest);
+  } finally {
+    stopReadAhead();
+  }
+}
+
+async function runCommand(name: string, rest: string[]): Promise<number> {
   const command = await findCommand(name);
   if (command === undefined) {
     console.error(

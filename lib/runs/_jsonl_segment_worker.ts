@@ -1,17 +1,36 @@
-// Private: the worker that reads segments of a JSONL run export, one at a
-// time, for parallelJsonlStats (lib/runs/_jsonl_segments.ts).
+// Private: a worker of parallelJsonlStats (lib/runs/_jsonl_segments.ts):
+// it cuts the file into segments (as every reader of the file does, from
+// its bytes alone), then claims segment after segment from the shared
+// counter and sends each one's result, until none is left or the stop flag
+// is set. Its first message is the segment bounds it found.
 /// <reference lib="deno.worker" />
 
-import { readSegment, type SegmentResult } from "./_jsonl_segments.ts";
+import {
+  readSegment,
+  type SegmentResult,
+  segmentBounds,
+} from "./_jsonl_segments.ts";
 
-// segments are read one after another in the order they were given; the
-// main thread keeps two in hand here, so that the next is waiting when one
-// is done
-let queue: Promise<void> = Promise.resolve();
-self.onmessage = (e: MessageEvent) => {
-  const { path, index, range, options } = e.data;
-  queue = queue.then(async () => {
-    const r: SegmentResult = await readSegment(path, index, range, options);
+self.onmessage = async (e: MessageEvent) => {
+  const { path, size, claim, segmentBytes, options } = e.data as {
+    path: string;
+    size: number;
+    claim: Int32Array<SharedArrayBuffer>;
+    segmentBytes: number;
+    options: { chunkSize?: number };
+  };
+  const bounds = await segmentBounds(path, size, segmentBytes);
+  self.postMessage({ bounds });
+  const segments = bounds.length - 1;
+  while (Atomics.load(claim, 1) === 0) {
+    const index = Atomics.add(claim, 0, 1);
+    if (index >= segments) break;
+    const r: SegmentResult = await readSegment(
+      path,
+      index,
+      { start: bounds[index], end: bounds[index + 1] },
+      options,
+    );
     self.postMessage(r, {
       transfer: [
         r.keys.keys.buffer,
@@ -19,5 +38,5 @@ self.onmessage = (e: MessageEvent) => {
         r.keys.starts.buffer,
       ] as ArrayBuffer[],
     });
-  });
+  }
 };

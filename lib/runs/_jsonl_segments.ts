@@ -32,9 +32,15 @@ import {
 } from "./_stats_builder.ts";
 import { sortStats } from "../metrics/sufficient_stats.ts";
 import { WASM_STATUS, type WasmScan, withWasmScan } from "./_scan_wasm.ts";
+import {
+  SEGMENT_BYTES,
+  type SegmentWorkers,
+  startWorkers,
+  stopWorkers,
+  takeReadAhead,
+} from "./_jsonl_read_ahead.ts";
 
-/** Segment size: 16 MiB. */
-export const SEGMENT_BYTES = 1 << 24;
+export { SEGMENT_BYTES } from "./_jsonl_read_ahead.ts";
 
 /**
  * Read the lines of `range` of a file into `builder` through the byte
@@ -417,15 +423,16 @@ export async function parallelJsonlStats(
   size: number,
   options: ParallelOptions,
 ): Promise<JsonlStats | null> {
-  const bounds = await segmentBounds(path, size, options.segmentBytes);
+  const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+  // workers reading ahead this file since the command started, or new ones
+  // (this thread reads segments too, between merges: one worker fewer)
+  const team: SegmentWorkers = takeReadAhead(path, size, segmentBytes) ??
+    startWorkers(path, size, Math.max(options.workers - 1, 1), {
+      segmentBytes,
+      chunkSize: options.chunkSize,
+    });
+  const bounds = await segmentBounds(path, size, segmentBytes);
   const segments = bounds.length - 1;
-  // this thread reads segments too, between merges: one worker fewer
-  const count = Math.min(options.workers, segments) - 1;
-  const url = new URL("./_jsonl_segment_worker.ts", import.meta.url).href;
-  const workers = Array.from(
-    { length: count },
-    () => new Worker(url, { type: "module" }),
-  );
   using reader = new LineReader(path, `Cannot load run export ${path}`);
   using seen = new KeyPartitions({ memoryKeys: options.memoryKeys });
   const cells = new Map<string, Cell>();
@@ -476,20 +483,13 @@ export async function parallelJsonlStats(
   };
   try {
     const clean = await new Promise<boolean>((resolve, reject) => {
-      let next = 0; // next segment to hand out
       let merged = 0; // segments merged, in order
       const waiting = new Map<number, SegmentResult>();
       let done = false;
-      const take = (): number => next < segments ? next++ : -1;
-      const give = (w: Worker) => {
-        const index = take();
-        if (index < 0) return;
-        w.postMessage({
-          path,
-          index,
-          range: { start: bounds[index], end: bounds[index + 1] },
-          options: { chunkSize: options.chunkSize },
-        });
+      const finish = (ok: boolean) => {
+        done = true;
+        Atomics.store(team.claim, 1, 1); // claim no more
+        resolve(ok);
       };
       // a segment read, here or by a worker: merge what is next in order
       const arrived = (r: SegmentResult) => {
@@ -498,40 +498,44 @@ export async function parallelJsonlStats(
         while (waiting.has(merged)) {
           const m = waiting.get(merged)!;
           waiting.delete(merged);
-          if (!merge(m)) {
-            done = true;
-            return resolve(false);
-          }
+          if (!merge(m)) return finish(false);
           merged++;
         }
-        if (merged === segments) {
-          done = true;
-          resolve(true);
-        }
+        if (merged === segments) finish(true);
       };
       const fail = (error: Error) => {
         if (!done) {
           done = true;
+          Atomics.store(team.claim, 1, 1);
           reject(error);
         }
       };
-      for (const w of workers) {
-        w.onmessage = (e: MessageEvent<SegmentResult>) => {
-          if (done) return;
-          give(w);
-          arrived(e.data);
-        };
-        w.onerror = (e) => {
-          e.preventDefault();
-          fail(new Error(`a JSONL worker failed: ${e.message}`));
-        };
-        // two segments in hand: the next one waits in the worker while this
-        // thread is busy with its own and cannot answer at once
-        give(w);
-        give(w);
+      const message = (e: MessageEvent) => {
+        if (done) return;
+        if ("bounds" in e.data) {
+          // a worker cut the file elsewhere: it changed while being read
+          const b = e.data.bounds as number[];
+          if (b.length !== bounds.length || b.some((x, i) => x !== bounds[i])) {
+            finish(false);
+          }
+          return;
+        }
+        arrived(e.data as SegmentResult);
+      };
+      const error = (e: ErrorEvent) => {
+        e.preventDefault();
+        fail(new Error(`a JSONL worker failed: ${e.message}`));
+      };
+      if (team.failed !== null) return error(team.failed);
+      for (const w of team.workers) {
+        w.onmessage = message;
+        w.onerror = error;
       }
+      for (const e of team.early.splice(0)) message(e);
       (async () => {
-        for (let index = take(); index >= 0 && !done; index = take()) {
+        while (!done) {
+          const index = Atomics.add(team.claim, 0, 1);
+          if (index >= segments) break;
           arrived(
             await readSegment(
               path,
@@ -551,7 +555,7 @@ export async function parallelJsonlStats(
       }
     }
   } finally {
-    for (const w of workers) w.terminate();
+    stopWorkers(team);
   }
   for (const c of list) c.taskShare = c.n;
   return { stats: sortStats(list), decisions };
