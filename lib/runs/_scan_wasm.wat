@@ -97,39 +97,32 @@
     (if (result i32) (i32.eq (local.get $t) (i32.const 1))
       (then (local.get $i)) (else (i32.const -1))))
 
-  ;; whether bytes [s, e) equal the n bytes at w: 16, then 4, then 1 at a
-  ;; time
+  ;; whether the n bytes at a equal the n bytes at b: 16 at a time, the
+  ;; last ones by one compare of 16 whose bytes past n are masked out (both
+  ;; places have 16 readable bytes after them)
+  (func $eqn (param $a i32) (param $b i32) (param $n i32) (result i32)
+    (local $need i32)
+    (block $done
+      (loop $l
+        (br_if $done (i32.lt_u (local.get $n) (i32.const 16)))
+        (if (v128.any_true (v128.xor (v128.load (local.get $a)) (v128.load (local.get $b))))
+          (then (return (i32.const 0))))
+        (local.set $a (i32.add (local.get $a) (i32.const 16)))
+        (local.set $b (i32.add (local.get $b) (i32.const 16)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 16)))
+        (br $l)))
+    (if (i32.eqz (local.get $n)) (then (return (i32.const 1))))
+    (local.set $need (i32.sub (i32.shl (i32.const 1) (local.get $n)) (i32.const 1)))
+    (i32.eq
+      (i32.and (i8x16.bitmask (i8x16.eq (v128.load (local.get $a)) (v128.load (local.get $b))))
+               (local.get $need))
+      (local.get $need)))
+
+  ;; whether bytes [s, e) equal the n bytes at w
   (func $same (param $s i32) (param $e i32) (param $w i32) (param $n i32) (result i32)
     (if (i32.ne (i32.sub (local.get $e) (local.get $s)) (local.get $n))
       (then (return (i32.const 0))))
-    (block $done16
-      (loop $l16
-        (br_if $done16 (i32.lt_u (local.get $n) (i32.const 16)))
-        (if (v128.any_true (v128.xor (v128.load (local.get $s)) (v128.load (local.get $w))))
-          (then (return (i32.const 0))))
-        (local.set $s (i32.add (local.get $s) (i32.const 16)))
-        (local.set $w (i32.add (local.get $w) (i32.const 16)))
-        (local.set $n (i32.sub (local.get $n) (i32.const 16)))
-        (br $l16)))
-    (block $done
-      (loop $l
-        (br_if $done (i32.lt_u (local.get $n) (i32.const 4)))
-        (if (i32.ne (i32.load (local.get $s)) (i32.load (local.get $w)))
-          (then (return (i32.const 0))))
-        (local.set $s (i32.add (local.get $s) (i32.const 4)))
-        (local.set $w (i32.add (local.get $w) (i32.const 4)))
-        (local.set $n (i32.sub (local.get $n) (i32.const 4)))
-        (br $l)))
-    (block $done2
-      (loop $l2
-        (br_if $done2 (i32.eqz (local.get $n)))
-        (if (i32.ne (i32.load8_u (local.get $s)) (i32.load8_u (local.get $w)))
-          (then (return (i32.const 0))))
-        (local.set $s (i32.add (local.get $s) (i32.const 1)))
-        (local.set $w (i32.add (local.get $w) (i32.const 1)))
-        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
-        (br $l2)))
-    (i32.const 1))
+    (call $eqn (local.get $s) (local.get $w) (local.get $n)))
 
   ;; the index of [s, e) in vocabulary v, or -1
   (func $word (param $v i32) (param $s i32) (param $e i32) (result i32)
