@@ -359,5 +359,18 @@ export const writerLines = (maxLines: number, damageRate = 8) =>
         }${w}}`
       )
     );
-    return fc.array(oneLine, { minLength: 1, maxLength: maxLines });
+    // now and then one byte of a line replaced, anywhere (a key's letter,
+    // a quote, a separator, a word's last letter): near misses of the
+    // template and of the vocabularies
+    const nearMiss = fc.tuple(
+      oneLine,
+      fc.nat(damageRate - 1),
+      fc.nat(),
+      fc.constantFrom("x", "Z", '"', ":", ",", " ", "}", "0", "E"),
+    ).map(([l, roll, at, c]) => {
+      if (roll !== 0) return l;
+      const i = at % l.length;
+      return l.slice(0, i) + c + l.slice(i + 1);
+    });
+    return fc.array(nearMiss, { minLength: 1, maxLength: maxLines });
   });
