@@ -12,7 +12,7 @@
 export const KEY_PARTITION_BITS = 6;
 
 /** Keys held in memory before the check goes to disk (16 bytes each). */
-export const KEY_MEMORY = 1 << 21;
+export const KEY_MEMORY = 1 << 20;
 
 // a little-endian 64-bit view of (low word, high word) orders by the high
 // word first: so a key is stored as (h2, h1) there, (h1, h2) elsewhere
