@@ -7,8 +7,8 @@
 
 import {
   readSegment,
-  type SegmentResult,
   segmentBounds,
+  type SegmentResult,
 } from "./_jsonl_segments.ts";
 
 self.onmessage = async (e: MessageEvent) => {
