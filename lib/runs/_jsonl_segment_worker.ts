@@ -2,7 +2,8 @@
 // it cuts the file into segments (as every reader of the file does, from
 // its bytes alone), then claims segment after segment from the shared
 // counter and sends each one's result, until none is left or the stop flag
-// is set. Its first message is the segment bounds it found.
+// is set. Its first message is the segment bounds it found. At the end it
+// may be asked to sort some partitions of the key check (repeatedIn).
 /// <reference lib="deno.worker" />
 
 import {
@@ -10,8 +11,17 @@ import {
   segmentBounds,
   type SegmentResult,
 } from "./_jsonl_segments.ts";
+import { repeatedPairs } from "./_key_partitions.ts";
 
 self.onmessage = async (e: MessageEvent) => {
+  // at the end: the repeated keys of some partitions of the key check
+  if ("repeatedIn" in e.data) {
+    const found = (e.data.repeatedIn as Uint32Array[]).map(repeatedPairs);
+    self.postMessage({ repeated: found }, {
+      transfer: found.map((a) => a.buffer) as ArrayBuffer[],
+    });
+    return;
+  }
   const { path, size, claim, segmentBytes, options } = e.data as {
     path: string;
     size: number;

@@ -548,8 +548,26 @@ export async function parallelJsonlStats(
       })().catch(fail);
     });
     if (!clean) return null;
-    // a key seen twice: the one-thread reader names the first repeat
-    for (const lines of await seen.repeats()) {
+    // a key seen twice: the one-thread reader names the first repeat (a
+    // worker, idle now, sorts half of the partitions)
+    const helper = team.workers[0];
+    const elsewhere = helper === undefined
+      ? undefined
+      : (keys: Uint32Array[]) =>
+        new Promise<Uint32Array[]>((resolve, reject) => {
+          // (a late message of the reading, its bounds say, is passed over)
+          helper.onmessage = (e) => {
+            if ("repeated" in e.data) resolve(e.data.repeated);
+          };
+          helper.onerror = (e) => {
+            e.preventDefault();
+            reject(new Error(`a JSONL worker failed: ${e.message}`));
+          };
+          helper.postMessage({ repeatedIn: keys }, {
+            transfer: keys.map((k) => k.buffer) as ArrayBuffer[],
+          });
+        });
+    for (const lines of await seen.repeats(elsewhere)) {
       for (let i = 1; i < lines.length; i++) {
         for (let j = 0; j < i; j++) if (same(lines[j], lines[i])) return null;
       }

@@ -73,6 +73,38 @@ export function partitionKeys(
   return { keys, offsets: out, starts };
 }
 
+/**
+ * The keys (two words each, as {@linkcode partitionKeys} stores them) that
+ * occur more than once, each once, by the engine's native sort of a copy
+ * as 64-bit words.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { repeatedPairs } from "./_key_partitions.ts";
+ *
+ * const keys = new Uint32Array([1, 2, 3, 4, 1, 2, 1, 2, 5, 6]);
+ * assert.deepEqual([...repeatedPairs(keys)], [1, 2]);
+ * assert.deepEqual([...repeatedPairs(new Uint32Array([1, 2]))], []);
+ * ```
+ */
+export function repeatedPairs(keys: Uint32Array): Uint32Array {
+  const total = keys.length;
+  if (total < 4) return new Uint32Array(0);
+  const sorted = keys.slice();
+  new BigUint64Array(sorted.buffer, 0, total >>> 1).sort();
+  const out: number[] = [];
+  for (let i = 2; i < total; i += 2) {
+    if (sorted[i] === sorted[i - 2] && sorted[i + 1] === sorted[i - 1]) {
+      const n = out.length;
+      if (n === 0 || out[n - 2] !== sorted[i] || out[n - 1] !== sorted[i + 1]) {
+        out.push(sorted[i], sorted[i + 1]);
+      }
+    }
+  }
+  return Uint32Array.from(out);
+}
+
 /** Options of {@linkcode KeyPartitions}. */
 export interface KeyPartitionsOptions {
   /** Keys held in memory before the check goes to disk. Default {@linkcode KEY_MEMORY}. */
@@ -137,60 +169,87 @@ export class KeyPartitions implements Disposable {
 
   /**
    * Every key that occurs more than once: the offsets of its lines, in
-   * ascending order, one list per key (in no particular order).
+   * ascending order, one list per key (in no particular order). With
+   * `elsewhere`, the upper half of the partitions is sorted by it (another
+   * thread: it gets each partition's keys and gives back
+   * {@linkcode repeatedPairs} of each) while this thread sorts the rest.
    */
-  async repeats(): Promise<number[][]> {
-    const out: number[][] = [];
+  async repeats(
+    elsewhere?: (keys: Uint32Array[]) => Promise<Uint32Array[]>,
+  ): Promise<number[][]> {
     const parts = 1 << this.#bits;
-    for (let p = 0; p < parts; p++) {
-      const spilled = this.#dir === null
-        ? null
-        : await readOrEmpty(this.#path(p, "k"));
-      let total = spilled === null ? 0 : spilled.byteLength >>> 2;
-      for (const h of this.#held) total += 2 * (h.starts[p + 1] - h.starts[p]);
-      if (total < 4) continue;
-      const all = new Uint32Array(total);
-      let at = 0;
-      if (spilled !== null) {
-        all.set(new Uint32Array(aligned(spilled)));
-        at = spilled.byteLength >>> 2;
+    const split = elsewhere === undefined || parts < 2 ? parts : parts >> 1;
+    let remote: Promise<Uint32Array[]> | null = null;
+    if (split < parts) {
+      const arrays: Uint32Array[] = [];
+      for (let p = split; p < parts; p++) arrays.push(await this.#keysOf(p));
+      remote = elsewhere!(arrays);
+    }
+    const out: number[][] = [];
+    for (let p = 0; p < split; p++) {
+      const keys = await this.#keysOf(p);
+      const pairs = repeatedPairs(keys);
+      if (pairs.length > 0) out.push(...await this.#linesOf(p, keys, pairs));
+    }
+    if (remote !== null) {
+      const found = await remote;
+      for (let p = split; p < parts; p++) {
+        const pairs = found[p - split];
+        if (pairs.length === 0) continue;
+        out.push(...await this.#linesOf(p, await this.#keysOf(p), pairs));
       }
-      for (const h of this.#held) {
-        all.set(h.keys.subarray(2 * h.starts[p], 2 * h.starts[p + 1]), at);
-        at += 2 * (h.starts[p + 1] - h.starts[p]);
-      }
-      const sorted = all.slice();
-      new BigUint64Array(sorted.buffer).sort();
-      const repeated: Array<[number, number]> = [];
-      for (let i = 2; i < total; i += 2) {
-        if (sorted[i] === sorted[i - 2] && sorted[i + 1] === sorted[i - 1]) {
-          const last = repeated.at(-1);
-          if (
-            last === undefined || last[0] !== sorted[i] ||
-            last[1] !== sorted[i + 1]
-          ) repeated.push([sorted[i], sorted[i + 1]]);
-        }
-      }
-      if (repeated.length === 0) continue;
-      // the offsets of those keys: in the order of `all`
-      const offsets = new Float64Array(total >>> 1);
-      let o = 0;
-      if (spilled !== null) {
-        const f = await Deno.readFile(this.#path(p, "o"));
+    }
+    return out;
+  }
+
+  // partition p's keys (its file's, then the held arrays'), in one array
+  async #keysOf(p: number): Promise<Uint32Array> {
+    const spilled = this.#dir === null
+      ? null
+      : await readOrEmpty(this.#path(p, "k"));
+    let total = spilled === null ? 0 : spilled.byteLength >>> 2;
+    for (const h of this.#held) total += 2 * (h.starts[p + 1] - h.starts[p]);
+    const all = new Uint32Array(total);
+    let at = 0;
+    if (spilled !== null) {
+      all.set(new Uint32Array(aligned(spilled)));
+      at = spilled.byteLength >>> 2;
+    }
+    for (const h of this.#held) {
+      all.set(h.keys.subarray(2 * h.starts[p], 2 * h.starts[p + 1]), at);
+      at += 2 * (h.starts[p + 1] - h.starts[p]);
+    }
+    return all;
+  }
+
+  // the sorted line offsets of each of `pairs` among partition p's keys
+  async #linesOf(
+    p: number,
+    keys: Uint32Array,
+    pairs: Uint32Array,
+  ): Promise<number[][]> {
+    const offsets = new Float64Array(keys.length >>> 1);
+    let o = 0;
+    if (this.#dir !== null) {
+      const f = await readOrEmpty(this.#path(p, "o"));
+      if (f !== null) {
         offsets.set(new Float64Array(aligned(f)));
         o = f.byteLength >>> 3;
       }
-      for (const h of this.#held) {
-        offsets.set(h.offsets.subarray(h.starts[p], h.starts[p + 1]), o);
-        o += h.starts[p + 1] - h.starts[p];
-      }
-      for (const [a, b] of repeated) {
-        const lines: number[] = [];
-        for (let i = 0; i < total; i += 2) {
-          if (all[i] === a && all[i + 1] === b) lines.push(offsets[i >>> 1]);
+    }
+    for (const h of this.#held) {
+      offsets.set(h.offsets.subarray(h.starts[p], h.starts[p + 1]), o);
+      o += h.starts[p + 1] - h.starts[p];
+    }
+    const out: number[][] = [];
+    for (let j = 0; j < pairs.length; j += 2) {
+      const lines: number[] = [];
+      for (let i = 0; i < keys.length; i += 2) {
+        if (keys[i] === pairs[j] && keys[i + 1] === pairs[j + 1]) {
+          lines.push(offsets[i >>> 1]);
         }
-        out.push(lines.sort((x, y) => x - y));
       }
+      out.push(lines.sort((x, y) => x - y));
     }
     return out;
   }

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   KeyPartitions,
   partitionKeys,
+  repeatedPairs,
 } from "../../../lib/runs/_key_partitions.ts";
 
 // a file's keys as segments of (h1, h2) pairs; the offset of a key is its
@@ -34,7 +35,7 @@ function oracle(segments: Array<Array<[number, number]>>): string[] {
   ).sort();
 }
 
-Deno.test("KeyPartitions.repeats() lists exactly the keys seen twice or more, with all their offsets, in memory or spilled, at any partition count (property)", async () => {
+Deno.test("KeyPartitions.repeats() lists exactly the keys seen twice or more, with all their offsets, in memory or spilled, at any partition count, with half of the partitions sorted elsewhere or not (property)", async () => {
   await fc.assert(
     fc.asyncProperty(
       segmentsArb,
@@ -52,6 +53,12 @@ Deno.test("KeyPartitions.repeats() lists exactly the keys seen twice or more, wi
         const got = (await keys.repeats()).map((o) => JSON.stringify(o))
           .sort();
         assert.deepEqual(got, oracle(segments));
+        // half of the partitions sorted elsewhere (as a worker does)
+        const split =
+          (await keys.repeats(async (arrays) => arrays.map(repeatedPairs))).map(
+            (o) => JSON.stringify(o),
+          ).sort();
+        assert.deepEqual(split, oracle(segments));
         const total = segments.reduce((s, g) => s + g.length, 0);
         assert.equal(keys.spilled, memoryKeys < total);
       },
