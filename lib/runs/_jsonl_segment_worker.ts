@@ -41,6 +41,9 @@ self.onmessage = async (e: MessageEvent) => {
       { start: bounds[index], end: bounds[index + 1] },
       options,
     );
+    // a segment the one-thread reader must read again: the whole file will
+    // be, so no one claims more (a harness log read ahead, say)
+    if (r.trouble !== null || r.repeatedTasks) Atomics.store(claim, 1, 1);
     self.postMessage(r, {
       transfer: [
         r.keys.keys.buffer,

@@ -533,7 +533,7 @@ export async function parallelJsonlStats(
       }
       for (const e of team.early.splice(0)) message(e);
       (async () => {
-        while (!done) {
+        while (!done && Atomics.load(team.claim, 1) === 0) {
           const index = Atomics.add(team.claim, 0, 1);
           if (index >= segments) break;
           arrived(
