@@ -144,3 +144,28 @@ export function mixedDecisions(): Decision[] {
     }),
   ];
 }
+
+/**
+ * Run a TypeScript `script` in a child Deno with read access to the
+ * repository only (no write, no temporary folder) and give back the JSON it
+ * prints; fails with the child's stderr when it does not succeed.
+ */
+export async function runReadOnly(script: string): Promise<unknown> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-lock",
+      `--allow-read=${new URL("../", import.meta.url).pathname}`,
+      "-",
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const { success, stdout, stderr } = await child.output();
+  if (!success) throw new Error(new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}

@@ -8,6 +8,8 @@
 // and keys that occur twice are candidates: the caller compares their lines,
 // since a hash match never decides.
 
+import { keysTempDir } from "./_key_spill.ts";
+
 /** Partitions are chosen by this many top bits of h1. */
 export const KEY_PARTITION_BITS = 6;
 
@@ -275,22 +277,10 @@ export class KeyPartitions implements Disposable {
   // read access only): then every key stays in memory
   #open(): boolean {
     if (this.#dir !== null) return true;
-    try {
-      this.#dir = Deno.makeTempDirSync({
-        dir: this.#tempDir,
-        prefix: "lossbook-keys-",
-      });
-      return true;
-    } catch (e) {
-      if (
-        e instanceof Deno.errors.NotCapable ||
-        e instanceof Deno.errors.PermissionDenied
-      ) {
-        this.#memoryKeys = Infinity;
-        return false;
-      }
-      throw e;
-    }
+    this.#dir = keysTempDir(this.#tempDir);
+    if (this.#dir !== null) return true;
+    this.#memoryKeys = Infinity;
+    return false;
   }
 
   // append every held segment's partitions to the partition files

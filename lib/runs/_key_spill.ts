@@ -40,6 +40,33 @@ export interface KeySpillOptions {
   bufferBytes?: number;
 }
 
+/**
+ * A new temporary folder for spilled keys (in `tempDir`, or the system's),
+ * or null when the program may not write one (a run with read access only:
+ * then the caller keeps its keys in memory rather than failing).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keysTempDir } from "./_key_spill.ts";
+ *
+ * const dir = keysTempDir(undefined);
+ * assert.ok(dir !== null && Deno.statSync(dir).isDirectory);
+ * Deno.removeSync(dir);
+ * ```
+ */
+export function keysTempDir(tempDir: string | undefined): string | null {
+  try {
+    return Deno.makeTempDirSync({ dir: tempDir, prefix: "lossbook-keys-" });
+  } catch (e) {
+    if (
+      e instanceof Deno.errors.NotCapable ||
+      e instanceof Deno.errors.PermissionDenied
+    ) return null;
+    throw e;
+  }
+}
+
 /** A duplicate key: the line at `offset` repeats the key first seen at `earlier`. */
 export interface KeyDuplicate {
   /** Offset of the line that repeats a key. */
@@ -331,20 +358,10 @@ export class DecisionKeySet implements Disposable {
   // read access only): then every key stays in memory, as before spilling
   // existed, rather than the read failing
   #spill(): boolean {
-    try {
-      this.#dir = Deno.makeTempDirSync({
-        dir: this.#tempDir,
-        prefix: "lossbook-keys-",
-      });
-    } catch (e) {
-      if (
-        e instanceof Deno.errors.NotCapable ||
-        e instanceof Deno.errors.PermissionDenied
-      ) {
-        this.#memoryKeys = Infinity;
-        return false;
-      }
-      throw e;
+    this.#dir = keysTempDir(this.#tempDir);
+    if (this.#dir === null) {
+      this.#memoryKeys = Infinity;
+      return false;
     }
     this.#buffer = new Uint32Array(this.#partitions * this.#bufferRecords * 4);
     this.#fill = new Uint32Array(this.#partitions);

@@ -47,6 +47,15 @@ const BUFFER = LOG_AT + 16 * LOG_ENTRIES;
 const PAGE = 65536;
 const SLACK = 64;
 
+// the module's run(b, filled, eof, origin, base): addresses and a status
+type RunExport = (
+  b: number,
+  filled: number,
+  eof: number,
+  origin: number,
+  base: number,
+) => number;
+
 /** What {@linkcode WasmScan.run} stopped at. */
 export const WASM_STATUS = {
   /** Every finished line of the buffer was read. */
@@ -97,13 +106,7 @@ export interface WasmCellCounts {
  */
 export class WasmScan {
   readonly #memory: WebAssembly.Memory;
-  readonly #run: (
-    b: number,
-    filled: number,
-    eof: number,
-    origin: number,
-    base: number,
-  ) => number;
+  readonly #run: RunExport;
   readonly #addCell: () => number;
   readonly #reset: () => void;
   #buffer: ArrayBufferLike | null = null;
@@ -116,13 +119,7 @@ export class WasmScan {
     const instance = new WebAssembly.Instance(scanModule(), {});
     const e = instance.exports as Record<string, unknown>;
     this.#memory = e.memory as WebAssembly.Memory;
-    this.#run = e.run as (
-      b: number,
-      filled: number,
-      eof: number,
-      origin: number,
-      base: number,
-    ) => number;
+    this.#run = e.run as RunExport;
     this.#addCell = e.addCell as () => number;
     this.#reset = e.reset as () => void;
     this.#views();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { runReadOnly } from "../../_helpers.ts";
 import fc from "fast-check";
 import {
   KeyPartitions,
@@ -55,7 +56,9 @@ Deno.test("KeyPartitions.repeats() lists exactly the keys seen twice or more, wi
         assert.deepEqual(got, oracle(segments));
         // half of the partitions sorted elsewhere (as a worker does)
         const split =
-          (await keys.repeats(async (arrays) => arrays.map(repeatedPairs))).map(
+          (await keys.repeats((arrays) =>
+            Promise.resolve(arrays.map(repeatedPairs))
+          )).map(
             (o) => JSON.stringify(o),
           ).sort();
         assert.deepEqual(split, oracle(segments));
@@ -127,23 +130,7 @@ Deno.test("without write access KeyPartitions keeps every key in memory instead 
     }
     console.log(JSON.stringify({ repeats: await keys.repeats(), spilled: keys.spilled }));
   `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-lock",
-      `--allow-read=${new URL("../../../", import.meta.url).pathname}`,
-      "-",
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(script));
-  await writer.close();
-  const { success, stdout, stderr } = await child.output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+  assert.deepEqual(await runReadOnly(script), {
     repeats: [[10, 40]],
     spilled: false,
   });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { runReadOnly } from "../../_helpers.ts";
 import fc from "fast-check";
 import {
   DecisionKeySet,
@@ -344,23 +345,7 @@ Deno.test("without write access DecisionKeySet keeps every key in memory instead
     const found = keys.map((k, i) => set.add(k, k * 7, i, same));
     console.log(JSON.stringify({ found, spilled: set.spilled, size: set.size }));
   `;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-lock",
-      `--allow-read=${new URL("../../../", import.meta.url).pathname}`,
-      "-",
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = out.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(script));
-  await writer.close();
-  const { success, stdout, stderr } = await out.output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+  assert.deepEqual(await runReadOnly(script), {
     found: [-1, -1, -1, -1, -1, 2],
     spilled: false,
     size: 5,
