@@ -234,9 +234,6 @@ export function isBlank(b: Uint8Array, s: number, e: number): boolean {
  * short of the disk, and no string is made. With `range`, reads only
  * those bytes, numbering lines from 1 at `range.start`.
  */
-// one read buffer kept between calls (a worker reads segment after segment)
-let spare: Uint8Array | null = null;
-
 type OnLine = (
   bytes: Uint8Array,
   start: number,
@@ -304,54 +301,117 @@ export async function jsonlByteLines(
   range: ByteRange = {},
   onBuffer?: (bytes: Uint8Array) => void,
 ): Promise<void> {
+  const cursor = { line: 0 };
+  await jsonlChunks(
+    path,
+    options,
+    range,
+    SPARE_BUFFERS,
+    (view, pos, eof, base) => {
+      onBuffer?.(view);
+      return linesOf(view, pos, eof, base, cursor, onLine, matchLine);
+    },
+  );
+}
+
+/** Where {@linkcode jsonlChunks} reads into. */
+export interface ChunkBuffers {
+  /**
+   * A buffer of at least `size` bytes whose first `keep` bytes are those of
+   * `old` (null for the first buffer of a read).
+   */
+  next(old: Uint8Array | null, size: number, keep: number): Uint8Array;
+  /** The read is over; `last` was its buffer. */
+  release?(last: Uint8Array): void;
+}
+
+// one read buffer kept between reads (a worker reads segment after
+// segment), grown by copying for a line longer than itself
+let spare: Uint8Array | null = null;
+const SPARE_BUFFERS: ChunkBuffers = {
+  next(old, size, keep) {
+    if (old === null) {
+      const b = spare !== null && spare.length >= size
+        ? spare
+        : new Uint8Array(size);
+      spare = null; // this read's own until it is released
+      return b;
+    }
+    const bigger = new Uint8Array(size);
+    bigger.set(old.subarray(0, keep));
+    return bigger;
+  },
+  release(last) {
+    spare = last;
+  },
+};
+
+/**
+ * Read a file (or `range` of it) `chunkSize` bytes at a time (default 4
+ * MiB) and give `onChunk` the bytes held so far after each read: the view,
+ * where its first line starts (past a leading UTF-8 BOM), whether the file
+ * (or range) ends there, and the file offset of the view's first byte.
+ * `onChunk` returns where the unfinished last line starts (the view's end
+ * at the end of the file); those bytes are kept at the front for the next
+ * read, in a buffer that grows only for a line longer than itself. The
+ * bytes live in `buffers`.
+ */
+export async function jsonlChunks(
+  path: string,
+  options: JsonlLinesOptions,
+  range: ByteRange,
+  buffers: ChunkBuffers,
+  onChunk: (
+    view: Uint8Array,
+    start: number,
+    eof: boolean,
+    base: number,
+  ) => number,
+): Promise<void> {
   const chunk = options.chunkSize ?? 1 << 22;
   using file = await Deno.open(path, { read: true });
   const from = range.start ?? 0;
   let left = range.end === undefined ? Infinity : range.end - from;
   if (from > 0) await file.seek(from, Deno.SeekMode.Start);
-  let buf = spare !== null && spare.length >= Math.min(chunk, left)
-    ? spare
-    : new Uint8Array(Math.max(Math.min(chunk, left), 1 << 16));
-  spare = null; // this call's own until it returns
+  let buf = buffers.next(null, Math.max(Math.min(chunk, left), 1 << 16), 0);
   let filled = 0; // bytes held in buf
   let base = from; // file offset of buf[0]
-  let line = 0;
   let eof = false;
   let start = from === 0 ? -1 : 0; // -1 until the BOM check is done
-  const cursor = { line: 0 };
-  while (!eof) {
-    const want = Math.min(chunk, left);
-    if (buf.length - filled < want) {
-      const bigger = new Uint8Array(Math.max(buf.length * 2, filled + want));
-      bigger.set(buf.subarray(0, filled));
-      buf = bigger;
+  try {
+    while (!eof) {
+      const want = Math.min(chunk, left);
+      if (buf.length - filled < want) {
+        buf = buffers.next(
+          buf,
+          Math.max(buf.length * 2, filled + want),
+          filled,
+        );
+      }
+      const n = want === 0
+        ? null
+        : await file.read(buf.subarray(filled, filled + want));
+      if (n === null) eof = true;
+      else {
+        filled += n;
+        left -= n;
+      }
+      if (start < 0) {
+        if (filled < 3 && !eof) continue;
+        start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
+            buf[2] === 0xbf
+          ? 3
+          : 0;
+      }
+      const pos = onChunk(buf.subarray(0, filled), start, eof, base);
+      if (eof) break;
+      // keep the unfinished line at the front
+      buf.copyWithin(0, pos, filled);
+      base += pos;
+      filled -= pos;
+      start = 0;
     }
-    const n = want === 0
-      ? null
-      : await file.read(buf.subarray(filled, filled + want));
-    if (n === null) eof = true;
-    else {
-      filled += n;
-      left -= n;
-    }
-    if (start < 0) {
-      if (filled < 3 && !eof) continue;
-      start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
-          buf[2] === 0xbf
-        ? 3
-        : 0;
-    }
-    const view = buf.subarray(0, filled);
-    onBuffer?.(view);
-    cursor.line = line;
-    const pos = linesOf(view, start, eof, base, cursor, onLine, matchLine);
-    line = cursor.line;
-    if (eof) break;
-    // keep the unfinished line at the front
-    buf.copyWithin(0, pos, filled);
-    base += pos;
-    filled -= pos;
-    start = 0;
+  } finally {
+    buffers.release?.(buf);
   }
-  spare = buf;
 }

@@ -12,9 +12,11 @@ import type { Decision } from "./decision.ts";
 import { DecisionScan } from "./_decision_scan.ts";
 import {
   type ByteRange,
+  type ChunkBuffers,
   decodeLine,
   isBlank,
   jsonlByteLines,
+  jsonlChunks,
   type JsonlLinesOptions,
   LineReader,
 } from "./_jsonl_lines.ts";
@@ -167,91 +169,67 @@ export async function readLinesWasm(
   const cells: Cell[] = [];
   let wasmLines = 0;
   let useWasm = true;
+  // the module's memory holds the bytes (and keeps them as it grows)
+  const buffers: ChunkBuffers = { next: (_old, size) => wasm.buffer(size) };
+  let line = 0;
   try {
-    const chunk = options.chunkSize ?? 1 << 22;
-    using file = await Deno.open(path, { read: true });
-    let left = range.end - range.start;
-    if (range.start > 0) await file.seek(range.start, Deno.SeekMode.Start);
-    let buf = wasm.buffer(Math.max(Math.min(chunk, left), 1 << 16));
-    let filled = 0; // bytes held in buf
-    let base = range.start; // file offset of buf[0]
-    let line = 0;
-    let eof = false;
-    let start = range.start === 0 ? -1 : 0; // -1 until the BOM check is done
-    while (!eof) {
-      const want = Math.min(chunk, left);
-      if (buf.length - filled < want) {
-        buf = wasm.buffer(Math.max(buf.length * 2, filled + want));
-      }
-      const n = want === 0
-        ? null
-        : await file.read(buf.subarray(filled, filled + want));
-      if (n === null) eof = true;
-      else {
-        filled += n;
-        left -= n;
-      }
-      if (start < 0) {
-        if (filled < 3 && !eof) continue;
-        start = filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb &&
-            buf[2] === 0xbf
-          ? 3
-          : 0;
-      }
-      const view = buf.subarray(0, filled);
-      sink.onBuffer(view);
-      let pos = start;
-      for (;;) {
-        let status: number = WASM_STATUS.javascript;
-        if (useWasm && wasm.hasFirstRun && wasm.follow(scan)) {
-          status = wasm.run(pos, filled, eof, base);
-          pos = wasm.pos;
-          line += wasm.lines;
-          wasmLines += wasm.lines;
-          if (status === WASM_STATUS.done) break;
-          if (status === WASM_STATUS.logFull) {
-            wasm.drainLog(logKey);
-            continue;
+    await jsonlChunks(
+      path,
+      options,
+      range,
+      buffers,
+      (view, start, eof, base) => {
+        const filled = view.length;
+        sink.onBuffer(view);
+        let pos = start;
+        for (;;) {
+          if (useWasm && wasm.hasFirstRun && wasm.follow(scan)) {
+            const status = wasm.run(pos, filled, eof, base);
+            pos = wasm.pos;
+            line += wasm.lines;
+            wasmLines += wasm.lines;
+            if (status === WASM_STATUS.done) break;
+            if (status === WASM_STATUS.logFull) {
+              wasm.drainLog(logKey);
+              continue;
+            }
+            if (status === WASM_STATUS.newCell) {
+              const [ms, me] = wasm.span(1);
+              const [ts, te] = wasm.span(3);
+              const [ps, pe] = wasm.span(4);
+              const [severity, action] = wasm.code;
+              const c = builder.cell(
+                builder.models.ofBytes(view, ms, me),
+                severity,
+                action,
+                builder.classes.ofBytes(view, ts, te),
+                builder.classes.ofBytes(view, ps, pe),
+              );
+              if (wasm.addCell()) cells.push(c);
+              else useWasm = false; // the cell table is full: read on here
+              continue;
+            }
           }
-          if (status === WASM_STATUS.newCell) {
-            const [ms, me] = wasm.span(1);
-            const [ts, te] = wasm.span(3);
-            const [ps, pe] = wasm.span(4);
-            const [severity, action] = wasm.code;
-            const c = builder.cell(
-              builder.models.ofBytes(view, ms, me),
-              severity,
-              action,
-              builder.classes.ofBytes(view, ts, te),
-              builder.classes.ofBytes(view, ps, pe),
+          // one line here, as readLines reads it
+          let nl = view.indexOf(10, pos);
+          if (nl < 0) {
+            if (!eof || pos >= filled) break;
+            nl = filled;
+          }
+          line++;
+          const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
+          sink.onLine(view, pos, end, line, base + pos, false);
+          if (!wasm.hasFirstRun && builder.firstRun !== null) {
+            builder.firstRunBytes ??= new TextEncoder().encode(
+              builder.firstRun,
             );
-            if (wasm.addCell()) cells.push(c);
-            else useWasm = false; // the cell table is full: read on here
-            continue;
+            if (!wasm.setFirstRun(builder.firstRunBytes)) useWasm = false;
           }
+          pos = nl + 1;
         }
-        // one line here, as readLines reads it
-        let nl = view.indexOf(10, pos);
-        if (nl < 0) {
-          if (!eof || pos >= filled) break;
-          nl = filled;
-        }
-        line++;
-        const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
-        sink.onLine(view, pos, end, line, base + pos, false);
-        if (!wasm.hasFirstRun && builder.firstRun !== null) {
-          builder.firstRunBytes ??= new TextEncoder().encode(builder.firstRun);
-          if (!wasm.setFirstRun(builder.firstRunBytes)) useWasm = false;
-        }
-        pos = nl + 1;
-      }
-      if (eof) break;
-      // keep the unfinished line at the front
-      buf.copyWithin(0, pos, filled);
-      base += pos;
-      filled -= pos;
-      start = 0;
-    }
+        return pos;
+      },
+    );
     wasm.drainLog(logKey);
     for (const [i, c] of cells.entries()) {
       const k = wasm.counts(i);
