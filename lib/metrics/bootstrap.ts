@@ -176,18 +176,7 @@ export function bootstrapInterval(
   statistic: (cells: readonly StatsRow[]) => number | null,
   options: BootstrapOptions = {},
 ): BootstrapInterval {
-  const { resamples, level, prng } = checkOptions(options);
-  const cells = stats.filter((c) => c.n > 0);
-  const weights = cells.map((c) => c.n);
-  const n = weights.reduce((a, b) => a + b, 0);
-  const values: number[] = [];
-  if (n > 0) {
-    for (let b = 0; b < resamples; b++) {
-      const v = statistic(resampleCells(prng, cells, weights, n));
-      if (v !== null && Number.isFinite(v)) values.push(v);
-    }
-  }
-  return interval(statistic(stats), values, resamples, level, prng.seed);
+  return bootstrapIntervals(stats, { statistic }, options).statistic;
 }
 
 /**
@@ -195,7 +184,7 @@ export function bootstrapInterval(
  * all read off the same resamples: one multinomial draw per resample serves
  * every statistic, so k statistics cost one set of draws, not k. With one
  * statistic it gives what {@linkcode bootstrapInterval} gives for the same
- * generator.
+ * generator (it is that function's loop).
  *
  * @param stats Sufficient statistics, usually of one model.
  * @param statistics Statistics by name, each from cells to a number or `null`.
