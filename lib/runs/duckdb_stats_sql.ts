@@ -367,28 +367,12 @@ export function decisionCellsSql(
   relation = "decisions",
   options: CellSqlOptions = {},
 ): string {
-  const bad = cellChecksSql(options).join("\n      OR ");
-  const text = textOrder(options.dialect ?? "duckdb");
-  return `SELECT
-  modelId, severity, trueClass, predClass, action,
-  SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
-  SUM(parseFailures) AS parseFailures, SUM(invalidRows) AS invalidRows,
-  SUM(n) * 1.0E0 AS taskShare,
-  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
-FROM (
-  SELECT modelId, severity, trueClass, predClass, action,
-    COUNT(*) AS n,
-    COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
-    COUNT(*) - COUNT(pCorrect) AS pMissing,
-    SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
-    CASE WHEN ${bad}
-      THEN COUNT(*) ELSE 0 END AS invalidRows,
-    runId AS runLo, runId AS runHi,
-    MIN(trial) AS trialLo, MAX(trial) AS trialHi
-  FROM ${relation}
-  GROUP BY ${CELL_GROUP.join(", ")}
-) cells
-GROUP BY modelId, severity, trueClass, predClass, action`;
+  return cellsQuery(
+    relation,
+    options.dialect,
+    cellChecksSql(options).join("\n      OR "),
+    CELL_GROUP,
+  );
 }
 
 /**
@@ -422,11 +406,35 @@ export function decisionCellsWithoutChecksSql(
   relation = "decisions",
   options: Pick<CellSqlOptions, "dialect"> = {},
 ): string {
-  const text = textOrder(options.dialect ?? "duckdb");
+  return cellsQuery(relation, options.dialect, null, [
+    "runId",
+    "modelId",
+    "severity",
+    "trueClass",
+    "predClass",
+    "action",
+  ]);
+}
+
+// The one-scan cell query of both: the finer groups of `group` summed into
+// cells, with each group's invalidRows from the checks `bad` (its size when
+// any row fails one) or 0 (null: the rows are known to pass them).
+function cellsQuery(
+  relation: string,
+  dialect: SqlDialect | undefined,
+  bad: string | null,
+  group: readonly string[],
+): string {
+  const text = textOrder(dialect ?? "duckdb");
+  const invalid = bad === null
+    ? ""
+    : `    CASE WHEN ${bad}\n      THEN COUNT(*) ELSE 0 END AS invalidRows,\n`;
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
-  SUM(parseFailures) AS parseFailures, 0 AS invalidRows,
+  SUM(parseFailures) AS parseFailures, ${
+    bad === null ? "0" : "SUM(invalidRows)"
+  } AS invalidRows,
   SUM(n) * 1.0E0 AS taskShare,
   MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
 FROM (
@@ -435,10 +443,10 @@ FROM (
     COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
     COUNT(*) - COUNT(pCorrect) AS pMissing,
     SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
-    runId AS runLo, runId AS runHi,
+${invalid}    runId AS runLo, runId AS runHi,
     MIN(trial) AS trialLo, MAX(trial) AS trialHi
   FROM ${relation}
-  GROUP BY runId, modelId, severity, trueClass, predClass, action
+  GROUP BY ${group.join(", ")}
 ) cells
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
