@@ -31,13 +31,10 @@ export function pgTest(name: string, fn: (dsn: string) => Promise<void>): void {
 }
 
 /** Create a decisions table (unquoted names) with the given flat rows (lower-case keys), run `fn`, drop it. */
-export async function withPgTable<T>(
-  dsn: string,
-  rows: Record<string, unknown>[],
-  fn: (sql: postgres.Sql, table: string) => Promise<T>,
-): Promise<T> {
+/** One connection to the test server (notices dropped). */
+export function connectPg(dsn: string): postgres.Sql {
   const c = parsePostgresDsn(dsn);
-  const sql = postgres({
+  return postgres({
     host: c.host,
     port: c.port,
     database: c.database,
@@ -45,6 +42,14 @@ export async function withPgTable<T>(
     max: 1,
     onnotice: () => {},
   });
+}
+
+export async function withPgTable<T>(
+  dsn: string,
+  rows: Record<string, unknown>[],
+  fn: (sql: postgres.Sql, table: string) => Promise<T>,
+): Promise<T> {
+  const sql = connectPg(dsn);
   const table = `lbtest_${crypto.randomUUID().replaceAll("-", "")}`;
   try {
     await sql.unsafe(decisionsTableSql("postgres", table));

@@ -400,7 +400,26 @@ function keyText(r: Record<string, unknown>): string {
   }`;
 }
 
-function flatRow(found: Record<string, unknown>): FlatDecisionRow {
+/**
+ * A row PostgreSQL returned (lower-case column names) as the file loaders'
+ * flat row, numbers as numbers: what `flatDecision` checks, so that an error
+ * in a table reads as the same error in a file.
+ *
+ * @param found A result row of the decisions columns.
+ * @returns The flat row, a missing or null column as null.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pgFlatRow } from "./postgres_stats.ts";
+ *
+ * const row = pgFlatRow({ runid: "r", trial: "3", pcorrect: null });
+ * assert.equal(row.runId, "r");
+ * assert.equal(row.trial, 3);
+ * assert.equal(row.pCorrect, null);
+ * ```
+ */
+export function pgFlatRow(found: Record<string, unknown>): FlatDecisionRow {
   const row = {} as Record<string, unknown>;
   for (const c of DECISION_COLUMNS) {
     const v = found[c.toLowerCase()];
@@ -514,7 +533,7 @@ export async function postgresDecisionStats(
     if (invalid > 0) {
       const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
       const at = `${where}: ${keyText(found)}`;
-      flatDecision(flatRow(found), at); // throws the loaders' message
+      flatDecision(pgFlatRow(found), at); // throws the loaders' message
       const check = DECISION_CHECKS.find((_, i) =>
         num(found[`check${i}`]) === 1
       )!;

@@ -4,7 +4,7 @@
 // PostgreSQL test is one of tests/_pg.ts.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import postgres from "postgres";
+import type postgres from "postgres";
 import {
   decisionsTableSql,
   SQL_DIALECTS,
@@ -12,8 +12,7 @@ import {
 import { withDuckDB } from "../../../lib/runs/duckdb_session.ts";
 import { DECISION_CHECKS } from "../../../lib/runs/duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "../../../lib/runs/load_decisions.ts";
-import { parsePostgresDsn } from "../../../lib/runs/postgres_stats.ts";
-import { pgTest } from "../../_pg.ts";
+import { connectPg, pgTest } from "../../_pg.ts";
 
 // A valid row, and changes that break it: one per kind of check, and a
 // repeated key.
@@ -160,15 +159,7 @@ Deno.test("the constrained decisions table is accepted by SQLite and DuckDB, whi
 pgTest(
   "the constrained decisions table is accepted by a real server, which stores a valid row and refuses a bad value or a repeated key",
   async (dsn) => {
-    const c = parsePostgresDsn(dsn);
-    const sql = postgres({
-      host: c.host,
-      port: c.port,
-      database: c.database,
-      username: c.username,
-      max: 1,
-      onnotice: () => {},
-    });
+    const sql = connectPg(dsn);
     const table = `lbtest_${crypto.randomUUID().replaceAll("-", "")}`;
     try {
       await assertRefusesBadRows("postgres", async (rows) => {

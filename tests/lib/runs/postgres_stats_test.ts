@@ -6,18 +6,14 @@
 // real server of tests/_pg.ts.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
 import {
   COST_COMPLETENESS,
   FAILURE_CLASSES,
 } from "../../../lib/evidence/cost_evidence.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
-import {
-  type DecisionColumn,
-  flatDecision,
-  type FlatDecisionRow,
-} from "../../../lib/runs/arrow.ts";
+import { type DecisionColumn, flatDecision } from "../../../lib/runs/arrow.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
 import { decisionStats } from "../../../lib/runs/decision_stats.ts";
 import {
@@ -40,12 +36,12 @@ import { PCORRECT_SOURCES } from "../../../lib/runs/mapping.ts";
 import { decisionColumnKind } from "../../../lib/runs/parquet.ts";
 import {
   type ChecksGuarantee,
-  parsePostgresDsn,
+  pgFlatRow,
   postgresChecksGuaranteed,
   postgresDecisionStats,
 } from "../../../lib/runs/postgres_stats.ts";
 import { decision } from "../../_helpers.ts";
-import { pgTest } from "../../_pg.ts";
+import { connectPg, pgTest } from "../../_pg.ts";
 
 // The PostgreSQL type of each column in decisionsTableSql's layout.
 const INTEGER = new Set<DecisionColumn>(["trial", "tokensIn", "tokensOut"]);
@@ -60,25 +56,13 @@ function pgType(c: DecisionColumn): string {
     : "double precision";
 }
 
-function connect(dsn: string): postgres.Sql {
-  const c = parsePostgresDsn(dsn);
-  return postgres({
-    host: c.host,
-    port: c.port,
-    database: c.database,
-    username: c.username,
-    max: 1,
-    onnotice: () => {},
-  });
-}
-
 /** Make a decisions table (unquoted names) with the given layout options, run `fn`, drop it. */
 async function withTable<T>(
   dsn: string,
   options: DecisionsTableOptions,
   fn: (sql: postgres.Sql, table: string) => Promise<T>,
 ): Promise<T> {
-  const sql = connect(dsn);
+  const sql = connectPg(dsn);
   const table = `lbtest_${crypto.randomUUID().replaceAll("-", "")}`;
   try {
     await sql.unsafe(decisionsTableSql("postgres", table, options));
@@ -272,19 +256,6 @@ function oneRow(): string {
   }) AS decisions`;
 }
 
-function flatRow(found: Record<string, unknown>): FlatDecisionRow {
-  const row = {} as Record<string, unknown>;
-  for (const c of DECISION_COLUMNS) {
-    const v = found[c.toLowerCase()];
-    row[c] = v === null || v === undefined
-      ? null
-      : decisionColumnKind(c) === "number"
-      ? Number(v)
-      : v;
-  }
-  return row as FlatDecisionRow;
-}
-
 /** What the three judges say of one row: the row checks, the loader, the constrained table. */
 async function judge(
   sql: postgres.Sql,
@@ -309,7 +280,7 @@ async function judge(
   );
   let loader = true;
   try {
-    flatDecision(flatRow(found), "row");
+    flatDecision(pgFlatRow(found), "row");
   } catch (error) {
     assert.ok(
       error instanceof RangeError || error instanceof TypeError,
