@@ -13,7 +13,8 @@ import {
 } from "../lib/metrics/accuracy.ts";
 import {
   type BootstrapInterval,
-  bootstrapIntervals,
+  bootstrapRatioIntervals,
+  type CountRatio,
 } from "../lib/metrics/bootstrap.ts";
 import {
   CONSEQUENCE_MATRIX,
@@ -200,22 +201,25 @@ function recallOf(
     : recallBySeverity(rows, { level });
 }
 
-// the value of a rate from its counts, as `rate()` gives it
-function valueOf(c: Counts): number | null {
-  return c.n === 0 ? null : c.k / c.n;
-}
-
-// recall's value alone, for the bootstrap: the counts without the interval
-function recallValue(
+// recall's counts without the interval, in the mode's sense of recall
+function recallCountsOf(
   rows: readonly StatsRow[],
   mode: Mode,
-  severity: Severity,
-): number | null {
-  return valueOf(
-    (mode === "reconforge" ? caughtRecallCounts(rows) : recallCounts(rows))[
-      severity
-    ],
-  );
+): Record<Severity, Counts> {
+  return mode === "reconforge" ? caughtRecallCounts(rows) : recallCounts(rows);
+}
+
+// A rate's counts as a ratio of weighted counts: the weights of a cell are
+// the counts of one of its decisions. Exact for counts that are sums of n
+// over the cells they select (accuracy and recall).
+function countRatio(
+  counts: (rows: readonly StatsRow[]) => Counts,
+): CountRatio {
+  const one = (cell: StatsRow) => counts([{ ...cell, n: 1 }]);
+  return {
+    numerator: (cell) => one(cell).k,
+    denominator: (cell) => one(cell).n,
+  };
 }
 
 /** Score every model in a set of sufficient statistics. */
@@ -271,14 +275,13 @@ export function scoreModels(
     const acc = accuracy(rows, { level });
     const recall = recallOf(rows, mode, level);
     const totals = summarise(rows);
-    // accuracy and recall per severity, off the same resamples
-    const boots = bootstrapIntervals(
+    // accuracy and recall per severity, off the same resamples; each is a
+    // ratio of counts, so a resample is counted, not rebuilt as cells
+    const boots = bootstrapRatioIntervals(
       rows,
       {
-        accuracy: (s) => valueOf(accuracyCounts(s)),
-        ...bySeverity((sev) => (s: readonly StatsRow[]) =>
-          recallValue(s, mode, sev)
-        ),
+        accuracy: countRatio((s) => accuracyCounts(s)),
+        ...bySeverity((sev) => countRatio((s) => recallCountsOf(s, mode)[sev])),
       },
       {
         level,

@@ -6,6 +6,7 @@ import {
   accuracyCounts,
   bootstrapInterval,
   bootstrapIntervals,
+  bootstrapRatioIntervals,
   caughtRecallBySeverity,
   caughtRecallCounts,
   pairedBootstrap,
@@ -237,5 +238,48 @@ Deno.test("the count functions give the values and denominators of the rates the
       }
     }),
     { seed: 20261201, numRuns: 200 },
+  );
+});
+
+Deno.test("bootstrapRatioIntervals() gives accuracy and recall the intervals bootstrapIntervals() gives them with the same seed (property)", () => {
+  const value = (c: { k: number; n: number }) => c.n === 0 ? null : c.k / c.n;
+  // a rate's counts as per-cell weights: the counts of one decision of the cell
+  const ratio = (
+    counts: (s: readonly StatsRow[]) => { k: number; n: number },
+  ) => ({
+    numerator: (c: StatsRow) => counts([{ ...c, n: 1 }]).k,
+    denominator: (c: StatsRow) => counts([{ ...c, n: 1 }]).n,
+  });
+  fc.assert(
+    fc.property(cellsArb, fc.nat({ max: 1000 }), (stats, seed) => {
+      const fast = bootstrapRatioIntervals(stats, {
+        accuracy: ratio(accuracyCounts),
+        high: ratio((s) => recallCounts(s).HIGH),
+        caughtLow: ratio((s) => caughtRecallCounts(s).LOW),
+      }, { seed, resamples: 50 });
+      const slow = bootstrapIntervals(stats, {
+        accuracy: (s) => value(accuracyCounts(s)),
+        high: (s) => value(recallCounts(s).HIGH),
+        caughtLow: (s) => value(caughtRecallCounts(s).LOW),
+      }, { seed, resamples: 50 });
+      assert.deepEqual(fast, slow);
+    }),
+    { seed: 20261201, numRuns: 200 },
+  );
+});
+
+Deno.test("bootstrapRatioIntervals() is null where the denominator is empty and refuses bad options", () => {
+  const stats = run(3, 100); // HIGH only: LOW recall has no exceptions
+  const lowExceptions = (c: StatsRow) =>
+    c.severity === "LOW" && c.trueClass !== "MATCH" ? 1 : 0;
+  const ci = bootstrapRatioIntervals(stats, {
+    low: { numerator: lowExceptions, denominator: lowExceptions },
+  }, { seed: 1, resamples: 20 });
+  assert.equal(ci.low.estimate, null);
+  assert.equal(ci.low.lo, null);
+  assert.equal(ci.low.undefinedResamples, 20);
+  assert.throws(
+    () => bootstrapRatioIntervals(stats, {}, { resamples: 0 }),
+    /resamples must be an integer >= 1/,
   );
 });
