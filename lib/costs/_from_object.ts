@@ -1,24 +1,19 @@
 // Private to lib/costs: a parsed cost profile or registry (plain JSON-like
 // values) validated into a profile or a registry, with errors that name the
-// file, the entry and the field. Text parsing (JSON or YAML) is load.ts's.
+// file, the entry and the field. Text parsing (JSON or YAML) is load.ts's;
+// building the validated file into a profile is _build.ts's.
 import type { z } from "zod";
 import { describeIssue } from "../_zod_issue.ts";
-import { type CostProfile, type CostSource, defineProfile } from "./profile.ts";
-import type { CostAnchor, CostRegistry } from "./registry.ts";
+import type { CostProfile } from "./profile.ts";
+import type { CostRegistry } from "./registry.ts";
 import { SEVERITIES } from "./severity.ts";
 import {
-  type ProfileFile,
   profileFileSchema,
   registryFileSchema,
   SEVERITY_LIST,
 } from "./_schema.ts";
+import { profileFromFile, registryFromFile } from "./_build.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
-
-function slot(
-  value: ProfileFile["reviewCost"],
-): { value: number; note?: string } {
-  return typeof value === "number" ? { value } : value;
-}
 
 function entryName(input: unknown): string {
   const id = (input as { id?: unknown } | null)?.id;
@@ -67,48 +62,7 @@ export function profileFromObject(input: unknown, path: string): CostProfile {
       parsed.error,
     );
   }
-  const f = parsed.data;
-  const known = new Set(f.sources.map((s) => s.id));
-  const notes: Record<string, string> = {};
-  for (const key of [...SEVERITIES, "reviewCost", "judgeCost"] as const) {
-    const raw = key === "reviewCost" || key === "judgeCost" ? f[key] : f.K[key];
-    if (raw === undefined || typeof raw === "number") continue;
-    for (const ref of raw.sources ?? []) {
-      if (!known.has(ref)) {
-        throw new InputRangeError(
-          `${where}: entry ${JSON.stringify(f.id)}: ${
-            key === "reviewCost" || key === "judgeCost" ? key : `K.${key}`
-          }.sources names unknown source ${JSON.stringify(ref)}`,
-        );
-      }
-    }
-    notes[key] = raw.note;
-  }
-  const dup = firstDuplicate(f.sources.map((s) => s.id));
-  if (dup !== null) {
-    throw new InputRangeError(
-      `${where}: entry ${JSON.stringify(f.id)}: sources has duplicate id ${
-        JSON.stringify(dup)
-      }`,
-    );
-  }
-  return defineProfile({
-    id: f.id,
-    version: f.version,
-    ...(f.description === undefined ? {} : { description: f.description }),
-    ...(f.currency == null ? {} : { currency: f.currency }),
-    ...(f.unit === undefined ? {} : { unit: f.unit }),
-    K: {
-      LOW: slot(f.K.LOW).value,
-      MEDIUM: slot(f.K.MEDIUM).value,
-      HIGH: slot(f.K.HIGH).value,
-      CRITICAL: slot(f.K.CRITICAL).value,
-    },
-    reviewCost: slot(f.reviewCost).value,
-    judgeCost: f.judgeCost === undefined ? 0 : slot(f.judgeCost).value,
-    notes,
-    sources: f.sources as CostSource[],
-  });
+  return profileFromFile(parsed.data, where);
 }
 
 function failure(
@@ -124,27 +78,6 @@ function failure(
   return isRange
     ? new InputRangeError(message, { cause })
     : new InputTypeError(message, { cause });
-}
-
-/**
- * The first id that occurs twice, or `null`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { firstDuplicate } from "./_from_object.ts";
- *
- * assert.equal(firstDuplicate(["a", "b", "a"]), "a");
- * assert.equal(firstDuplicate(["a", "b"]), null);
- * ```
- */
-export function firstDuplicate(ids: readonly string[]): string | null {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) return id;
-    seen.add(id);
-  }
-  return null;
 }
 
 /**
@@ -180,37 +113,5 @@ export function registryFromObject(input: unknown, path: string): CostRegistry {
     }
     throw failure(where, "registry", issue, input, parsed.error);
   }
-  const f = parsed.data;
-  const seen = new Set<string>();
-  const anchors: CostAnchor[] = [];
-  for (const e of f.entries) {
-    const at = `${where}: entry ${JSON.stringify(e.id)}`;
-    if (seen.has(e.id)) throw new InputRangeError(`${at}: id is a duplicate`);
-    seen.add(e.id);
-    if (e.low > e.typical) {
-      throw new InputRangeError(
-        `${at}: low must be <= typical, got low ${e.low} > typical ${e.typical}`,
-      );
-    }
-    if (e.typical > e.high) {
-      throw new InputRangeError(
-        `${at}: typical must be <= high, got typical ${e.typical} > high ${e.high}`,
-      );
-    }
-    const sources = e.sources.map((id) => {
-      const s = f.sources[id];
-      if (s === undefined) {
-        throw new InputRangeError(
-          `${at}: sources names unknown source ${JSON.stringify(id)}`,
-        );
-      }
-      return Object.freeze({ id, ...s });
-    });
-    anchors.push(Object.freeze({ ...e, sources: Object.freeze(sources) }));
-  }
-  return Object.freeze({
-    version: f.version,
-    ...(f.description === undefined ? {} : { description: f.description }),
-    anchors: Object.freeze(anchors),
-  });
+  return registryFromFile(parsed.data, where);
 }

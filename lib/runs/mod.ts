@@ -30,6 +30,7 @@ export * from "./mapping.ts";
 export * from "./paired_stats.ts";
 export * from "./paired_tasks.ts";
 export * from "./jsonl_stats.ts";
+export * from "./jsonl_text_stats.ts";
 export * from "./simulate.ts";
 export * from "./arrow.ts";
 export * from "./csv.ts";

@@ -9,7 +9,7 @@ import {
   seededPrng,
   seedFor,
 } from "../../lib/metrics/mod.ts";
-import { jsonlStats } from "../../lib/runs/jsonl_stats.ts";
+import { jsonlStats } from "../../lib/runs/jsonl_text_stats.ts";
 import { decisionTable } from "../../lib/runs/load_decisions.ts";
 import { pairedStats } from "../../lib/runs/paired_stats.ts";
 import { decision, runCli, tempFile } from "../_helpers.ts";

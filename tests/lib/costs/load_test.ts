@@ -307,6 +307,22 @@ Deno.test("loadRegistryFile() reads the shipped registry file identically to SHI
   assert.deepEqual(r, SHIPPED_REGISTRY);
 });
 
+Deno.test("loadProfileFile() reads every shipped profile file, through the schema, identically to SHIPPED_PROFILES", async () => {
+  // the shipped profiles are built without the schema when lossbook starts;
+  // this is where their files meet it
+  const dir = new URL("../../../data/profiles/", import.meta.url).pathname;
+  const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) =>
+    n.endsWith(".json")
+  ).sort();
+  assert.deepEqual(
+    files,
+    SHIPPED_PROFILES.map((p) => `${p.id}.json`).sort(),
+  );
+  for (const p of SHIPPED_PROFILES) {
+    assert.deepEqual(await loadProfileFile(`${dir}${p.id}.json`), p, p.id);
+  }
+});
+
 Deno.test("combineProfiles() and getProfile() refuse duplicates and unknown ids", () => {
   assert.throws(
     () => combineProfiles([SHIPPED_PROFILES[1], SHIPPED_PROFILES[1]]),

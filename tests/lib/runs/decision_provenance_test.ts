@@ -6,7 +6,7 @@ import { checkLedgerRecord } from "../../../lib/ledger/record.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
 import { decisionStats } from "../../../lib/runs/decision_stats.ts";
 import { duckdbDecisionStats } from "../../../lib/runs/duckdb_stats.ts";
-import { jsonlStats } from "../../../lib/runs/jsonl_stats.ts";
+import { jsonlStats } from "../../../lib/runs/jsonl_text_stats.ts";
 import { loadDecisions, writeDecisions } from "../../../lib/runs/load_any.ts";
 import {
   DECISION_COLUMNS,

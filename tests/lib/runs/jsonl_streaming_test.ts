@@ -4,7 +4,8 @@
 // naming the line, by the streaming and the text readers alike.
 import assert from "node:assert/strict";
 import { decisionStats } from "../../../lib/runs/decision_stats.ts";
-import { jsonlStats, jsonlStatsFile } from "../../../lib/runs/jsonl_stats.ts";
+import { jsonlStatsFile } from "../../../lib/runs/jsonl_stats.ts";
+import { jsonlStats } from "../../../lib/runs/jsonl_text_stats.ts";
 import {
   decisionTable,
   parseDecisionsJsonl,

@@ -13,7 +13,7 @@ import { isInputError } from "../../../lib/input_error.ts";
 import { parseDecisionsArrow } from "../../../lib/runs/arrow.ts";
 import { parseLossbenchLedger } from "../../../lib/runs/import_lossbench.ts";
 import { parseReconforge } from "../../../lib/runs/import_reconforge.ts";
-import { jsonlStats } from "../../../lib/runs/jsonl_stats.ts";
+import { jsonlStats } from "../../../lib/runs/jsonl_text_stats.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,

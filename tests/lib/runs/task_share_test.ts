@@ -6,7 +6,7 @@ import { writeDecisionsCsv } from "../../../lib/runs/csv.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
 import { decisionStats } from "../../../lib/runs/decision_stats.ts";
 import { duckdbDecisionStats } from "../../../lib/runs/duckdb_stats.ts";
-import { jsonlStats } from "../../../lib/runs/jsonl_stats.ts";
+import { jsonlStats } from "../../../lib/runs/jsonl_text_stats.ts";
 import { decisionTable } from "../../../lib/runs/load_decisions.ts";
 import { writeDecisionsParquet } from "../../../lib/runs/parquet.ts";
 import { decision, tempDir } from "../../_helpers.ts";
