@@ -14,7 +14,8 @@
  * @module
  */
 
-import { CheckFailed, type Command, UsageError } from "./commands/_command.ts";
+import type { Command } from "./commands/_command.ts";
+import { CheckFailed, UsageError } from "./commands/_errors.ts";
 import { formatHelp } from "./commands/_help.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";

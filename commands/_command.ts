@@ -4,8 +4,9 @@ import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";
 import { type CommandHelp, type OptionTable, parseSpec } from "./_help.ts";
 
-/** Raised for bad usage; the CLI maps it to exit code 2. */
-export class UsageError extends Error {}
+import { UsageError } from "./_errors.ts";
+
+export { CheckFailed, UsageError } from "./_errors.ts";
 
 /**
  * Raised when flags do not parse (an unknown flag, a missing value); it
@@ -20,9 +21,6 @@ export class FlagParseError extends UsageError {
     this.accepted = accepted;
   }
 }
-
-/** Raised when a check fails (a claim, a verification); the CLI maps it to exit code 1. */
-export class CheckFailed extends Error {}
 
 /** One `lossbook` sub-command. */
 export interface Command {

@@ -1,7 +1,8 @@
 /**
  * Importer for inspect_ai logs (`inspect-ai`): `.eval` zip archives (deflate
  * or zstd entries; samples as one file or as a chunked folder; finished, or
- * still being written with only `_journal/`) and `.json` logs.
+ * still being written with only `_journal/`; read by `import_inspect_eval.ts`,
+ * loaded only for such a log) and `.json` logs.
  *
  * One decision per (sample id, epoch). The scorer's verdict decides
  * correctness, under every cost matrix: gold class `verdict:correct`,
@@ -47,22 +48,14 @@ import type {
   HarnessImportResult,
   SetAside,
 } from "./import_harness.ts";
-import {
-  decodeUtf8Strict,
-  parseJsonBytesStrict,
-  parseJsonStrict,
-} from "./_json_strict.ts";
+import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
 import {
   type PCorrectCandidate,
   type PCorrectSource,
   pickPCorrect,
 } from "./mapping.ts";
-import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
-import {
-  InputRangeError,
-  InputSyntaxError,
-  InputTypeError,
-} from "../input_error.ts";
+import { importLater } from "../_late_import.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** The inspect_ai log limit types (`EvalSampleLimitType`). */
 export const INSPECT_LIMIT_TYPES = [
@@ -682,94 +675,6 @@ export function parseInspectJsonLog(
   );
 }
 
-const MONOLITH = /^samples\/([^/]+)\.json$/;
-const SHELL = /^samples\/([^/]+)\/sample\.json$/;
-
-/**
- * Parse an inspect_ai `.eval` log: `header.json` (or, while the log is
- * being written, `_journal/start.json`), and every sample, whether one entry
- * `samples/{id}_epoch_{n}.json` or a chunked folder whose
- * `samples/{id}_epoch_{n}/sample.json` shell holds the scores and whose
- * `metadata.json` holds the metadata. Entries may be stored, deflate or zstd.
- *
- * @param bytes The archive.
- * @param options As {@linkcode inspectDecisions}, and `file` for messages.
- * @returns As {@linkcode inspectDecisions}; an in-progress log says so in `messages`.
- * @throws {SyntaxError} For a damaged archive or entry; as {@linkcode inspectDecisions}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { zipSync } from "fflate";
- * import { parseInspectEvalLog } from "./import_inspect.ts";
- *
- * const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
- * const zip = zipSync({
- *   "_journal/start.json": enc({ version: 2, eval: { run_id: "r", model: "m" }, plan: {} }),
- *   "samples/1_epoch_1.json": enc({ id: 1, epoch: 1, target: "B", scores: { s: { value: "I" } } }),
- * });
- * const r = parseInspectEvalLog(zip, { severityOf: () => "HIGH", file: "a.eval" });
- * assert.equal(r.decisions[0].predClass, "verdict:incorrect");
- * assert.match(r.messages.join("\n"), /still being written/);
- * ```
- */
-export function parseInspectEvalLog(
-  bytes: Uint8Array,
-  options: InspectOptions & { file?: string },
-): HarnessImportResult {
-  const file = options.file ?? "<inline>";
-  const where = `Cannot import inspect log ${file}`;
-  const entries = readZipEntries(bytes, file);
-  const json = (name: string): unknown =>
-    parseJsonBytesStrict(
-      zipEntryBytes(bytes, entries.get(name)!, file),
-      `${file}: ${name}`,
-    );
-  let header: unknown;
-  const inProgress = !entries.has("header.json");
-  if (!inProgress) header = json("header.json");
-  else if (entries.has("_journal/start.json")) {
-    header = json("_journal/start.json");
-  } else {
-    throw new InputSyntaxError(
-      `${where}: neither header.json nor _journal/start.json is in the archive (not an inspect_ai log)`,
-    );
-  }
-  const samples: RawSample[] = [];
-  for (const name of entries.keys()) {
-    const mono = MONOLITH.exec(name);
-    const shell = mono === null ? SHELL.exec(name) : null;
-    if (mono === null && shell === null) continue;
-    const value = json(name);
-    if (!isObject(value)) {
-      throw new InputTypeError(`${where}: ${name} must hold a JSON object`);
-    }
-    if (shell !== null) {
-      const metaName = `samples/${shell[1]}/metadata.json`;
-      if (entries.has(metaName)) {
-        const metadata = json(metaName);
-        if (!isObject(metadata)) {
-          throw new InputTypeError(
-            `${where}: ${metaName} must hold a JSON object`,
-          );
-        }
-        value.metadata = metadata;
-      }
-    }
-    samples.push({ value, source: name });
-  }
-  const result = inspectDecisions(header, samples, file, options);
-  if (!inProgress) return result;
-  return {
-    ...result,
-    notes: { ...result.notes, inProgress: 1 },
-    messages: [
-      ...result.messages,
-      `the log is still being written (no header.json): read ${samples.length} samples from its journal and sample entries`,
-    ],
-  };
-}
-
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
 function isInspectJsonHead(head: Uint8Array): boolean {
@@ -813,7 +718,7 @@ export function isInspectLog(input: DetectInput): boolean {
  * @param path The log.
  * @param options As {@linkcode inspectDecisions}.
  * @returns As {@linkcode inspectDecisions}.
- * @throws As {@linkcode parseInspectEvalLog} and {@linkcode parseInspectJsonLog}; `Deno.errors.NotFound`.
+ * @throws As `parseInspectEvalLog` (import_inspect_eval.ts) and {@linkcode parseInspectJsonLog}; `Deno.errors.NotFound`.
  *
  * @example
  * ```ts
@@ -830,6 +735,10 @@ export async function loadInspectLog(
 ): Promise<HarnessImportResult> {
   const bytes = await Deno.readFile(path);
   if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) {
+    // the zip reader and its decompressors load only for a .eval log
+    const { parseInspectEvalLog } = await importLater<
+      typeof import("./import_inspect_eval.ts")
+    >(new URL("./import_inspect_eval.ts", import.meta.url));
     return parseInspectEvalLog(bytes, { ...options, file: path });
   }
   return parseInspectJsonLog(decodeUtf8Strict(bytes, path), {

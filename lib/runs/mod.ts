@@ -25,6 +25,7 @@ export * from "./import_lm_eval.ts";
 export * from "./import_helm.ts";
 export * from "./import_promptfoo.ts";
 export * from "./import_inspect.ts";
+export * from "./import_inspect_eval.ts";
 export * from "./import_harness.ts";
 export * from "./mapping.ts";
 export * from "./paired_stats.ts";

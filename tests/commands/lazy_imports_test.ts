@@ -118,6 +118,40 @@ for (const [name, command] of Object.entries(RUN)) {
   });
 }
 
+/**
+ * Libraries a clean JSONL run never needs, which `score` and `sweep` load
+ * only when a run does: the schema library, behind the error messages of a
+ * line the byte scanner leaves and behind profile files (the shipped
+ * profiles are built without it), and the decompressors of inspect's zip
+ * logs. Each costs tens of milliseconds of start-up.
+ */
+const NOT_FOR_CLEAN_JSONL = ["zod", "fflate", "fzstd"];
+
+for (const name of ["score", "sweep"]) {
+  Deno.test(`running '${name}' loads none of ${NOT_FOR_CLEAN_JSONL.join(", ")} up front`, async () => {
+    const from = await reach(`commands/${name}.ts`);
+    const found = [...from.keys()].filter((m) =>
+      NOT_FOR_CLEAN_JSONL.includes(npmPackage(m) ?? "")
+    ).map((m) => chain(from, m));
+    assert.deepEqual(found, []);
+    assert.deepEqual(
+      [...cli.keys()].filter((m) =>
+        NOT_FOR_CLEAN_JSONL.includes(npmPackage(m) ?? "")
+      ),
+      [],
+    );
+  });
+}
+
+Deno.test("cli.ts loads no Node.js module up front: a large JSONL run starts being read before parseArgs (node:util) loads", () => {
+  assert.deepEqual(
+    [...cli.keys()].filter((m) => m.startsWith("node:")).map((m) =>
+      chain(cli, m)
+    ),
+    [],
+  );
+});
+
 Deno.test("cli.ts alone loads no command module and not the registry up front", () => {
   const commands = [...cli.keys()].filter((m) =>
     /\/commands\/([a-z][a-z_]*|_registry|_reproduce_command)\.ts$/.test(m)

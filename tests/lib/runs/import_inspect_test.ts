@@ -7,9 +7,9 @@ import {
 import {
   inspectImporter,
   loadInspectLog,
-  parseInspectEvalLog,
   parseInspectJsonLog,
 } from "../../../lib/runs/import_inspect.ts";
+import { parseInspectEvalLog } from "../../../lib/runs/import_inspect_eval.ts";
 import { severityResolver } from "../../../lib/runs/mapping.ts";
 import { readZipEntries } from "../../../lib/runs/_zip_read.ts";
 
