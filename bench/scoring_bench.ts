@@ -4,6 +4,19 @@
 import { defineProfile } from "../lib/costs/profile.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
+import {
+  accuracyCounts,
+  type Counts,
+  recallCounts,
+} from "../lib/metrics/accuracy.ts";
+import {
+  bootstrapIntervals,
+  bootstrapRatioIntervals,
+} from "../lib/metrics/bootstrap.ts";
+import { seededPrng } from "../lib/metrics/sampling.ts";
+import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { Decision } from "../lib/runs/decision.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import {
@@ -93,5 +106,70 @@ Deno.bench({
   group: "load",
   fn() {
     parseDecisionsJsonl(lines);
+  },
+});
+
+// score's bootstrap of accuracy and the four recalls, 1,000 resamples of one
+// model's cells: each resample rebuilt as cells (the general function) or
+// counted (the ratio function); the same intervals, a test pins it
+const modelCells = decisionStats(table).filter((r) => r.modelId === "m0");
+const value = (c: Counts) => c.n === 0 ? null : c.k / c.n;
+const asRatio = (counts: (s: readonly StatsRow[]) => Counts) => ({
+  numerator: (c: StatsRow) => counts([{ ...c, n: 1 }]).k,
+  denominator: (c: StatsRow) => counts([{ ...c, n: 1 }]).n,
+});
+const bySeverity = <T>(f: (s: typeof SEVERITIES[number]) => T) =>
+  Object.fromEntries(SEVERITIES.map((s) => [s, f(s)]));
+
+Deno.bench({
+  name:
+    "bootstrap accuracy and 4 recalls, 1,000 resamples: cells rebuilt per resample",
+  group: "bootstrap",
+  baseline: true,
+  fn() {
+    bootstrapIntervals(modelCells, {
+      accuracy: (s) => value(accuracyCounts(s)),
+      ...bySeverity((sev) => (s: readonly StatsRow[]) =>
+        value(recallCounts(s)[sev])
+      ),
+    }, { seed: 1 });
+  },
+});
+
+Deno.bench({
+  name:
+    "bootstrap accuracy and 4 recalls, 1,000 resamples: counted (bootstrapRatioIntervals)",
+  group: "bootstrap",
+  fn() {
+    bootstrapRatioIntervals(modelCells, {
+      accuracy: asRatio(accuracyCounts),
+      ...bySeverity((sev) => asRatio((s) => recallCounts(s)[sev])),
+    }, { seed: 1 });
+  },
+});
+
+const DRAWS = 1_000_000;
+
+Deno.bench({
+  name:
+    `${DRAWS} uniforms: pure-rand xoroshiro128plus + uniformFloat64, one call each`,
+  group: "prng",
+  baseline: true,
+  fn() {
+    const rng = xoroshiro128plus(7);
+    let s = 0;
+    for (let i = 0; i < DRAWS; i++) s += uniformFloat64(rng);
+    if (!(s > 0)) throw new Error("unexpected");
+  },
+});
+
+Deno.bench({
+  name: `${DRAWS} uniforms: seededPrng(), the same sequence drawn in batches`,
+  group: "prng",
+  fn() {
+    const rng = seededPrng(7);
+    let s = 0;
+    for (let i = 0; i < DRAWS; i++) s += rng.next();
+    if (!(s > 0)) throw new Error("unexpected");
   },
 });
