@@ -7,6 +7,7 @@
 // DecisionScan.matchAt line by line.
 
 import { SCAN_WASM_BASE64 } from "./_scan_wasm_bytes.ts";
+import type { KeyLog } from "./_stats_builder.ts";
 import { type DecisionScan, WASM_TABLES } from "./_decision_scan.ts";
 
 let compiled: WebAssembly.Module | null = null;
@@ -266,17 +267,13 @@ export class WasmScan {
     };
   }
 
-  /** Give each logged key (h1, h2, line offset) to `add`, and empty the log. */
-  drainLog(add: (h1: number, h2: number, offset: number) => void): void {
+  /**
+   * Append each logged key (h1, h2, line offset) to `log`, in order, and
+   * empty the log: one loop over the module's memory, with no call per key.
+   */
+  drainLog(log: KeyLog): void {
     const n = this.#i32[LOG_COUNT];
-    const at = LOG_AT >> 2;
-    for (let k = 0; k < n; k++) {
-      add(
-        this.#i32[at + 4 * k],
-        this.#i32[at + 4 * k + 1],
-        this.#f64[(LOG_AT >> 3) + 2 * k + 1],
-      );
-    }
+    log.appendStrided(this.#i32, this.#f64, LOG_AT >> 2, n);
     this.#i32[LOG_COUNT] = 0;
   }
 }

@@ -407,19 +407,45 @@ export class KeyLog {
   size = 0;
 
   add(h1: number, h2: number, offset: number): void {
-    if (this.size === this.h1.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => {
-        b.set(a);
-        return b;
-      };
-      const n = this.size * 2;
-      this.h1 = grow(this.h1, new Int32Array(n));
-      this.h2 = grow(this.h2, new Int32Array(n));
-      this.offsets = grow(this.offsets, new Float64Array(n));
-    }
+    if (this.size === this.h1.length) this.#reserve(1);
     this.h1[this.size] = h1;
     this.h2[this.size] = h2;
     this.offsets[this.size++] = offset;
+  }
+
+  /**
+   * Append `n` keys laid out as 16-byte entries (h1 and h2 as 32-bit words,
+   * then the offset as a 64-bit float) from word `at` of `words`, `doubles`
+   * viewing the same memory: the WebAssembly reader's key log.
+   */
+  appendStrided(
+    words: Int32Array,
+    doubles: Float64Array,
+    at: number,
+    n: number,
+  ): void {
+    if (this.size + n > this.h1.length) this.#reserve(n);
+    const { h1, h2, offsets } = this;
+    let size = this.size;
+    for (let k = 0, w = at; k < n; k++, w += 4) {
+      h1[size] = words[w];
+      h2[size] = words[w + 1];
+      offsets[size++] = doubles[(w >> 1) + 1];
+    }
+    this.size = size;
+  }
+
+  // room for `extra` more keys, at least doubling
+  #reserve(extra: number): void {
+    let n = this.h1.length * 2;
+    while (n < this.size + extra) n *= 2;
+    const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => {
+      b.set(a.subarray(0, this.size));
+      return b;
+    };
+    this.h1 = grow(this.h1, new Int32Array(n));
+    this.h2 = grow(this.h2, new Int32Array(n));
+    this.offsets = grow(this.offsets, new Float64Array(n));
   }
 
   /** Keep a slot for the line at `offset`, its hashes set later. */
