@@ -13,10 +13,7 @@ import {
   bootstrapIntervals,
   bootstrapRatioIntervals,
 } from "../lib/metrics/bootstrap.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { Decision } from "../lib/runs/decision.ts";
 import { decisionStats } from "../lib/runs/decision_stats.ts";
 import {
@@ -145,31 +142,5 @@ Deno.bench({
       accuracy: asRatio(accuracyCounts),
       ...bySeverity((sev) => asRatio((s) => recallCounts(s)[sev])),
     }, { seed: 1 });
-  },
-});
-
-const DRAWS = 1_000_000;
-
-Deno.bench({
-  name:
-    `${DRAWS} uniforms: pure-rand xoroshiro128plus + uniformFloat64, one call each`,
-  group: "prng",
-  baseline: true,
-  fn() {
-    const rng = xoroshiro128plus(7);
-    let s = 0;
-    for (let i = 0; i < DRAWS; i++) s += uniformFloat64(rng);
-    if (!(s > 0)) throw new Error("unexpected");
-  },
-});
-
-Deno.bench({
-  name: `${DRAWS} uniforms: seededPrng(), the same sequence drawn in batches`,
-  group: "prng",
-  fn() {
-    const rng = seededPrng(7);
-    let s = 0;
-    for (let i = 0; i < DRAWS; i++) s += rng.next();
-    if (!(s > 0)) throw new Error("unexpected");
   },
 });

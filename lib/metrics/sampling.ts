@@ -5,6 +5,9 @@
  * @module
  */
 
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+
 /** A seeded source of uniform doubles in [0, 1). */
 export interface Prng {
   /** The seed it was made from, recorded with any output. */
@@ -13,58 +16,9 @@ export interface Prng {
   next(): number;
 }
 
-/** Uniforms drawn ahead by a generator at a time. */
-const BATCH = 512;
-
-// 2^-26 and 2^-53, and the 26- and 27-bit masks of pure-rand's uniformFloat64
-const SCALE26 = 1.4901161193847656e-8;
-const SCALE53 = 1.1102230246251565e-16;
-const MASK26 = 0x3ffffff;
-const MASK27 = 0x7ffffff;
-
-// Fill `out` with the next uniforms of the xoroshiro128+ state `s`
-// ([s01, s00, s11, s10], as pure-rand 8 holds it), each from two outputs
-// as pure-rand's uniformFloat64 builds it, and advance the state. One loop
-// over local integers: it is compiled to machine code within its first
-// batches, where one call per output would run in the interpreter for
-// thousands of calls, boxing every 32-bit value.
-function fillUniforms(s: Int32Array, out: Float64Array): void {
-  let s01 = s[0];
-  let s00 = s[1];
-  let s11 = s[2];
-  let s10 = s[3];
-  for (let k = 0; k < out.length; k++) {
-    const hi = ((s00 + s10) | 0) & MASK26;
-    let a0 = s10 ^ s00;
-    let a1 = s11 ^ s01;
-    let t00 = s00;
-    let t01 = s01;
-    s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16);
-    s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16));
-    s10 = (a1 << 5) ^ (a0 >>> 27);
-    s11 = (a0 << 5) ^ (a1 >>> 27);
-    const lo = ((s00 + s10) | 0) & MASK27;
-    a0 = s10 ^ s00;
-    a1 = s11 ^ s01;
-    t00 = s00;
-    t01 = s01;
-    s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16);
-    s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16));
-    s10 = (a1 << 5) ^ (a0 >>> 27);
-    s11 = (a0 << 5) ^ (a1 >>> 27);
-    out[k] = hi * SCALE26 + lo * SCALE53;
-  }
-  s[0] = s01;
-  s[1] = s00;
-  s[2] = s11;
-  s[3] = s10;
-}
-
 /**
- * A seeded generator: xoroshiro128+ as pure-rand 8 implements it
- * (`xoroshiro128plus(seed)`), with uniform doubles built from 53 of its
- * bits as pure-rand's `uniformFloat64` builds them: the same sequence, bit
- * for bit (a test draws both side by side), computed a batch at a time.
+ * A seeded generator: xoroshiro128+ from pure-rand, with uniform doubles
+ * built from 53 of its bits (pure-rand's `uniformFloat64`).
  *
  * @param seed An integer seed.
  * @returns A generator; the same seed gives the same sequence on every machine.
@@ -86,20 +40,8 @@ export function seededPrng(seed: number): Prng {
       `Cannot seed a generator: seed must be a safe integer, got ${seed}`,
     );
   }
-  // pure-rand's xoroshiro128plus(seed): (s01, s00, s11, s10) = (-1, ~seed, seed | 0, 0)
-  const state = Int32Array.of(-1, ~seed, seed | 0, 0);
-  const ahead = new Float64Array(BATCH);
-  let at = BATCH;
-  return {
-    seed,
-    next: () => {
-      if (at === BATCH) {
-        fillUniforms(state, ahead);
-        at = 0;
-      }
-      return ahead[at++];
-    },
-  };
+  const rng = xoroshiro128plus(seed);
+  return { seed, next: () => uniformFloat64(rng) };
 }
 
 // Stirling's series correction log(k!) - [(k + 1/2) log(k + 1) - (k + 1) + log(2π)/2].

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
-import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { normalQuantile } from "../../../lib/metrics/normal_quantile.ts";
 import {
   binomial,
@@ -121,25 +118,4 @@ Deno.test("multinomial() sums to n, leaves zero-weight categories empty, and mat
     /weight 1 must be finite and >= 0/,
   );
   assert.deepEqual(multinomial(rng, 0, [0, 0]), [0, 0]);
-});
-
-Deno.test("seededPrng() draws pure-rand's xoroshiro128plus and uniformFloat64 sequence bit for bit, across batches (property)", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(
-        fc.integer(),
-        fc.maxSafeInteger(),
-        fc.constantFrom(0, -1, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER),
-      ),
-      fc.integer({ min: 1, max: 2000 }),
-      (seed, n) => {
-        const ours = seededPrng(seed);
-        const theirs = xoroshiro128plus(seed);
-        for (let i = 0; i < n; i++) {
-          assert.equal(ours.next(), uniformFloat64(theirs), `draw ${i}`);
-        }
-      },
-    ),
-    { seed: 20261201, numRuns: 300 },
-  );
 });
