@@ -85,7 +85,8 @@ export function profileFromFile(f: ProfileFile, where: string): CostProfile {
     reviewCost: slot(f.reviewCost).value,
     judgeCost: f.judgeCost === undefined ? 0 : slot(f.judgeCost).value,
     notes,
-    sources: f.sources as CostSource[],
+    // copies: the file's objects stay the file's (an imported JSON module)
+    sources: f.sources.map((x) => ({ ...x })) as CostSource[],
   });
 }
 
@@ -115,7 +116,8 @@ export function registryFromFile(f: RegistryFile, where: string): CostRegistry {
       );
     }
     const sources = e.sources.map((id) => {
-      const s = f.sources[id];
+      // an own key only: "constructor" names no source
+      const s = Object.hasOwn(f.sources, id) ? f.sources[id] : undefined;
       if (s === undefined) {
         throw new InputRangeError(
           `${at}: sources names unknown source ${JSON.stringify(id)}`,

@@ -310,8 +310,12 @@ export function bootstrapRatioIntervals<K extends string>(
   const cells = stats.filter((c) => c.n > 0);
   const weights = cells.map((c) => c.n);
   const n = weights.reduce((a, b) => a + b, 0);
-  const num = names.map((k) => Float64Array.from(cells, ratios[k].numerator));
-  const den = names.map((k) => Float64Array.from(cells, ratios[k].denominator));
+  const num = names.map((k) =>
+    Float64Array.from(cells, (c) => ratios[k].numerator(c))
+  );
+  const den = names.map((k) =>
+    Float64Array.from(cells, (c) => ratios[k].denominator(c))
+  );
   const values = names.map(() => [] as number[]);
   if (n > 0) {
     for (let b = 0; b < resamples; b++) {

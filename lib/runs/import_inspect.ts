@@ -2,7 +2,8 @@
  * Importer for inspect_ai logs (`inspect-ai`): `.eval` zip archives (deflate
  * or zstd entries; samples as one file or as a chunked folder; finished, or
  * still being written with only `_journal/`; read by `import_inspect_eval.ts`,
- * loaded only for such a log) and `.json` logs.
+ * loaded only for such a log, which needs read access to lossbook's own
+ * files) and `.json` logs.
  *
  * One decision per (sample id, epoch). The scorer's verdict decides
  * correctness, under every cost matrix: gold class `verdict:correct`,

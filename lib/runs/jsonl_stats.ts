@@ -6,7 +6,10 @@
  * A clean file is read by the byte scanner and its WebAssembly reader
  * alone; the line decoder and the Decision schema (zod) behind its error
  * messages load only when a file takes the one-thread reader or a line the
- * scanner leaves, so scoring a clean file does not load them.
+ * scanner leaves, so scoring a clean file does not load them. Like
+ * `loadDecisions`, it loads those modules when it needs them, so it needs
+ * read access to lossbook's own files (a program run with `--allow-read`
+ * limited to its data cannot load them).
  *
  * @module
  */

@@ -277,6 +277,18 @@ Deno.test("parseRegistry() rejects a duplicate id, a negative figure, an unknown
       }),
     /reg\.json: entry "a": sources names unknown source "ghost"/,
   );
+  // a name every object answers to is not a listed source
+  for (const inherited of ["constructor", "toString", "__proto__"]) {
+    assert.throws(
+      () =>
+        parseRegistry(
+          registryText((r) => (r.entries[0].sources = [inherited])),
+          { path: "reg.json" },
+        ),
+      new RegExp(`sources names unknown source "${inherited}"`),
+      inherited,
+    );
+  }
   assert.throws(
     () =>
       parseRegistry(
