@@ -183,7 +183,22 @@ const report: Record<string, unknown> = {
   cores: navigator.hardwareConcurrency,
 };
 
+/** Stop with what to install when the pandas peer is missing, before any work. */
+async function needPandas(): Promise<void> {
+  const out = await new Deno.Command("/usr/bin/python3", {
+    args: ["-c", "import pandas"],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => ({ success: false }));
+  if (!out.success) {
+    throw new Error(
+      "the JSONL benchmark runs pandas as a peer: install Debian's python3-pandas (apt-get install python3-pandas), or pass --skip jsonl",
+    );
+  }
+}
+
 if (!skip.has("jsonl")) {
+  await needPandas();
   await withBenchJsonl(
     Number(values.n),
     "JSONL benchmark",
