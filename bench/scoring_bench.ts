@@ -12,6 +12,7 @@ import {
 import {
   bootstrapIntervals,
   bootstrapRatioIntervals,
+  countRatio,
 } from "../lib/metrics/bootstrap.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import type { Decision } from "../lib/runs/decision.ts";
@@ -111,10 +112,6 @@ Deno.bench({
 // counted (the ratio function); the same intervals, a test pins it
 const modelCells = decisionStats(table).filter((r) => r.modelId === "m0");
 const value = (c: Counts) => c.n === 0 ? null : c.k / c.n;
-const asRatio = (counts: (s: readonly StatsRow[]) => Counts) => ({
-  numerator: (c: StatsRow) => counts([{ ...c, n: 1 }]).k,
-  denominator: (c: StatsRow) => counts([{ ...c, n: 1 }]).n,
-});
 const bySeverity = <T>(f: (s: typeof SEVERITIES[number]) => T) =>
   Object.fromEntries(SEVERITIES.map((s) => [s, f(s)]));
 
@@ -139,8 +136,8 @@ Deno.bench({
   group: "bootstrap",
   fn() {
     bootstrapRatioIntervals(modelCells, {
-      accuracy: asRatio(accuracyCounts),
-      ...bySeverity((sev) => asRatio((s) => recallCounts(s)[sev])),
+      accuracy: countRatio(accuracyCounts),
+      ...bySeverity((sev) => countRatio((s) => recallCounts(s)[sev])),
     }, { seed: 1 });
   },
 });

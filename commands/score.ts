@@ -14,7 +14,7 @@ import {
 import {
   type BootstrapInterval,
   bootstrapRatioIntervals,
-  type CountRatio,
+  countRatio,
 } from "../lib/metrics/bootstrap.ts";
 import {
   CONSEQUENCE_MATRIX,
@@ -207,19 +207,6 @@ function recallCountsOf(
   mode: Mode,
 ): Record<Severity, Counts> {
   return mode === "reconforge" ? caughtRecallCounts(rows) : recallCounts(rows);
-}
-
-// A rate's counts as a ratio of weighted counts: the weights of a cell are
-// the counts of one of its decisions. Exact for counts that are sums of n
-// over the cells they select (accuracy and recall).
-function countRatio(
-  counts: (rows: readonly StatsRow[]) => Counts,
-): CountRatio {
-  const one = (cell: StatsRow) => counts([{ ...cell, n: 1 }]);
-  return {
-    numerator: (cell) => one(cell).k,
-    denominator: (cell) => one(cell).n,
-  };
 }
 
 /** Score every model in a set of sufficient statistics. */

@@ -253,6 +253,38 @@ export interface CountRatio {
   denominator(cell: StatsRow): number;
 }
 
+/**
+ * A rate's count function as a {@linkcode CountRatio}: a cell's weights are
+ * the counts of one of its decisions. Exact for count functions that sum
+ * `n` over the cells they select, as accuracy and recall do.
+ *
+ * @param counts Successes `k` of trials `n` in some cells.
+ * @returns The ratio of the same counts, cell by cell.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countRatio } from "./bootstrap.ts";
+ *
+ * const right = countRatio((cells) => ({
+ *   k: cells.reduce((a, c) => a + (c.trueClass === c.predClass ? c.n : 0), 0),
+ *   n: cells.reduce((a, c) => a + c.n, 0),
+ * }));
+ * const cell = { modelId: "A", severity: "LOW", trueClass: "X", predClass: "X", action: "auto",
+ *   n: 7, pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * assert.deepEqual([right.numerator(cell), right.denominator(cell)], [1, 1]);
+ * ```
+ */
+export function countRatio(
+  counts: (cells: readonly StatsRow[]) => { k: number; n: number },
+): CountRatio {
+  const one = (cell: StatsRow) => counts([{ ...cell, n: 1 }]);
+  return {
+    numerator: (cell) => one(cell).k,
+    denominator: (cell) => one(cell).n,
+  };
+}
+
 function ratioOf(
   num: Float64Array,
   den: Float64Array,

@@ -9,6 +9,7 @@ import {
   bootstrapRatioIntervals,
   caughtRecallBySeverity,
   caughtRecallCounts,
+  countRatio,
   pairedBootstrap,
   type PairedRow,
   quantileSorted,
@@ -241,21 +242,14 @@ Deno.test("the count functions give the values and denominators of the rates the
   );
 });
 
-Deno.test("bootstrapRatioIntervals() gives accuracy and recall the intervals bootstrapIntervals() gives them with the same seed (property)", () => {
+Deno.test("bootstrapRatioIntervals() of countRatio() gives accuracy and recall the intervals bootstrapIntervals() gives them with the same seed (property)", () => {
   const value = (c: { k: number; n: number }) => c.n === 0 ? null : c.k / c.n;
-  // a rate's counts as per-cell weights: the counts of one decision of the cell
-  const ratio = (
-    counts: (s: readonly StatsRow[]) => { k: number; n: number },
-  ) => ({
-    numerator: (c: StatsRow) => counts([{ ...c, n: 1 }]).k,
-    denominator: (c: StatsRow) => counts([{ ...c, n: 1 }]).n,
-  });
   fc.assert(
     fc.property(cellsArb, fc.nat({ max: 1000 }), (stats, seed) => {
       const fast = bootstrapRatioIntervals(stats, {
-        accuracy: ratio(accuracyCounts),
-        high: ratio((s) => recallCounts(s).HIGH),
-        caughtLow: ratio((s) => caughtRecallCounts(s).LOW),
+        accuracy: countRatio(accuracyCounts),
+        high: countRatio((s) => recallCounts(s).HIGH),
+        caughtLow: countRatio((s) => caughtRecallCounts(s).LOW),
       }, { seed, resamples: 50 });
       const slow = bootstrapIntervals(stats, {
         accuracy: (s) => value(accuracyCounts(s)),
