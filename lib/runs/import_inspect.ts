@@ -56,6 +56,7 @@ import {
   pickPCorrect,
 } from "./mapping.ts";
 import { importLater } from "../_late_import.ts";
+import { isObject } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** The inspect_ai log limit types (`EvalSampleLimitType`). */
@@ -78,10 +79,6 @@ export type InspectOptions = Pick<
 >;
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function show(v: unknown): string {
   if (v === undefined) return "nothing";

@@ -11,14 +11,11 @@
 import type { HarnessImportResult } from "./import_harness.ts";
 import { inspectDecisions, type InspectOptions } from "./import_inspect.ts";
 import { parseJsonBytesStrict } from "./_json_strict.ts";
+import { isObject } from "./_harness_record.ts";
 import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 
 type RawSample = Parameters<typeof inspectDecisions>[1][number];
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 const MONOLITH = /^samples\/([^/]+)\.json$/;
 const SHELL = /^samples\/([^/]+)\/sample\.json$/;
