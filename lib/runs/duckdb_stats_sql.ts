@@ -406,14 +406,7 @@ export function decisionCellsWithoutChecksSql(
   relation = "decisions",
   options: Pick<CellSqlOptions, "dialect"> = {},
 ): string {
-  return cellsQuery(relation, options.dialect, null, [
-    "runId",
-    "modelId",
-    "severity",
-    "trueClass",
-    "predClass",
-    "action",
-  ]);
+  return cellsQuery(relation, options.dialect, null, CELL_KEY_GROUP);
 }
 
 // The one-scan cell query of both: the finer groups of `group` summed into
@@ -451,15 +444,20 @@ ${invalid}    runId AS runLo, runId AS runHi,
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
 
-// The finer groups of decisionCellsSql: the cell keys, runId and the columns
-// with a small vocabulary, whose checks then apply to the group's value.
-const CELL_GROUP: readonly DecisionColumn[] = [
+// The finer groups of decisionCellsWithoutChecksSql: runId and the cell keys.
+const CELL_KEY_GROUP: readonly DecisionColumn[] = [
   "runId",
   "modelId",
   "severity",
   "trueClass",
   "predClass",
   "action",
+];
+
+// The finer groups of decisionCellsSql: those, and the columns with a small
+// vocabulary, whose checks then apply to the group's value.
+const CELL_GROUP: readonly DecisionColumn[] = [
+  ...CELL_KEY_GROUP,
   "costCompleteness",
   "outcome",
   "pCorrectSource",
