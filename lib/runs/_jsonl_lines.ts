@@ -279,18 +279,30 @@ function linesOf(
         }
       }
     }
-    let nl = view.indexOf(10, pos);
-    if (nl < 0) {
-      if (!eof || pos >= filled) break;
-      nl = filled;
-    }
+    const nl = lineBreak(view, pos, eof);
+    if (nl < 0) break;
     line++;
-    const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
-    onLine(view, pos, end, line, base + pos, false);
+    onLine(view, pos, contentEnd(view, pos, nl), line, base + pos, false);
     pos = nl + 1;
   }
   cursor.line = line;
   return pos;
+}
+
+/**
+ * Where the line that starts at `pos` of `view` breaks: its LF, or, at the
+ * end of the file, the end of the bytes for a last line without one; -1
+ * when the line is not all in `view` yet, or no line starts there.
+ */
+export function lineBreak(view: Uint8Array, pos: number, eof: boolean): number {
+  const nl = view.indexOf(10, pos);
+  if (nl >= 0) return nl;
+  return eof && pos < view.length ? view.length : -1;
+}
+
+/** Where the content of the line `[pos, nl)` ends: before a trailing CR. */
+export function contentEnd(view: Uint8Array, pos: number, nl: number): number {
+  return nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
 }
 
 export async function jsonlByteLines(

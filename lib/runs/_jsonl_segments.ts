@@ -13,11 +13,13 @@ import { DecisionScan } from "./_decision_scan.ts";
 import {
   type ByteRange,
   type ChunkBuffers,
+  contentEnd,
   decodeLine,
   isBlank,
   jsonlByteLines,
   jsonlChunks,
   type JsonlLinesOptions,
+  lineBreak,
   LineReader,
 } from "./_jsonl_lines.ts";
 import {
@@ -219,14 +221,17 @@ export async function readLinesWasm(
             }
           }
           // one line here, as readLines reads it
-          let nl = view.indexOf(10, pos);
-          if (nl < 0) {
-            if (!eof || pos >= filled) break;
-            nl = filled;
-          }
+          const nl = lineBreak(view, pos, eof);
+          if (nl < 0) break;
           line++;
-          const end = nl > pos && view[nl - 1] === 13 ? nl - 1 : nl;
-          sink.onLine(view, pos, end, line, base + pos, false);
+          sink.onLine(
+            view,
+            pos,
+            contentEnd(view, pos, nl),
+            line,
+            base + pos,
+            false,
+          );
           if (!wasm.hasFirstRun && builder.firstRun !== null) {
             builder.firstRunBytes ??= new TextEncoder().encode(
               builder.firstRun,
