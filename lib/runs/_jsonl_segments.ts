@@ -10,6 +10,7 @@
 
 import type { Decision } from "./decision.ts";
 import { DecisionScan } from "./_decision_scan.ts";
+import { importLater } from "../_late_import.ts";
 import {
   type ByteRange,
   type ChunkBuffers,
@@ -357,10 +358,9 @@ export async function readSegment(
         readLinesWasm(wasm, builder, path, options, range, onText)
       );
     if (left.length > 0) {
-      // by URL: Deno loads the target of a literal import() up front
-      const { decisionFromLine } = await import(
-        new URL("./_jsonl_decision.ts", import.meta.url).href
-      ) as typeof import("./_jsonl_decision.ts");
+      const { decisionFromLine } = await importLater<
+        typeof import("./_jsonl_decision.ts")
+      >(new URL("./_jsonl_decision.ts", import.meta.url));
       for (const [text, line, offset, slot] of left) {
         builder.logSlot = slot;
         builder.add(decisionFromLine(text, builder.where(line)), line, offset);
