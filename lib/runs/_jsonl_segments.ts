@@ -24,6 +24,7 @@ import {
   LineReader,
 } from "./_jsonl_lines.ts";
 import {
+  KEY_PARTITION_BITS,
   KeyPartitions,
   type PartitionedKeys,
   partitionKeys,
@@ -36,7 +37,12 @@ import {
   StatsBuilder,
 } from "./_stats_builder.ts";
 import { sortStats } from "../metrics/sufficient_stats.ts";
-import { WASM_STATUS, type WasmScan, withWasmScan } from "./_scan_wasm.ts";
+import {
+  WASM_LOG_ENTRIES,
+  WASM_STATUS,
+  type WasmScan,
+  withWasmScan,
+} from "./_scan_wasm.ts";
 import {
   SEGMENT_BYTES,
   type SegmentWorkers,
@@ -155,9 +161,11 @@ const WASM_CHUNK_BYTES = 1 << 20;
 /**
  * {@linkcode readLines} for a segment, through the WebAssembly reader: the
  * lines that match the scanner's template are read and counted there (into
- * its own cells and key log, added to `builder` at the end); every other
- * line, and the first line of each new cell, is read here by the byte
- * scanner as readLines reads it. Returns the number of lines.
+ * its own cells, added to `builder` at the end, and its key log, emptied
+ * into the builder's when it fills: the keys still in it at the end are the
+ * caller's, with `wasm.partitionLog` or `wasm.drainLog`); every other line,
+ * and the first line of each new cell, is read here by the byte scanner as
+ * readLines reads it. Returns the number of lines.
  */
 export async function readLinesWasm(
   wasm: WasmScan,
@@ -244,7 +252,6 @@ export async function readLinesWasm(
         return pos;
       },
     );
-    wasm.drainLog(keyLog);
     for (const [i, c] of cells.entries()) {
       const k = wasm.counts(i);
       c.n += k.n;
@@ -331,6 +338,12 @@ export interface SegmentResult {
 export interface SegmentOptions extends JsonlLinesOptions {
   /** Read template lines with the WebAssembly reader. Default: true. */
   wasm?: boolean;
+  /**
+   * Keys the WebAssembly reader's log holds before it is emptied into
+   * JavaScript. Default: {@linkcode WASM_LOG_ENTRIES} (tests use small
+   * ones).
+   */
+  wasmLogEntries?: number;
 }
 
 /** Read one segment (in a worker, or here). */
@@ -344,28 +357,46 @@ export async function readSegment(
   const builder = new StatsBuilder(path, () => "", () => 0, log);
   let lines = 0;
   let trouble: string | null = null;
+  // the keys sorted into partitions by the WebAssembly reader
+  let keys: PartitionedKeys | null = null;
   // lines the scanner leaves are read at the end of the segment (their
-  // order within it does not matter: the sums are per segment)
-  // (each keeps its slot in the key log, which stays in line order)
+  // order within it does not matter: the sums are per segment, and the key
+  // check sorts the keys)
   const left: Array<[string, number, number, number]> = [];
+  const readLeft = async () => {
+    if (left.length === 0) return;
+    const { decisionFromLine } = await importLater<
+      typeof import("./_jsonl_decision.ts")
+    >(new URL("./_jsonl_decision.ts", import.meta.url));
+    for (const [text, line, offset, slot] of left) {
+      builder.logSlot = slot;
+      builder.add(decisionFromLine(text, builder.where(line)), line, offset);
+    }
+    builder.logSlot = -1;
+  };
   try {
     const onText = (text: string, line: number, offset: number) => {
       left.push([text, line, offset, log.reserve(offset)]);
     };
-    lines = options.wasm === false
-      ? await readLines(builder, path, options, range, onText)
-      : await withWasmScan((wasm) =>
-        readLinesWasm(wasm, builder, path, options, range, onText)
-      );
-    if (left.length > 0) {
-      const { decisionFromLine } = await importLater<
-        typeof import("./_jsonl_decision.ts")
-      >(new URL("./_jsonl_decision.ts", import.meta.url));
-      for (const [text, line, offset, slot] of left) {
-        builder.logSlot = slot;
-        builder.add(decisionFromLine(text, builder.where(line)), line, offset);
-      }
-      builder.logSlot = -1;
+    if (options.wasm === false) {
+      lines = await readLines(builder, path, options, range, onText);
+      await readLeft();
+    } else {
+      await withWasmScan(async (wasm) => {
+        wasm.logCapacity = options.wasmLogEntries ?? WASM_LOG_ENTRIES;
+        lines = await readLinesWasm(
+          wasm,
+          builder,
+          path,
+          options,
+          range,
+          onText,
+        );
+        await readLeft();
+        // the module's keys and this thread's, in the module's memory
+        keys = wasm.partitionLog(log, KEY_PARTITION_BITS);
+        if (keys === null) wasm.drainLog(log);
+      });
     }
   } catch (error) {
     trouble = error instanceof Error ? error.message : String(error);
@@ -388,7 +419,7 @@ export async function readSegment(
     ]),
     firstRun: builder.firstRun,
     repeatedTasks: builder.repeatedTasks,
-    keys: partitionKeys(log.h1, log.h2, log.offsets, log.size),
+    keys: keys ?? partitionKeys(log.h1, log.h2, log.offsets, log.size),
   };
 }
 

@@ -8,6 +8,7 @@
 
 import { SCAN_WASM_BASE64 } from "./_scan_wasm_bytes.ts";
 import type { KeyLog } from "./_stats_builder.ts";
+import type { PartitionedKeys } from "./_key_partitions.ts";
 import { type DecisionScan, WASM_TABLES } from "./_decision_scan.ts";
 
 let compiled: WebAssembly.Module | null = null;
@@ -43,10 +44,25 @@ const FIRST_RUN_END = 0x2400;
 const CELL_BASE = 0xa400;
 const CELL_SIZE = 56;
 const LOG_AT = 0x40000;
-const LOG_ENTRIES = 1 << 16;
+/**
+ * Keys the module's log holds: those of a whole 16 MiB segment of lines of
+ * 128 bytes or more, so that a segment's keys are sorted into partitions
+ * here (the log is emptied into JavaScript when it fills).
+ */
+export const WASM_LOG_ENTRIES = 1 << 17;
+const LOG_ENTRIES = WASM_LOG_ENTRIES;
 const BUFFER = LOG_AT + 16 * LOG_ENTRIES;
 const PAGE = 65536;
 const SLACK = 64;
+
+// the module's partition(bits, starts, fill, keys, offsets): addresses
+type PartitionExport = (
+  bits: number,
+  starts: number,
+  fill: number,
+  keys: number,
+  offsets: number,
+) => void;
 
 // the module's run(b, filled, eof, origin, base): addresses and a status
 type RunExport = (
@@ -110,6 +126,7 @@ export class WasmScan {
   readonly #run: RunExport;
   readonly #addCell: () => number;
   readonly #reset: () => void;
+  readonly #partition: PartitionExport;
   #buffer: ArrayBufferLike | null = null;
   #i32: Int32Array<ArrayBufferLike> = new Int32Array(0);
   #f64: Float64Array<ArrayBufferLike> = new Float64Array(0);
@@ -123,6 +140,7 @@ export class WasmScan {
     this.#run = e.run as RunExport;
     this.#addCell = e.addCell as () => number;
     this.#reset = e.reset as () => void;
+    this.#partition = e.partition as PartitionExport;
     this.#views();
     this.#u8.set(WASM_TABLES.stop, 0);
     this.#f64.set(WASM_TABLES.pow10, POW10);
@@ -275,6 +293,64 @@ export class WasmScan {
     const n = this.#i32[LOG_COUNT];
     log.appendStrided(this.#i32, this.#f64, LOG_AT >> 2, n);
     this.#i32[LOG_COUNT] = 0;
+  }
+
+  /**
+   * How many keys the log takes before `run` stops with `logFull`: from 1
+   * to {@linkcode WASM_LOG_ENTRIES}, which it is until set (tests make it
+   * small, to drain often).
+   */
+  set logCapacity(n: number) {
+    if (!(Number.isInteger(n) && n >= 1 && n <= LOG_ENTRIES)) {
+      throw new RangeError(
+        `WasmScan log capacity must be a whole number from 1 to ${LOG_ENTRIES}, got ${n}`,
+      );
+    }
+    this.#i32[LOG_CAP] = n;
+  }
+
+  /**
+   * The keys of the log and those of `more` (the keys read in JavaScript),
+   * sorted into partitions by the top `bits` bits of h1 as `partitionKeys`
+   * sorts them, in the module (within a partition, the log's keys come
+   * first, then those of `more`, each in its order); the log is emptied.
+   * Null, and nothing changed, when the two do not fit in the log together
+   * (its capacity):
+   * then drain the log into `more` and use `partitionKeys`. The read buffer
+   * is overwritten.
+   */
+  partitionLog(more: KeyLog, bits: number): PartitionedKeys | null {
+    if (!(Number.isInteger(bits) && bits >= 0 && bits <= 16)) {
+      throw new RangeError(
+        `WasmScan partition bits must be a whole number from 0 to 16, got ${bits}`,
+      );
+    }
+    const logged = this.#i32[LOG_COUNT];
+    const n = logged + more.size;
+    if (n > this.#i32[LOG_CAP]) return null;
+    const i32 = this.#i32;
+    const f64 = this.#f64;
+    for (let k = 0, w = (LOG_AT >> 2) + 4 * logged; k < more.size; k++) {
+      i32[w] = more.h1[k];
+      i32[w + 1] = more.h2[k];
+      f64[(w >> 1) + 1] = more.offsets[k];
+      w += 4;
+    }
+    this.#i32[LOG_COUNT] = n;
+    // in the read buffer: starts, fill, then the keys and their offsets
+    const parts = 1 << bits;
+    const starts = BUFFER;
+    const fill = starts + 4 * (parts + 1);
+    const keys = (fill + 4 * parts + 7) & ~7;
+    const offsets = keys + 8 * n;
+    this.buffer(offsets + 8 * n - BUFFER);
+    this.#partition(bits, starts, fill, keys, offsets);
+    const memory = this.#memory.buffer;
+    return {
+      keys: new Uint32Array(memory.slice(keys, keys + 8 * n)),
+      offsets: new Float64Array(memory.slice(offsets, offsets + 8 * n)),
+      starts: new Uint32Array(memory.slice(starts, starts + 4 * (parts + 1))),
+    };
   }
 }
 

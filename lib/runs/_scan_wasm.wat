@@ -21,7 +21,8 @@
 ;;   0x2400 cell slots (4096 i32: cell + 1), 0x6400 slot hashes
 ;;   0xA400 cells (2048 x 56 bytes), 0x26400 cell key bytes (64 KiB)
 ;;   LOG_BASE (OUT) key log: h1, h2 (i32), offset (f64) a line
-;;   above it the read buffer, placed by JavaScript
+;;   above it the read buffer, placed by JavaScript (at the end of a
+;;   segment, partition() writes the sorted key log there)
 (module
   (memory (export "memory") 32)
 
@@ -644,4 +645,60 @@
       (i32.const 0))
     (call $st (global.get $POS) (local.get $b))
     (call $st (global.get $LINES) (local.get $lines)))
+
+  ;; Sort the key log into partitions by the top `bits` bits of h1 (a
+  ;; counting sort, as partitionKeys in _key_partitions.ts; the order within
+  ;; a partition is the log's): partition p's keys are `starts[p]` to
+  ;; `starts[p + 1]` (parts + 1 i32 at $starts), each key two words, h2
+  ;; then h1 (a 64-bit word that orders by h1 first) at $keys, its line
+  ;; offset (f64) at $offsets; $fill is room for parts i32. Empties the log.
+  (func (export "partition") (param $bits i32) (param $starts i32) (param $fill i32)
+        (param $keys i32) (param $offsets i32)
+    (local $parts i32) (local $shift i32) (local $e i32) (local $end i32)
+    (local $p i32) (local $at i32) (local $j i32)
+    (local.set $parts (i32.shl (i32.const 1) (local.get $bits)))
+    (local.set $shift (i32.sub (i32.const 31) (local.get $bits)))
+    (memory.fill (local.get $starts) (i32.const 0)
+      (i32.shl (i32.add (local.get $parts) (i32.const 1)) (i32.const 2)))
+    (local.set $e (call $ld (global.get $LOG_BASE)))
+    (local.set $end (i32.add (local.get $e) (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 4))))
+    ;; the count of each partition, at starts[p + 1]
+    (block $counted
+      (loop $l
+        (br_if $counted (i32.ge_u (local.get $e) (local.get $end)))
+        (local.set $at (i32.add (local.get $starts)
+          (i32.shl (i32.add (i32.shr_u (i32.shr_u (i32.load (local.get $e)) (i32.const 1)) (local.get $shift))
+                            (i32.const 1))
+                   (i32.const 2))))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+        (local.set $e (i32.add (local.get $e) (i32.const 16)))
+        (br $l)))
+    ;; running sums: where each partition starts, and its next free place
+    (block $summed
+      (loop $l
+        (br_if $summed (i32.ge_u (local.get $p) (local.get $parts)))
+        (local.set $at (i32.add (local.get $starts) (i32.shl (local.get $p) (i32.const 2))))
+        (i32.store offset=4 (local.get $at)
+          (i32.add (i32.load offset=4 (local.get $at)) (i32.load (local.get $at))))
+        (i32.store (i32.add (local.get $fill) (i32.shl (local.get $p) (i32.const 2)))
+          (i32.load (local.get $at)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $l)))
+    ;; each key to its partition's next place
+    (local.set $e (call $ld (global.get $LOG_BASE)))
+    (block $placed
+      (loop $l
+        (br_if $placed (i32.ge_u (local.get $e) (local.get $end)))
+        (local.set $at (i32.add (local.get $fill)
+          (i32.shl (i32.shr_u (i32.shr_u (i32.load (local.get $e)) (i32.const 1)) (local.get $shift))
+                   (i32.const 2))))
+        (local.set $j (i32.load (local.get $at)))
+        (i32.store (local.get $at) (i32.add (local.get $j) (i32.const 1)))
+        (i64.store (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 3)))
+          (i64.rotl (i64.load (local.get $e)) (i64.const 32)))
+        (f64.store (i32.add (local.get $offsets) (i32.shl (local.get $j) (i32.const 3)))
+          (f64.load offset=8 (local.get $e)))
+        (local.set $e (i32.add (local.get $e) (i32.const 16)))
+        (br $l)))
+    (call $st (global.get $LOG_COUNT) (i32.const 0)))
 )

@@ -12,6 +12,7 @@ import {
   type SegmentResult,
 } from "../../../lib/runs/_jsonl_segments.ts";
 import { WASM_STATUS, WasmScan } from "../../../lib/runs/_scan_wasm.ts";
+import { KEY_PARTITION_BITS } from "../../../lib/runs/_key_partitions.ts";
 import {
   assembleScanWasm,
   SCAN_WASM_BYTES_PATH,
@@ -44,13 +45,33 @@ function comparable(r: SegmentResult) {
   };
 }
 
-// read a file both ways and compare; counts clean and refused files
+// every key in the partition its top bits name, the partitions in order
+function assertPartitioned(r: SegmentResult) {
+  const { keys, offsets, starts } = r.keys;
+  const parts = 1 << KEY_PARTITION_BITS;
+  assert.equal(starts.length, parts + 1);
+  assert.equal(starts[0], 0);
+  assert.equal(starts[parts], offsets.length);
+  assert.equal(keys.length, 2 * offsets.length);
+  const hi = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 1 : 0;
+  for (let p = 0; p < parts; p++) {
+    assert.ok(starts[p] <= starts[p + 1]);
+    for (let i = starts[p]; i < starts[p + 1]; i++) {
+      assert.equal(keys[2 * i + hi] >>> (32 - KEY_PARTITION_BITS), p);
+    }
+  }
+}
+
+// read a file both ways and compare; counts clean and refused files (the
+// WebAssembly reader's key log holds `logEntries` keys: a small one is
+// emptied into JavaScript often, and does not hold a segment's keys)
 async function bothWays(
   path: string,
   lines: string[],
   eol: string,
   bom: boolean,
   chunkSize: number,
+  logEntries: number | undefined,
   seen: { clean: number; troubled: number },
 ) {
   const text = (bom ? "\ufeff" : "") + lines.join(eol) +
@@ -59,16 +80,25 @@ async function bothWays(
   const size = (await Deno.stat(path)).size;
   const range = { start: 0, end: size };
   const js = await readSegment(path, 0, range, { wasm: false, chunkSize });
-  const wasm = await readSegment(path, 0, range, { wasm: true, chunkSize });
+  const wasm = await readSegment(path, 0, range, {
+    wasm: true,
+    chunkSize,
+    wasmLogEntries: logEntries,
+  });
   if (js.trouble === null) seen.clean++;
   else seen.troubled++;
   assert.deepEqual(comparable(wasm), comparable(js), text);
+  if (js.trouble === null) {
+    assertPartitioned(js);
+    assertPartitioned(wasm);
+  }
 }
 
 const layout = [
   fc.constantFrom("\n", "\r\n"),
   fc.boolean(),
   fc.integer({ min: 1, max: 4096 }),
+  fc.option(fc.integer({ min: 1, max: 8 }), { freq: 2 }),
 ] as const;
 
 Deno.test("one writer's lines, now and then with a field spelled wrong, read through the WebAssembly reader give what the byte scanner alone gives, at any read size (property, seed 89)", async () => {
@@ -78,8 +108,16 @@ Deno.test("one writer's lines, now and then with a field spelled wrong, read thr
     fc.asyncProperty(
       writerLines(60, 4),
       ...layout,
-      (lines, eol, bom, chunkSize) =>
-        bothWays(path, lines, eol, bom, chunkSize, seen),
+      (lines, eol, bom, chunkSize, logEntries) =>
+        bothWays(
+          path,
+          lines,
+          eol,
+          bom,
+          chunkSize,
+          logEntries ?? undefined,
+          seen,
+        ),
     ),
     { seed: 89, numRuns: 600 },
   );
@@ -95,8 +133,16 @@ Deno.test("lines of any layout, valid or not, read through the WebAssembly reade
         maxLength: 40,
       }),
       ...layout,
-      (lines, eol, bom, chunkSize) =>
-        bothWays(path, lines, eol, bom, chunkSize, seen),
+      (lines, eol, bom, chunkSize, logEntries) =>
+        bothWays(
+          path,
+          lines,
+          eol,
+          bom,
+          chunkSize,
+          logEntries ?? undefined,
+          seen,
+        ),
     ),
     { seed: 97, numRuns: 200 },
   );
