@@ -12,6 +12,7 @@ import { regularFile } from "../lib/_regular_file.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { formatCount } from "../lib/format/numbers.ts";
 import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import type { SetAside } from "../lib/runs/import_harness.ts";
@@ -299,24 +300,32 @@ export function resolveFormat(path: string, flag: string | undefined): Format {
   return "decisions";
 }
 
+// A progress line for a large file, rewritten in place: on a terminal only
+// (in a log or a pipe it would be noise)
+function showsProgress(size: number): boolean {
+  return size >= LARGE && Deno.stderr.isTerminal();
+}
+
 function progress(
   path: string,
   size: number,
 ): ((lines: number, chars: number) => void) | undefined {
-  if (size < LARGE) return undefined;
+  if (!showsProgress(size)) return undefined;
   const encoder = new TextEncoder();
   return (lines, chars) => {
     const pct = Math.min(100, (100 * chars) / size).toFixed(0);
     Deno.stderr.writeSync(
       encoder.encode(
-        `\rreading ${path}: ${lines.toLocaleString("en-US")} lines (${pct}%)`,
+        `\rreading ${path}: ${formatCount(lines)} lines (${pct}%)`,
       ),
     );
   };
 }
 
 function done(path: string, size: number): void {
-  if (size >= LARGE) console.error(`\rreading ${path}: done${" ".repeat(30)}`);
+  if (showsProgress(size)) {
+    console.error(`\rreading ${path}: done${" ".repeat(30)}`);
+  }
 }
 
 /**

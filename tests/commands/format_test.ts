@@ -7,6 +7,7 @@ import {
   formatQuantity,
   formatRule,
 } from "../../commands/_format.ts";
+import { formatCount } from "../../lib/format/numbers.ts";
 import { formatNumber } from "../../commands/_command.ts";
 import {
   compareWithOne,
@@ -24,6 +25,25 @@ Deno.test("formatRule() prints the shortest decimal that reads back as the same 
     }),
     { seed: 12, numRuns: 2000 },
   );
+});
+
+Deno.test('formatCount() groups thousands as toLocaleString("en-US") does, for every safe integer (property, seed 31)', () => {
+  for (const n of [0, 7, 999, 1000, -1000, 100000, 1000000, -999999]) {
+    assert.equal(formatCount(n), n.toLocaleString("en-US"));
+  }
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.integer(),
+        fc.maxSafeInteger(),
+        fc.integer({ min: -1e7, max: 1e7 }),
+      ),
+      (n) => formatCount(n) === n.toLocaleString("en-US"),
+    ),
+    { seed: 31, numRuns: 3000 },
+  );
+  assert.throws(() => formatCount(1.5), /safe integer, got 1.5/);
+  assert.throws(() => formatCount(2 ** 53), RangeError);
 });
 
 Deno.test("formatLevel() prints a level as an exact percentage: --ci 0.995 is 99.5%, never 100%", () => {
