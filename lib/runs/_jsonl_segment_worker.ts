@@ -2,8 +2,7 @@
 // it cuts the file into segments (as every reader of the file does, from
 // its bytes alone), then claims segment after segment from the shared
 // counter and sends each one's result, until none is left or the stop flag
-// is set. Its first message is the segment bounds it found. At the end it
-// may be asked to sort some partitions of the key check (repeatedIn).
+// is set. Its first message is the segment bounds it found.
 /// <reference lib="deno.worker" />
 
 import {
@@ -11,17 +10,8 @@ import {
   segmentBounds,
   type SegmentResult,
 } from "./_jsonl_segments.ts";
-import { repeatedPairs } from "./_key_partitions.ts";
 
 self.onmessage = async (e: MessageEvent) => {
-  // at the end: the repeated keys of some partitions of the key check
-  if ("repeatedIn" in e.data) {
-    const found = (e.data.repeatedIn as Uint32Array[]).map(repeatedPairs);
-    self.postMessage({ repeated: found }, {
-      transfer: found.map((a) => a.buffer) as ArrayBuffer[],
-    });
-    return;
-  }
   const { path, size, claim, segmentBytes, options } = e.data as {
     path: string;
     size: number;
@@ -45,11 +35,7 @@ self.onmessage = async (e: MessageEvent) => {
     // be, so no one claims more (a harness log read ahead, say)
     if (r.trouble !== null || r.repeatedTasks) Atomics.store(claim, 1, 1);
     self.postMessage(r, {
-      transfer: [
-        r.keys.keys.buffer,
-        r.keys.offsets.buffer,
-        r.keys.starts.buffer,
-      ] as ArrayBuffer[],
+      transfer: [r.keys.keys.buffer, r.keys.starts.buffer] as ArrayBuffer[],
     });
   }
 };

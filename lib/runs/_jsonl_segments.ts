@@ -21,7 +21,6 @@ import {
   jsonlChunks,
   type JsonlLinesOptions,
   lineBreak,
-  LineReader,
 } from "./_jsonl_lines.ts";
 import {
   KEY_PARTITION_BITS,
@@ -33,7 +32,6 @@ import {
   type Cell,
   type JsonlStats,
   KeyLog,
-  sameKey,
   StatsBuilder,
 } from "./_stats_builder.ts";
 import { sortStats } from "../metrics/sufficient_stats.ts";
@@ -203,7 +201,7 @@ export async function readLinesWasm(
         let pos = start;
         for (;;) {
           if (useWasm && wasm.hasFirstRun && wasm.follow(scan)) {
-            const status = wasm.run(pos, filled, eof, base);
+            const status = wasm.run(pos, filled, eof);
             pos = wasm.pos;
             line += wasm.lines;
             wasmLines += wasm.lines;
@@ -376,7 +374,7 @@ export async function readSegment(
   };
   try {
     const onText = (text: string, line: number, offset: number) => {
-      left.push([text, line, offset, log.reserve(offset)]);
+      left.push([text, line, offset, log.reserve()]);
     };
     if (options.wasm === false) {
       lines = await readLines(builder, path, options, range, onText);
@@ -419,7 +417,7 @@ export async function readSegment(
     ]),
     firstRun: builder.firstRun,
     repeatedTasks: builder.repeatedTasks,
-    keys: keys ?? partitionKeys(log.h1, log.h2, log.offsets, log.size),
+    keys: keys ?? partitionKeys(log.h1, log.h2, log.size),
   };
 }
 
@@ -455,17 +453,12 @@ export async function parallelJsonlStats(
     });
   const bounds = await segmentBounds(path, size, segmentBytes);
   const segments = bounds.length - 1;
-  using reader = new LineReader(path, `Cannot load run export ${path}`);
   using seen = new KeyPartitions({ memoryKeys: options.memoryKeys });
   const cells = new Map<string, Cell>();
   const list: Cell[] = [];
   let decisions = 0;
   let lines = 0;
   let firstRun: string | null = null;
-  // on a full hash match: whether two lines have equal keys
-  const keyOf = (offset: number) =>
-    JSON.parse(reader.textAt(offset)) as Decision;
-  const same = (a: number, b: number) => sameKey(keyOf(a), keyOf(b));
   // merge one segment; false when the file needs the one-thread reader
   const merge = (r: SegmentResult): boolean => {
     if (r.trouble !== null || r.repeatedTasks) return false;
@@ -570,30 +563,10 @@ export async function parallelJsonlStats(
       })().catch(fail);
     });
     if (!clean) return null;
-    // a key seen twice: the one-thread reader names the first repeat (a
-    // worker, idle now, sorts half of the partitions)
-    const helper = team.workers[0];
-    const elsewhere = helper === undefined
-      ? undefined
-      : (keys: Uint32Array[]) =>
-        new Promise<Uint32Array[]>((resolve, reject) => {
-          // (a late message of the reading, its bounds say, is passed over)
-          helper.onmessage = (e) => {
-            if ("repeated" in e.data) resolve(e.data.repeated);
-          };
-          helper.onerror = (e) => {
-            e.preventDefault();
-            reject(new Error(`a JSONL worker failed: ${e.message}`));
-          };
-          helper.postMessage({ repeatedIn: keys }, {
-            transfer: keys.map((k) => k.buffer) as ArrayBuffer[],
-          });
-        });
-    for (const lines of await seen.repeats(elsewhere)) {
-      for (let i = 1; i < lines.length; i++) {
-        for (let j = 0; j < i; j++) if (same(lines[j], lines[i])) return null;
-      }
-    }
+    // a pair of hashes seen twice: the one-thread reader compares the
+    // lines and names the first repeat (or, on two keys with the same
+    // hashes, reads the file as a clean one)
+    if ((await seen.repeats()).length > 0) return null;
   } finally {
     stopWorkers(team);
   }

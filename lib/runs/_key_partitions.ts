@@ -1,19 +1,25 @@
 // Private: the duplicate-key check of the parallel JSONL reader. Each
-// segment's decision keys arrive as two 32-bit hashes and a line offset,
-// already sorted into partitions by the top bits of the first hash
-// (partitionKeys, run by the worker that read the segment). The main thread
-// keeps whole segments' arrays, with no work per key, or past a memory
-// budget appends each partition to its own files; at the end each partition
-// is sorted as 64-bit keys (h1, h2) by the engine's native typed-array sort,
-// and keys that occur twice are candidates: the caller compares their lines,
-// since a hash match never decides.
+// segment's decision keys arrive as two 32-bit hashes, already sorted into
+// partitions by the top bits of the first hash (by the WebAssembly reader,
+// or partitionKeys). The main thread keeps whole segments' arrays, with no
+// work per key, or past a memory budget appends each partition to its own
+// file; at the end the keys of each partition go into one hash table,
+// reused from partition to partition, and a key met twice is a candidate
+// repeat. No line offsets are kept: a repeated pair of hashes sends the file
+// to the one-thread reader, which compares the lines and names them, so a
+// hash match never decides.
+//
+// Memory touched for the first time is dear (on the virtual machines this
+// was measured on, 3.7 to 4 ms a MiB, against 0.03 ms to write it again),
+// so nothing here copies the keys: the segments' arrays are read in place,
+// and the table is made once.
 
 import { keysTempDir } from "./_key_spill.ts";
 
 /** Partitions are chosen by this many top bits of h1. */
 export const KEY_PARTITION_BITS = 6;
 
-/** Keys held in memory before the check goes to disk (16 bytes each). */
+/** Keys held in memory before the check goes to disk (8 bytes each). */
 export const KEY_MEMORY = 1 << 20;
 
 // a little-endian 64-bit view of (low word, high word) orders by the high
@@ -26,16 +32,14 @@ const LO = 1 - HI;
 export interface PartitionedKeys {
   /** Two words a key: h1 and h2, in the order that sorts as 64 bits. */
   readonly keys: Uint32Array;
-  /** The line offset of each key. */
-  readonly offsets: Float64Array;
   /** Partition p holds keys `starts[p]` to `starts[p + 1]`. */
   readonly starts: Uint32Array;
 }
 
 /**
- * Sort the first `n` keys (two hashes and an offset each) into the
- * partitions given by the top `bits` bits of h1, keeping their order within
- * a partition (a counting sort).
+ * Sort the first `n` keys (two hashes each) into the partitions given by
+ * the top `bits` bits of h1, keeping their order within a partition (a
+ * counting sort).
  *
  * @example
  * ```ts
@@ -44,15 +48,13 @@ export interface PartitionedKeys {
  *
  * const h1 = new Int32Array([0x7fffffff, 1, -1]);
  * const h2 = new Int32Array([5, 6, 7]);
- * const p = partitionKeys(h1, h2, new Float64Array([0, 10, 20]), 3, 1);
- * assert.deepEqual([...p.offsets], [0, 10, 20]); // top bit 0, 0, 1
- * assert.deepEqual([...p.starts], [0, 2, 3]);
+ * const p = partitionKeys(h1, h2, 3, 1);
+ * assert.deepEqual([...p.starts], [0, 2, 3]); // top bit 0, 0, 1
  * ```
  */
 export function partitionKeys(
   h1: Int32Array,
   h2: Int32Array,
-  offsets: Float64Array,
   n: number,
   bits: number = KEY_PARTITION_BITS,
 ): PartitionedKeys {
@@ -65,46 +67,102 @@ export function partitionKeys(
   for (let p = 0; p < parts; p++) starts[p + 1] += starts[p];
   const fill = starts.slice(0, parts);
   const keys = new Uint32Array(2 * n);
-  const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const j = fill[(h1[i] >>> 1) >>> shift]++;
     keys[2 * j + HI] = h1[i];
     keys[2 * j + LO] = h2[i];
-    out[j] = offsets[i];
   }
-  return { keys, offsets: out, starts };
+  return { keys, starts };
 }
 
 /**
- * The keys (two words each, as {@linkcode partitionKeys} stores them) that
- * occur more than once, each once, by the engine's native sort of a copy
- * as 64-bit words.
+ * A set of keys (two 32-bit words each) that reports the ones added more
+ * than once: an open-addressing table, emptied in no time between uses (its
+ * slots carry the number of the use that filled them), so that one table
+ * serves every partition without being made or cleared again.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { repeatedPairs } from "./_key_partitions.ts";
+ * import { RepeatTable } from "./_key_partitions.ts";
  *
- * const keys = new Uint32Array([1, 2, 3, 4, 1, 2, 1, 2, 5, 6]);
- * assert.deepEqual([...repeatedPairs(keys)], [1, 2]);
- * assert.deepEqual([...repeatedPairs(new Uint32Array([1, 2]))], []);
+ * const table = new RepeatTable();
+ * table.start(3);
+ * table.addAll(new Uint32Array([1, 2, 3, 4, 1, 2]), 0, 3);
+ * assert.deepEqual([...table.repeats()], [1, 2]);
+ * table.start(1); // empty again
+ * table.addAll(new Uint32Array([1, 2]), 0, 1);
+ * assert.deepEqual([...table.repeats()], []);
  * ```
  */
-export function repeatedPairs(keys: Uint32Array): Uint32Array {
-  const total = keys.length;
-  if (total < 4) return new Uint32Array(0);
-  const sorted = keys.slice();
-  new BigUint64Array(sorted.buffer, 0, total >>> 1).sort();
-  const out: number[] = [];
-  for (let i = 2; i < total; i += 2) {
-    if (sorted[i] === sorted[i - 2] && sorted[i + 1] === sorted[i - 1]) {
-      const n = out.length;
-      if (n === 0 || out[n - 2] !== sorted[i] || out[n - 1] !== sorted[i + 1]) {
-        out.push(sorted[i], sorted[i + 1]);
+export class RepeatTable {
+  // three words a slot: the use that filled it, then the key's two words
+  #slots = new Uint32Array(0);
+  #mask = -1;
+  #use = 0;
+  #repeats: number[] = [];
+
+  /** Empty the table for up to `n` keys. */
+  start(n: number): void {
+    let size = 16;
+    while (size < 2 * n) size *= 2;
+    if (3 * size > this.#slots.length) {
+      this.#slots = new Uint32Array(3 * size);
+      this.#use = 0;
+    }
+    this.#mask = (this.#slots.length / 3) - 1;
+    if (this.#use === 0xffffffff) {
+      this.#slots.fill(0);
+      this.#use = 0;
+    }
+    this.#use++;
+    this.#repeats = [];
+  }
+
+  /**
+   * Add keys `from` to `to` (key indexes) of `keys`; a key already in the
+   * table is noted as a repeat.
+   */
+  addAll(keys: Uint32Array, from: number, to: number): void {
+    const slots = this.#slots;
+    const mask = this.#mask;
+    const use = this.#use;
+    for (let i = from; i < to; i++) {
+      const a = keys[2 * i];
+      const b = keys[2 * i + 1];
+      let j = (a ^ b) & mask;
+      for (;;) {
+        const s = 3 * j;
+        if (slots[s] !== use) {
+          slots[s] = use;
+          slots[s + 1] = a;
+          slots[s + 2] = b;
+          break;
+        }
+        if (slots[s + 1] === a && slots[s + 2] === b) {
+          this.#repeats.push(a, b);
+          break;
+        }
+        j = (j + 1) & mask;
       }
     }
   }
-  return Uint32Array.from(out);
+
+  /** The keys added more than once since `start`, each once. */
+  repeats(): Uint32Array {
+    const seen = new Set<string>();
+    const out: number[] = [];
+    for (let k = 0; k < this.#repeats.length; k += 2) {
+      const a = this.#repeats[k];
+      const b = this.#repeats[k + 1];
+      const id = `${a},${b}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        out.push(a, b);
+      }
+    }
+    return Uint32Array.from(out);
+  }
 }
 
 /** Options of {@linkcode KeyPartitions}. */
@@ -126,13 +184,13 @@ export interface KeyPartitionsOptions {
  * import assert from "node:assert/strict";
  * import { KeyPartitions, partitionKeys } from "./_key_partitions.ts";
  *
- * const seg = (h1: number[], off: number[]) =>
- *   partitionKeys(new Int32Array(h1), new Int32Array(h1.length), new Float64Array(off), h1.length);
+ * const seg = (h1: number[]) =>
+ *   partitionKeys(new Int32Array(h1), new Int32Array(h1.length), h1.length);
  * for (const memoryKeys of [Infinity, 1]) {
  *   using keys = new KeyPartitions({ memoryKeys });
- *   keys.add(seg([1, 2, 3], [0, 10, 20]));
- *   keys.add(seg([4, 2], [30, 40]));
- *   assert.deepEqual(await keys.repeats(), [[10, 40]]);
+ *   keys.add(seg([1, 2, 3]));
+ *   keys.add(seg([4, 2]));
+ *   assert.deepEqual([...await keys.repeats()], [0, 2]); // h2 0, h1 2
  * }
  * ```
  */
@@ -165,95 +223,35 @@ export class KeyPartitions implements Disposable {
       );
     }
     this.#held.push(part);
-    this.#heldKeys += part.offsets.length;
+    this.#heldKeys += part.keys.length >>> 1;
     if (this.#heldKeys > this.#memoryKeys && this.#open()) this.#flush();
   }
 
   /**
-   * Every key that occurs more than once: the offsets of its lines, in
-   * ascending order, one list per key (in no particular order). With
-   * `elsewhere`, the upper half of the partitions is sorted by it (another
-   * thread: it gets each partition's keys and gives back
-   * {@linkcode repeatedPairs} of each) while this thread sorts the rest.
+   * Every key that occurs more than once, each once, as two words (in the
+   * order {@linkcode PartitionedKeys} stores them), partition by partition.
    */
-  async repeats(
-    elsewhere?: (keys: Uint32Array[]) => Promise<Uint32Array[]>,
-  ): Promise<number[][]> {
+  async repeats(): Promise<Uint32Array> {
     const parts = 1 << this.#bits;
-    const split = elsewhere === undefined || parts < 2 ? parts : parts >> 1;
-    let remote: Promise<Uint32Array[]> | null = null;
-    if (split < parts) {
-      const arrays: Uint32Array[] = [];
-      for (let p = split; p < parts; p++) arrays.push(await this.#keysOf(p));
-      remote = elsewhere!(arrays);
-    }
-    const out: number[][] = [];
-    for (let p = 0; p < split; p++) {
-      const keys = await this.#keysOf(p);
-      const pairs = repeatedPairs(keys);
-      if (pairs.length > 0) out.push(...await this.#linesOf(p, keys, pairs));
-    }
-    if (remote !== null) {
-      const found = await remote;
-      for (let p = split; p < parts; p++) {
-        const pairs = found[p - split];
-        if (pairs.length === 0) continue;
-        out.push(...await this.#linesOf(p, await this.#keysOf(p), pairs));
+    const table = new RepeatTable();
+    const out: number[] = [];
+    for (let p = 0; p < parts; p++) {
+      const spilled = this.#dir === null
+        ? null
+        : await readOrEmpty(this.#path(p));
+      const fromFile = spilled === null
+        ? null
+        : new Uint32Array(aligned(spilled));
+      let n = fromFile === null ? 0 : fromFile.length >>> 1;
+      for (const h of this.#held) n += h.starts[p + 1] - h.starts[p];
+      table.start(n);
+      if (fromFile !== null) table.addAll(fromFile, 0, fromFile.length >>> 1);
+      for (const h of this.#held) {
+        table.addAll(h.keys, h.starts[p], h.starts[p + 1]);
       }
+      out.push(...table.repeats());
     }
-    return out;
-  }
-
-  // partition p's keys (its file's, then the held arrays'), in one array
-  async #keysOf(p: number): Promise<Uint32Array> {
-    const spilled = this.#dir === null
-      ? null
-      : await readOrEmpty(this.#path(p, "k"));
-    let total = spilled === null ? 0 : spilled.byteLength >>> 2;
-    for (const h of this.#held) total += 2 * (h.starts[p + 1] - h.starts[p]);
-    const all = new Uint32Array(total);
-    let at = 0;
-    if (spilled !== null) {
-      all.set(new Uint32Array(aligned(spilled)));
-      at = spilled.byteLength >>> 2;
-    }
-    for (const h of this.#held) {
-      all.set(h.keys.subarray(2 * h.starts[p], 2 * h.starts[p + 1]), at);
-      at += 2 * (h.starts[p + 1] - h.starts[p]);
-    }
-    return all;
-  }
-
-  // the sorted line offsets of each of `pairs` among partition p's keys
-  async #linesOf(
-    p: number,
-    keys: Uint32Array,
-    pairs: Uint32Array,
-  ): Promise<number[][]> {
-    const offsets = new Float64Array(keys.length >>> 1);
-    let o = 0;
-    if (this.#dir !== null) {
-      const f = await readOrEmpty(this.#path(p, "o"));
-      if (f !== null) {
-        offsets.set(new Float64Array(aligned(f)));
-        o = f.byteLength >>> 3;
-      }
-    }
-    for (const h of this.#held) {
-      offsets.set(h.offsets.subarray(h.starts[p], h.starts[p + 1]), o);
-      o += h.starts[p + 1] - h.starts[p];
-    }
-    const out: number[][] = [];
-    for (let j = 0; j < pairs.length; j += 2) {
-      const lines: number[] = [];
-      for (let i = 0; i < keys.length; i += 2) {
-        if (keys[i] === pairs[j] && keys[i + 1] === pairs[j + 1]) {
-          lines.push(offsets[i >>> 1]);
-        }
-      }
-      out.push(lines.sort((x, y) => x - y));
-    }
-    return out;
+    return Uint32Array.from(out);
   }
 
   /** Remove the spill folder; safe to call twice. */
@@ -269,8 +267,8 @@ export class KeyPartitions implements Disposable {
     }
   }
 
-  #path(p: number, kind: "k" | "o"): string {
-    return `${this.#dir}/p${p.toString(16).padStart(4, "0")}.${kind}`;
+  #path(p: number): string {
+    return `${this.#dir}/p${p.toString(16).padStart(4, "0")}.k`;
   }
 
   // false when the program may not write a temporary folder (a run with
@@ -291,19 +289,14 @@ export class KeyPartitions implements Disposable {
       for (const h of this.#held) n += h.starts[p + 1] - h.starts[p];
       if (n === 0) continue;
       const keys = new Uint32Array(2 * n);
-      const offsets = new Float64Array(n);
       let at = 0;
       for (const h of this.#held) {
         const s = h.starts[p];
         const e = h.starts[p + 1];
         keys.set(h.keys.subarray(2 * s, 2 * e), 2 * at);
-        offsets.set(h.offsets.subarray(s, e), at);
         at += e - s;
       }
-      Deno.writeFileSync(this.#path(p, "k"), new Uint8Array(keys.buffer), {
-        append: true,
-      });
-      Deno.writeFileSync(this.#path(p, "o"), new Uint8Array(offsets.buffer), {
+      Deno.writeFileSync(this.#path(p), new Uint8Array(keys.buffer), {
         append: true,
       });
     }

@@ -51,27 +51,20 @@ const LOG_AT = 0x40000;
  */
 export const WASM_LOG_ENTRIES = 1 << 17;
 const LOG_ENTRIES = WASM_LOG_ENTRIES;
-const BUFFER = LOG_AT + 16 * LOG_ENTRIES;
+const BUFFER = LOG_AT + 8 * LOG_ENTRIES;
 const PAGE = 65536;
 const SLACK = 64;
 
-// the module's partition(bits, starts, fill, keys, offsets): addresses
+// the module's partition(bits, starts, fill, keys): addresses
 type PartitionExport = (
   bits: number,
   starts: number,
   fill: number,
   keys: number,
-  offsets: number,
 ) => void;
 
-// the module's run(b, filled, eof, origin, base): addresses and a status
-type RunExport = (
-  b: number,
-  filled: number,
-  eof: number,
-  origin: number,
-  base: number,
-) => number;
+// the module's run(b, filled, eof): addresses and a status
+type RunExport = (b: number, filled: number, eof: number) => number;
 
 /** What {@linkcode WasmScan.run} stopped at. */
 export const WASM_STATUS = {
@@ -113,10 +106,10 @@ export interface WasmCellCounts {
  * wasm.setFirstRun(new TextEncoder().encode("r"));
  * const bytes = new TextEncoder().encode(`${line("t1", 0.25)}\n${line("t2", 2)}\n`);
  * wasm.buffer(bytes.length).set(bytes);
- * assert.equal(wasm.run(0, bytes.length, true, 0), WASM_STATUS.newCell);
+ * assert.equal(wasm.run(0, bytes.length, true), WASM_STATUS.newCell);
  * assert.ok(wasm.addCell());
  * // t1 is read; t2's pCorrect of 2 is JavaScript's to refuse
- * assert.equal(wasm.run(0, bytes.length, true, 0), WASM_STATUS.javascript);
+ * assert.equal(wasm.run(0, bytes.length, true), WASM_STATUS.javascript);
  * assert.equal(wasm.lines, 1);
  * assert.deepEqual(wasm.counts(0), { n: 1, pErrorSum: 0.75, pMissing: 0, parseFailures: 0 });
  * ```
@@ -220,18 +213,11 @@ export class WasmScan {
 
   /**
    * Read the buffer's lines from `pos` while they match, up to `filled`
-   * (`eof`: the file ends there); `base` is the file offset of the
-   * buffer's first byte. Returns a {@linkcode WASM_STATUS}; `pos` and
-   * `lines` tell where it stopped and how many lines it read.
+   * (`eof`: the file ends there). Returns a {@linkcode WASM_STATUS}; `pos`
+   * and `lines` tell where it stopped and how many lines it read.
    */
-  run(pos: number, filled: number, eof: boolean, base: number): number {
-    const status = this.#run(
-      BUFFER + pos,
-      BUFFER + filled,
-      eof ? 1 : 0,
-      BUFFER,
-      base,
-    );
+  run(pos: number, filled: number, eof: boolean): number {
+    const status = this.#run(BUFFER + pos, BUFFER + filled, eof ? 1 : 0);
     this.#views();
     return status;
   }
@@ -286,12 +272,12 @@ export class WasmScan {
   }
 
   /**
-   * Append each logged key (h1, h2, line offset) to `log`, in order, and
-   * empty the log: one loop over the module's memory, with no call per key.
+   * Append each logged key (h1, h2) to `log`, in order, and empty the log:
+   * one loop over the module's memory, with no call per key.
    */
   drainLog(log: KeyLog): void {
     const n = this.#i32[LOG_COUNT];
-    log.appendStrided(this.#i32, this.#f64, LOG_AT >> 2, n);
+    log.appendPairs(this.#i32, LOG_AT >> 2, n);
     this.#i32[LOG_COUNT] = 0;
   }
 
@@ -315,9 +301,8 @@ export class WasmScan {
    * sorts them, in the module (within a partition, the log's keys come
    * first, then those of `more`, each in its order); the log is emptied.
    * Null, and nothing changed, when the two do not fit in the log together
-   * (its capacity):
-   * then drain the log into `more` and use `partitionKeys`. The read buffer
-   * is overwritten.
+   * (its capacity): then drain the log into `more` and use `partitionKeys`.
+   * The read buffer is overwritten.
    */
   partitionLog(more: KeyLog, bits: number): PartitionedKeys | null {
     if (!(Number.isInteger(bits) && bits >= 0 && bits <= 16)) {
@@ -329,26 +314,21 @@ export class WasmScan {
     const n = logged + more.size;
     if (n > this.#i32[LOG_CAP]) return null;
     const i32 = this.#i32;
-    const f64 = this.#f64;
-    for (let k = 0, w = (LOG_AT >> 2) + 4 * logged; k < more.size; k++) {
-      i32[w] = more.h1[k];
-      i32[w + 1] = more.h2[k];
-      f64[(w >> 1) + 1] = more.offsets[k];
-      w += 4;
+    for (let k = 0, w = (LOG_AT >> 2) + 2 * logged; k < more.size; k++) {
+      i32[w++] = more.h1[k];
+      i32[w++] = more.h2[k];
     }
-    this.#i32[LOG_COUNT] = n;
-    // in the read buffer: starts, fill, then the keys and their offsets
+    i32[LOG_COUNT] = n;
+    // in the read buffer: starts, fill, then the keys
     const parts = 1 << bits;
     const starts = BUFFER;
     const fill = starts + 4 * (parts + 1);
     const keys = (fill + 4 * parts + 7) & ~7;
-    const offsets = keys + 8 * n;
-    this.buffer(offsets + 8 * n - BUFFER);
-    this.#partition(bits, starts, fill, keys, offsets);
+    this.buffer(keys + 8 * n - BUFFER);
+    this.#partition(bits, starts, fill, keys);
     const memory = this.#memory.buffer;
     return {
       keys: new Uint32Array(memory.slice(keys, keys + 8 * n)),
-      offsets: new Float64Array(memory.slice(offsets, offsets + 8 * n)),
       starts: new Uint32Array(memory.slice(starts, starts + 4 * (parts + 1))),
     };
   }

@@ -20,7 +20,7 @@
 ;;   0x2000 the first runId of the segment (up to 1 KiB)
 ;;   0x2400 cell slots (4096 i32: cell + 1), 0x6400 slot hashes
 ;;   0xA400 cells (2048 x 56 bytes), 0x26400 cell key bytes (64 KiB)
-;;   LOG_BASE (OUT) key log: h1, h2 (i32), offset (f64) a line
+;;   LOG_BASE (OUT) key log: h1, h2 (i32) a line
 ;;   above it the read buffer, placed by JavaScript (at the end of a
 ;;   segment, partition() writes the sorted key log there)
 (module
@@ -422,7 +422,7 @@
     (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
 
   ;; KeyHasher.ofBytes on the run, model and task spans and the trial:
-  ;; appends (h1, h2, offset) to the log
+  ;; into the globals h1 and h2
   (global $h1 (mut i32) (i32.const 0))
   (global $h2 (mut i32) (i32.const 0))
   (func $hashKey
@@ -582,12 +582,11 @@
     (call $st (global.get $SLOTS) (i32.const 0)))
 
   ;; Read the lines from b (an address) while they match the template,
-  ;; up to filled (an address; eof: whether the file ends there); base is
-  ;; the file offset of address 0's byte... of `origin`: offset = base +
-  ;; (line - origin). Returns a status (see above); POS is where it
-  ;; stopped and LINES how many lines it read.
+  ;; up to filled (an address; eof: whether the file ends there). Returns a
+  ;; status (see above); POS is where it stopped and LINES how many lines
+  ;; it read.
   (func (export "run") (param $b i32) (param $filled i32) (param $eof i32)
-        (param $origin i32) (param $base f64) (result i32)
+        (result i32)
     (local $end i32) (local $nl i32) (local $cell i32) (local $c i32) (local $lines i32)
     (local $log i32) (local $rs i32) (local $re i32)
     (block $stop (result i32)
@@ -616,11 +615,9 @@
         ;; the key into the log
         (call $hashKey)
         (local.set $log (i32.add (call $ld (global.get $LOG_BASE))
-                                 (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 4))))
+                                 (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 3))))
         (i32.store (local.get $log) (global.get $h1))
         (i32.store offset=4 (local.get $log) (global.get $h2))
-        (f64.store offset=8 (local.get $log)
-          (f64.add (local.get $base) (f64.convert_i32_u (i32.sub (local.get $b) (local.get $origin)))))
         (call $st (global.get $LOG_COUNT) (i32.add (call $ld (global.get $LOG_COUNT)) (i32.const 1)))
         ;; the counts of its cell
         (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (local.get $cell) (i32.const 56))))
@@ -650,10 +647,10 @@
   ;; counting sort, as partitionKeys in _key_partitions.ts; the order within
   ;; a partition is the log's): partition p's keys are `starts[p]` to
   ;; `starts[p + 1]` (parts + 1 i32 at $starts), each key two words, h2
-  ;; then h1 (a 64-bit word that orders by h1 first) at $keys, its line
-  ;; offset (f64) at $offsets; $fill is room for parts i32. Empties the log.
+  ;; then h1 (a 64-bit word that orders by h1 first) at $keys; $fill is
+  ;; room for parts i32. Empties the log.
   (func (export "partition") (param $bits i32) (param $starts i32) (param $fill i32)
-        (param $keys i32) (param $offsets i32)
+        (param $keys i32)
     (local $parts i32) (local $shift i32) (local $e i32) (local $end i32)
     (local $p i32) (local $at i32) (local $j i32)
     (local.set $parts (i32.shl (i32.const 1) (local.get $bits)))
@@ -661,7 +658,7 @@
     (memory.fill (local.get $starts) (i32.const 0)
       (i32.shl (i32.add (local.get $parts) (i32.const 1)) (i32.const 2)))
     (local.set $e (call $ld (global.get $LOG_BASE)))
-    (local.set $end (i32.add (local.get $e) (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 4))))
+    (local.set $end (i32.add (local.get $e) (i32.shl (call $ld (global.get $LOG_COUNT)) (i32.const 3))))
     ;; the count of each partition, at starts[p + 1]
     (block $counted
       (loop $l
@@ -671,7 +668,7 @@
                             (i32.const 1))
                    (i32.const 2))))
         (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
-        (local.set $e (i32.add (local.get $e) (i32.const 16)))
+        (local.set $e (i32.add (local.get $e) (i32.const 8)))
         (br $l)))
     ;; running sums: where each partition starts, and its next free place
     (block $summed
@@ -696,9 +693,7 @@
         (i32.store (local.get $at) (i32.add (local.get $j) (i32.const 1)))
         (i64.store (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 3)))
           (i64.rotl (i64.load (local.get $e)) (i64.const 32)))
-        (f64.store (i32.add (local.get $offsets) (i32.shl (local.get $j) (i32.const 3)))
-          (f64.load offset=8 (local.get $e)))
-        (local.set $e (i32.add (local.get $e) (i32.const 16)))
+        (local.set $e (i32.add (local.get $e) (i32.const 8)))
         (br $l)))
     (call $st (global.get $LOG_COUNT) (i32.const 0)))
 )

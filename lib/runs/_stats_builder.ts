@@ -141,7 +141,7 @@ export class StatsBuilder {
     const { h1, h2 } = this.hasher;
     if (this.keyLog !== null) {
       if (this.logSlot >= 0) this.keyLog.set(this.logSlot, h1, h2);
-      else this.keyLog.add(h1, h2, offset);
+      else this.keyLog.add(h1, h2);
       return;
     }
     this.#current = offset;
@@ -399,38 +399,29 @@ function scannedKey(b: Uint8Array, s: DecisionScan): Decision {
   } as Decision;
 }
 
-/** Decision-key hashes and line offsets, in line order. */
+/** Decision-key hashes, in line order. */
 export class KeyLog {
   h1 = new Int32Array(1 << 12);
   h2 = new Int32Array(1 << 12);
-  offsets = new Float64Array(1 << 12);
   size = 0;
 
-  add(h1: number, h2: number, offset: number): void {
+  add(h1: number, h2: number): void {
     if (this.size === this.h1.length) this.#reserve(1);
     this.h1[this.size] = h1;
-    this.h2[this.size] = h2;
-    this.offsets[this.size++] = offset;
+    this.h2[this.size++] = h2;
   }
 
   /**
-   * Append `n` keys laid out as 16-byte entries (h1 and h2 as 32-bit words,
-   * then the offset as a 64-bit float) from word `at` of `words`, `doubles`
-   * viewing the same memory: the WebAssembly reader's key log.
+   * Append `n` keys laid out as pairs of 32-bit words (h1, h2) from word
+   * `at` of `words`: the WebAssembly reader's key log.
    */
-  appendStrided(
-    words: Int32Array,
-    doubles: Float64Array,
-    at: number,
-    n: number,
-  ): void {
+  appendPairs(words: Int32Array, at: number, n: number): void {
     if (this.size + n > this.h1.length) this.#reserve(n);
-    const { h1, h2, offsets } = this;
+    const { h1, h2 } = this;
     let size = this.size;
-    for (let k = 0, w = at; k < n; k++, w += 4) {
+    for (let k = 0, w = at; k < n; k++, w += 2) {
       h1[size] = words[w];
-      h2[size] = words[w + 1];
-      offsets[size++] = doubles[(w >> 1) + 1];
+      h2[size++] = words[w + 1];
     }
     this.size = size;
   }
@@ -439,18 +430,18 @@ export class KeyLog {
   #reserve(extra: number): void {
     let n = this.h1.length * 2;
     while (n < this.size + extra) n *= 2;
-    const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => {
+    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(n);
       b.set(a.subarray(0, this.size));
       return b;
     };
-    this.h1 = grow(this.h1, new Int32Array(n));
-    this.h2 = grow(this.h2, new Int32Array(n));
-    this.offsets = grow(this.offsets, new Float64Array(n));
+    this.h1 = grow(this.h1);
+    this.h2 = grow(this.h2);
   }
 
-  /** Keep a slot for the line at `offset`, its hashes set later. */
-  reserve(offset: number): number {
-    this.add(0, 0, offset);
+  /** Keep a slot for a line whose hashes are set later. */
+  reserve(): number {
+    this.add(0, 0);
     return this.size - 1;
   }
 
