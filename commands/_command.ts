@@ -1,5 +1,7 @@
 // Private to the CLI: the command contract, usage errors and flag parsing.
-import { parseArgs } from "node:util";
+// (a type only: the parser is lossbook's own, which loads no node: module)
+import type { parseArgs } from "node:util";
+import { type ArgOption, parseCommandArgs } from "./_parse_args.ts";
 import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";
 import { type CommandHelp, type OptionTable, parseSpec } from "./_help.ts";
@@ -45,16 +47,18 @@ export function parseFlags<T extends OptionTable>(
   args: string[],
   options: T,
 ) {
+  type Config = {
+    args: string[];
+    options: T & { help: { type: "boolean"; short: "h" } };
+    strict: true;
+    allowPositionals: true;
+  };
   try {
-    return parseArgs({
-      args,
-      options: {
-        ...(parseSpec(options) as unknown as T),
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
+    // typed as util.parseArgs types what it returns for this table
+    return parseCommandArgs(args, {
+      ...(parseSpec(options) as Record<string, ArgOption>),
+      help: { type: "boolean", short: "h" },
+    }) as unknown as ReturnType<typeof parseArgs<Config>>;
   } catch (error) {
     throw new FlagParseError(
       (error as Error).message,
