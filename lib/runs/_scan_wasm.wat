@@ -5,7 +5,7 @@
 ;; that does not match, or whose cell is new, goes back to JavaScript.
 ;;
 ;; This is the source of the bytes in _scan_wasm_bytes.ts, which
-;; scripts/build_scan_wasm.ts writes with wabt; a test rebuilds it and
+;; scripts/build_wasm.ts writes with wabt; a test rebuilds it and
 ;; compares. Every check mirrors DecisionScan.matchAt, and a property test
 ;; compares the two line by line.
 ;;

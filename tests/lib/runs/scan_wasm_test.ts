@@ -2,8 +2,8 @@
 // segment read through it gives what the byte scanner alone gives (the same
 // cells, keys, lines, first run and trouble; sums equal up to the order of
 // addition), for generated lines valid and damaged, at any read size; it
-// reads the lines of one writer itself; and its bytes are what its source
-// assembles to.
+// reads the lines of one writer itself (its bytes are checked against its
+// source in tests/lib/wasm_bytes_test.ts).
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DecisionScan } from "../../../lib/runs/_decision_scan.ts";
@@ -13,10 +13,6 @@ import {
 } from "../../../lib/runs/_jsonl_segments.ts";
 import { WASM_STATUS, WasmScan } from "../../../lib/runs/_scan_wasm.ts";
 import { KEY_PARTITION_BITS } from "../../../lib/runs/_key_partitions.ts";
-import {
-  assembleScanWasm,
-  SCAN_WASM_BYTES_PATH,
-} from "../../../scripts/_scan_wasm_build.ts";
 import { tempFile } from "../../_helpers.ts";
 import { line, plainLine, writerLines } from "./_decision_lines.ts";
 
@@ -193,11 +189,4 @@ Deno.test("the WebAssembly reader reads one writer's lines itself, after the fir
   for (let i = 0; i < wasm.cells; i++) n += wasm.counts(i).n;
   assert.equal(n, 199);
   assert.equal(wasm.repeated, false);
-});
-
-Deno.test("the committed WebAssembly bytes are what _scan_wasm.wat assembles to", async () => {
-  const committed = await Deno.readTextFile(
-    new URL(`../../../${SCAN_WASM_BYTES_PATH}`, import.meta.url),
-  );
-  assert.equal(await assembleScanWasm(), committed);
 });

@@ -1,0 +1,70 @@
+// lossPosterior's Dirichlet draws in WebAssembly are the JavaScript draws,
+// double for double: the same generator sequence, gamma draws (with shapes
+// below 1, near 1 and large), shares, and the generator where each leaves
+// it.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { gamma, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { dirichletDraws } from "../../../lib/metrics/_sampling_wasm.ts";
+
+// the loop of lossPosterior, in JavaScript
+function dirichletJs(
+  prng: ReturnType<typeof seededPrng>,
+  shapes: number[],
+  draws: number,
+): Float64Array {
+  const m = shapes.length;
+  const out = new Float64Array(draws * m);
+  for (let d = 0; d < draws; d++) {
+    let total = 0;
+    for (let k = 0; k < m; k++) {
+      const g = gamma(prng, shapes[k]);
+      out[d * m + k] = g;
+      total += g;
+    }
+    for (let k = 0; k < m; k++) out[d * m + k] /= total;
+  }
+  return out;
+}
+
+const shapeArb = fc.oneof(
+  fc.constantFrom(0.5, 1, 1.5, 2, 0.001, 1e5, 1 - 2 ** -52, 1 + 2 ** -52),
+  fc.double({ min: 1e-6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
+  fc.integer({ min: 0, max: 3000 }).map((n) => n + 0.5),
+);
+
+Deno.test("WebAssembly Dirichlet draws equal the JavaScript ones bit for bit, and leave the generator where they do (property, seed 61)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      fc.array(shapeArb, { maxLength: 12 }),
+      fc.integer({ min: 1, max: 40 }),
+      (seed, shapes, draws) => {
+        const js = seededPrng(seed);
+        const wasm = seededPrng(seed);
+        const want = dirichletJs(js, shapes, draws);
+        const got = dirichletDraws(wasm, shapes, draws);
+        assert.ok(got !== null);
+        assert.equal(got.length, want.length);
+        for (let i = 0; i < want.length; i++) {
+          assert.ok(
+            Object.is(got[i], want[i]),
+            `draw ${i}: ${got[i]} vs ${want[i]}`,
+          );
+        }
+        assert.equal(wasm.next(), js.next());
+      },
+    ),
+    { seed: 61, numRuns: 400 },
+  );
+});
+
+Deno.test("dirichletDraws() leaves a shape that is not a finite number > 0, and a generator not made by seededPrng, to the JavaScript loop", () => {
+  const prng = seededPrng(3);
+  const before = seededPrng(3);
+  for (const bad of [[0], [-1], [Infinity], [NaN], [1, 0]]) {
+    assert.equal(dirichletDraws(prng, bad, 2), null);
+  }
+  assert.equal(prng.next(), before.next()); // untouched
+  assert.equal(dirichletDraws({ seed: 0, next: () => 0.5 }, [1, 2], 3), null);
+});
