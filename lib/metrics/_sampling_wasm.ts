@@ -1,13 +1,14 @@
-// Private: lossPosterior's Dirichlet draws in WebAssembly
-// (_sampling_wasm.wat): the same generator sequence, the same gamma draws
-// and the same shares, double for double, as the JavaScript loop, from a
-// generator made by seededPrng; a property test compares the two.
+// Private: lossPosterior's Dirichlet draws and the bootstrap's multinomial
+// resamples in WebAssembly (_sampling_wasm.wat): the same generator
+// sequence and the same draws, double for double, as the JavaScript in
+// sampling.ts, from a generator made by seededPrng; properties compare the
+// two.
 
 import { SAMPLING_WASM_BASE64 } from "./_sampling_wasm_bytes.ts";
 import { type Prng, withGeneratorState } from "./sampling.ts";
 
 const PAGE = 65536;
-const SHAPES = 0x10;
+const INPUTS = 0x100;
 
 interface Sampler {
   readonly memory: WebAssembly.Memory;
@@ -15,6 +16,13 @@ interface Sampler {
     shapes: number,
     m: number,
     draws: number,
+    out: number,
+  ) => void;
+  readonly multinomials: (
+    n: number,
+    weights: number,
+    m: number,
+    resamples: number,
     out: number,
   ) => void;
 }
@@ -30,11 +38,38 @@ function instance(): Sampler {
   // computes
   const math = { log: Math.log, cos: Math.cos, pow: Math.pow };
   const e = new WebAssembly.Instance(module, { math }).exports;
+  (e.init as () => void)();
   sampler = {
     memory: e.memory as WebAssembly.Memory,
     dirichlet: e.dirichlet as Sampler["dirichlet"],
+    multinomials: e.multinomials as Sampler["multinomials"],
   };
   return sampler;
+}
+
+// run `draw` with the module, its memory at least `bytes` long and the
+// generator's state in it; the state after goes back to the generator
+function withState(
+  prng: Prng,
+  bytes: number,
+  draw: (s: Sampler) => void,
+): boolean {
+  return withGeneratorState(prng, (state) => {
+    const s = instance();
+    const have = s.memory.buffer.byteLength;
+    if (bytes > have) s.memory.grow(Math.ceil((bytes - have) / PAGE));
+    // pure-rand's words (s01, s00, s11, s10) as the module's two 64-bit
+    // words, low word first
+    new Int32Array(s.memory.buffer, 0, 4).set([
+      state[1],
+      state[0],
+      state[3],
+      state[2],
+    ]);
+    draw(s);
+    const after = new Int32Array(s.memory.buffer, 0, 4);
+    return [after[1], after[0], after[3], after[2]];
+  });
 }
 
 /**
@@ -64,23 +99,53 @@ export function dirichletDraws(
 ): Float64Array | null {
   if (!shapes.every((s) => s > 0 && Number.isFinite(s))) return null;
   const m = shapes.length;
+  const at = INPUTS + 8 * m;
+  const end = at + 8 * m * draws;
   let out: Float64Array | null = null;
-  withGeneratorState(prng, (state) => {
-    const { memory, dirichlet } = instance();
-    const at = SHAPES + 8 * m;
-    const need = at + 8 * m * draws;
-    if (need > memory.buffer.byteLength) {
-      memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
-    }
-    // pure-rand's words (s01, s00, s11, s10) as the module's two 64-bit
-    // words, low word first
-    const words = new Int32Array(memory.buffer, 0, 4);
-    words.set([state[1], state[0], state[3], state[2]]);
-    new Float64Array(memory.buffer, SHAPES, m).set(shapes);
-    dirichlet(SHAPES, m, draws, at);
-    out = new Float64Array(memory.buffer.slice(at, need));
-    const after = new Int32Array(memory.buffer, 0, 4);
-    return [after[1], after[0], after[3], after[2]];
+  withState(prng, end, ({ memory, dirichlet }) => {
+    new Float64Array(memory.buffer, INPUTS, m).set(shapes);
+    dirichlet(INPUTS, m, draws, at);
+    out = new Float64Array(memory.buffer.slice(at, end));
+  });
+  return out;
+}
+
+/**
+ * `resamples` draws of `multinomial(prng, n, weights)`, resample b's count
+ * of category i at `b * m + i`, as sampling.ts draws them one after another,
+ * and `prng` moved on as far as they took it. Null, with `prng` untouched,
+ * for a generator not made by seededPrng, an n that is not a whole number
+ * >= 0, a weight that is not finite and >= 0, or weights that are all 0
+ * while n > 0 (the JavaScript draws, or refuses, those).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { multinomial, seededPrng } from "./sampling.ts";
+ * import { multinomialDraws } from "./_sampling_wasm.ts";
+ *
+ * const js = seededPrng(2);
+ * const out = multinomialDraws(seededPrng(2), 100, [50, 30, 20], 2)!;
+ * assert.deepEqual([...out], [...multinomial(js, 100, [50, 30, 20]), ...multinomial(js, 100, [50, 30, 20])]);
+ * ```
+ */
+export function multinomialDraws(
+  prng: Prng,
+  n: number,
+  weights: readonly number[],
+  resamples: number,
+): Float64Array | null {
+  if (!(Number.isSafeInteger(n) && n >= 0)) return null;
+  if (!weights.every((w) => w >= 0 && Number.isFinite(w))) return null;
+  if (n > 0 && !weights.some((w) => w > 0)) return null;
+  const m = weights.length;
+  const at = INPUTS + 8 * m;
+  const end = at + 8 * m * resamples;
+  let out: Float64Array | null = null;
+  withState(prng, end, ({ memory, multinomials }) => {
+    new Float64Array(memory.buffer, INPUTS, m).set(weights);
+    multinomials(n, INPUTS, m, resamples, at);
+    out = new Float64Array(memory.buffer.slice(at, end));
   });
   return out;
 }

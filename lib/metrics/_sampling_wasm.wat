@@ -10,11 +10,16 @@
 ;; This is the source of the bytes in _sampling_wasm_bytes.ts, which
 ;; scripts/build_wasm.ts writes with wabt; a test rebuilds it and compares.
 ;;
+;; The bootstrap's multinomial resamples (bootstrapRatioIntervals in
+;; bootstrap.ts) are drawn here the same way: conditional binomials by
+;; inversion or Hörmann's BTRS, as sampling.ts's multinomial and binomial.
+;;
 ;; Memory (byte addresses):
 ;;   0x00 the generator: xoroshiro128+ state s0, s1 (i64 each), as
 ;;        pure-rand keeps it in four 32-bit words (s00, s01, s10, s11)
-;;   0x10 the shapes of one cell (f64 each), then its draws (f64 each),
-;;        placed by JavaScript
+;;   0x10 Stirling's series corrections for k < 10 (f64 each, set by init)
+;;   0x100 the inputs (shapes, or weights; f64 each), then the draws (f64
+;;        each), placed by JavaScript
 (module
   (import "math" "log" (func $log (param f64) (result f64)))
   (import "math" "cos" (func $cos (param f64) (result f64)))
@@ -132,5 +137,171 @@
             (local.set $k (i32.add (local.get $k) (i32.const 1)))
             (br $share)))
         (local.set $d (i32.add (local.get $d) (i32.const 1)))
+        (br $draw))))
+
+  ;; the corrections log(k!) - [(k + 1/2) log(k + 1) - (k + 1) + log(2 pi)/2]
+  ;; for k < 10, the literals of sampling.ts's table
+  (func (export "init")
+    (f64.store (i32.const 0x10) (f64.const 0.08106146679532726))
+    (f64.store (i32.const 0x18) (f64.const 0.04134069595540929))
+    (f64.store (i32.const 0x20) (f64.const 0.02767792568499834))
+    (f64.store (i32.const 0x28) (f64.const 0.02079067210376509))
+    (f64.store (i32.const 0x30) (f64.const 0.01664469118982119))
+    (f64.store (i32.const 0x38) (f64.const 0.01387612882307075))
+    (f64.store (i32.const 0x40) (f64.const 0.01189670994589177))
+    (f64.store (i32.const 0x48) (f64.const 0.01041126526197209))
+    (f64.store (i32.const 0x50) (f64.const 0.009255462182712733))
+    (f64.store (i32.const 0x58) (f64.const 0.008330563433362871)))
+
+  ;; sampling.ts's stirlingTail(k), k a whole number >= 0
+  (func $stirlingTail (param $k f64) (result f64)
+    (local $kp1 f64) (local $k2 f64)
+    (if (f64.lt (local.get $k) (f64.const 10))
+      (then (return (f64.load (i32.add (i32.const 0x10)
+        (i32.shl (i32.trunc_f64_u (local.get $k)) (i32.const 3)))))))
+    (local.set $kp1 (f64.add (local.get $k) (f64.const 1)))
+    (local.set $k2 (f64.mul (local.get $kp1) (local.get $kp1)))
+    (f64.div
+      (f64.sub (f64.div (f64.const 1) (f64.const 12))
+        (f64.div
+          (f64.sub (f64.div (f64.const 1) (f64.const 360))
+                   (f64.div (f64.div (f64.const 1) (f64.const 1260)) (local.get $k2)))
+          (local.get $k2)))
+      (local.get $kp1)))
+
+  ;; Binomial(n, p) by inversion (n p < 10)
+  (func $inversion (param $n f64) (param $p f64) (result f64)
+    (local $q f64) (local $s f64) (local $a f64) (local $r f64) (local $u f64) (local $x f64)
+    (local.set $q (f64.sub (f64.const 1) (local.get $p)))
+    (local.set $s (f64.div (local.get $p) (local.get $q)))
+    (local.set $a (f64.mul (f64.add (local.get $n) (f64.const 1)) (local.get $s)))
+    (loop $try
+      (local.set $r (call $pow (local.get $q) (local.get $n)))
+      (local.set $u (call $uniform))
+      (local.set $x (f64.const 0))
+      (block $found
+        (loop $walk
+          (br_if $found (i32.eqz (f64.gt (local.get $u) (local.get $r))))
+          (local.set $u (f64.sub (local.get $u) (local.get $r)))
+          (local.set $x (f64.add (local.get $x) (f64.const 1)))
+          (br_if $found (f64.gt (local.get $x) (local.get $n)))
+          (local.set $r (f64.mul (local.get $r)
+            (f64.sub (f64.div (local.get $a) (local.get $x)) (local.get $s))))
+          (br $walk)))
+      (if (f64.le (local.get $x) (local.get $n)) (then (return (local.get $x))))
+      (br $try))
+    (unreachable))
+
+  ;; Binomial(n, p) by Hörmann's BTRS (n p >= 10, p <= 1/2)
+  (func $btrs (param $n f64) (param $p f64) (result f64)
+    (local $q f64) (local $spq f64) (local $b f64) (local $a f64) (local $c f64)
+    (local $vr f64) (local $r f64) (local $alpha f64) (local $m f64)
+    (local $u f64) (local $v f64) (local $us f64) (local $k f64) (local $bound f64)
+    (local.set $q (f64.sub (f64.const 1) (local.get $p)))
+    (local.set $spq (f64.sqrt (f64.mul (f64.mul (local.get $n) (local.get $p)) (local.get $q))))
+    (local.set $b (f64.add (f64.const 1.15) (f64.mul (f64.const 2.53) (local.get $spq))))
+    (local.set $a (f64.add (f64.add (f64.const -0.0873) (f64.mul (f64.const 0.0248) (local.get $b)))
+                           (f64.mul (f64.const 0.01) (local.get $p))))
+    (local.set $c (f64.add (f64.mul (local.get $n) (local.get $p)) (f64.const 0.5)))
+    (local.set $vr (f64.sub (f64.const 0.92) (f64.div (f64.const 4.2) (local.get $b))))
+    (local.set $r (f64.div (local.get $p) (local.get $q)))
+    (local.set $alpha (f64.mul (f64.add (f64.const 2.83) (f64.div (f64.const 5.1) (local.get $b)))
+                               (local.get $spq)))
+    (local.set $m (f64.floor (f64.mul (f64.add (local.get $n) (f64.const 1)) (local.get $p))))
+    (loop $try
+      (local.set $u (f64.sub (call $uniform) (f64.const 0.5)))
+      (local.set $v (call $uniform))
+      (local.set $us (f64.sub (f64.const 0.5) (f64.abs (local.get $u))))
+      (local.set $k (f64.floor (f64.add
+        (f64.mul (f64.add (f64.div (f64.mul (f64.const 2) (local.get $a)) (local.get $us))
+                          (local.get $b))
+                 (local.get $u))
+        (local.get $c))))
+      (if (i32.and (f64.ge (local.get $us) (f64.const 0.07)) (f64.le (local.get $v) (local.get $vr)))
+        (then (return (local.get $k))))
+      (br_if $try (i32.or (f64.lt (local.get $k) (f64.const 0)) (f64.gt (local.get $k) (local.get $n))))
+      (local.set $v (call $log (f64.div (f64.mul (local.get $v) (local.get $alpha))
+        (f64.add (f64.div (local.get $a) (f64.mul (local.get $us) (local.get $us))) (local.get $b)))))
+      (local.set $bound
+        (f64.sub
+          (f64.sub
+            (f64.add
+              (f64.add
+                (f64.add
+                  (f64.add
+                    (f64.mul (f64.add (local.get $m) (f64.const 0.5))
+                      (call $log (f64.div (f64.add (local.get $m) (f64.const 1))
+                        (f64.mul (local.get $r)
+                          (f64.add (f64.sub (local.get $n) (local.get $m)) (f64.const 1))))))
+                    (f64.mul (f64.add (local.get $n) (f64.const 1))
+                      (call $log (f64.div
+                        (f64.add (f64.sub (local.get $n) (local.get $m)) (f64.const 1))
+                        (f64.add (f64.sub (local.get $n) (local.get $k)) (f64.const 1))))))
+                  (f64.mul (f64.add (local.get $k) (f64.const 0.5))
+                    (call $log (f64.div
+                      (f64.mul (local.get $r)
+                        (f64.add (f64.sub (local.get $n) (local.get $k)) (f64.const 1)))
+                      (f64.add (local.get $k) (f64.const 1))))))
+                (call $stirlingTail (local.get $m)))
+              (call $stirlingTail (f64.sub (local.get $n) (local.get $m))))
+            (call $stirlingTail (local.get $k)))
+          (call $stirlingTail (f64.sub (local.get $n) (local.get $k)))))
+      (if (f64.le (local.get $v) (local.get $bound)) (then (return (local.get $k))))
+      (br $try))
+    (unreachable))
+
+  ;; sampling.ts's binomial(n, p), n a whole number >= 0 and p in [0, 1]
+  (func $binomial (param $n f64) (param $p f64) (result f64)
+    (if (i32.or (f64.eq (local.get $n) (f64.const 0)) (f64.eq (local.get $p) (f64.const 0)))
+      (then (return (f64.const 0))))
+    (if (f64.eq (local.get $p) (f64.const 1)) (then (return (local.get $n))))
+    (if (f64.gt (local.get $p) (f64.const 0.5))
+      (then (return (f64.sub (local.get $n)
+        (call $binomial (local.get $n) (f64.sub (f64.const 1) (local.get $p)))))))
+    (if (result f64) (f64.lt (f64.mul (local.get $n) (local.get $p)) (f64.const 10))
+      (then (call $inversion (local.get $n) (local.get $p)))
+      (else (call $btrs (local.get $n) (local.get $p)))))
+
+  ;; `resamples` draws of sampling.ts's multinomial(n, the m weights at
+  ;; $weights) into $out (resample b's count of category i at b * m + i):
+  ;; category i gets Binomial(n left, w_i / weight left), the last what is
+  ;; left
+  (func (export "multinomials") (param $n f64) (param $weights i32) (param $m i32)
+        (param $resamples i32) (param $out i32)
+    (local $b i32) (local $i i32) (local $row i32) (local $all f64) (local $mass f64)
+    (local $left f64) (local $w f64) (local $k f64)
+    (block $summed
+      (loop $sum
+        (br_if $summed (i32.ge_u (local.get $i) (local.get $m)))
+        (local.set $all (f64.add (local.get $all)
+          (f64.load (i32.add (local.get $weights) (i32.shl (local.get $i) (i32.const 3))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $sum)))
+    (memory.fill (local.get $out) (i32.const 0)
+      (i32.shl (i32.mul (local.get $resamples) (local.get $m)) (i32.const 3)))
+    (block $drawn
+      (loop $draw
+        (br_if $drawn (i32.ge_u (local.get $b) (local.get $resamples)))
+        (local.set $row (i32.add (local.get $out)
+          (i32.shl (i32.mul (local.get $b) (local.get $m)) (i32.const 3))))
+        (local.set $mass (local.get $all))
+        (local.set $left (local.get $n))
+        (local.set $i (i32.const 0))
+        (block $filled
+          (loop $fill
+            (br_if $filled (i32.ge_u (local.get $i) (local.get $m)))
+            (br_if $filled (i32.eqz (f64.gt (local.get $left) (f64.const 0))))
+            (local.set $w (f64.load (i32.add (local.get $weights) (i32.shl (local.get $i) (i32.const 3)))))
+            (local.set $k
+              (if (result f64) (i32.or (i32.eq (local.get $i) (i32.sub (local.get $m) (i32.const 1)))
+                                       (f64.ge (local.get $w) (local.get $mass)))
+                (then (local.get $left))
+                (else (call $binomial (local.get $left) (f64.div (local.get $w) (local.get $mass))))))
+            (f64.store (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 3))) (local.get $k))
+            (local.set $left (f64.sub (local.get $left) (local.get $k)))
+            (local.set $mass (f64.sub (local.get $mass) (local.get $w)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $fill)))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
         (br $draw))))
 )

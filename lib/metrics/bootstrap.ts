@@ -10,6 +10,7 @@
  */
 
 import { multinomial, type Prng, seededPrng } from "./sampling.ts";
+import { multinomialDraws } from "./_sampling_wasm.ts";
 import type { Severity } from "../costs/severity.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 
@@ -350,8 +351,14 @@ export function bootstrapRatioIntervals<K extends string>(
   );
   const values = names.map(() => [] as number[]);
   if (n > 0) {
+    // every resample's counts at once in WebAssembly (the same draws), or
+    // one after another here
+    const all = multinomialDraws(prng, n, weights, resamples);
+    const m = cells.length;
     for (let b = 0; b < resamples; b++) {
-      const counts = multinomial(prng, n, weights);
+      const counts = all === null
+        ? multinomial(prng, n, weights)
+        : all.subarray(b * m, (b + 1) * m);
       for (let j = 0; j < names.length; j++) {
         const v = ratioOf(num[j], den[j], counts);
         if (v !== null && Number.isFinite(v)) values[j].push(v);

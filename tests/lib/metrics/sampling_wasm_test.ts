@@ -1,11 +1,19 @@
-// lossPosterior's Dirichlet draws in WebAssembly are the JavaScript draws,
-// double for double: the same generator sequence, gamma draws (with shapes
-// below 1, near 1 and large), shares, and the generator where each leaves
-// it.
+// lossPosterior's Dirichlet draws and the bootstrap's multinomial
+// resamples in WebAssembly are the JavaScript draws, double for double: the
+// same generator sequence, gamma draws (with shapes below 1, near 1 and
+// large), binomials (by inversion and by BTRS, p on both sides of 1/2),
+// and the generator where each leaves it.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { gamma, seededPrng } from "../../../lib/metrics/sampling.ts";
-import { dirichletDraws } from "../../../lib/metrics/_sampling_wasm.ts";
+import {
+  gamma,
+  multinomial,
+  seededPrng,
+} from "../../../lib/metrics/sampling.ts";
+import {
+  dirichletDraws,
+  multinomialDraws,
+} from "../../../lib/metrics/_sampling_wasm.ts";
 
 // the loop of lossPosterior, in JavaScript
 function dirichletJs(
@@ -67,4 +75,59 @@ Deno.test("dirichletDraws() leaves a shape that is not a finite number > 0, and 
   }
   assert.equal(prng.next(), before.next()); // untouched
   assert.equal(dirichletDraws({ seed: 0, next: () => 0.5 }, [1, 2], 3), null);
+});
+
+const weightArb = fc.oneof(
+  fc.integer({ min: 0, max: 2_000_000 }),
+  fc.constantFrom(0, 1, 9, 10, 11, 19, 20, 21),
+  fc.double({ min: 0, max: 1e6, noNaN: true, noDefaultInfinity: true }),
+);
+
+Deno.test("WebAssembly multinomial resamples equal sampling.ts's multinomial draws bit for bit, and leave the generator where they do (property, seed 67)", () => {
+  let btrs = 0;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      fc.oneof(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.constantFrom(0, 10, 20, 1_000_000_000),
+      ),
+      fc.array(weightArb, { minLength: 1, maxLength: 10 }),
+      fc.integer({ min: 1, max: 12 }),
+      (seed, n, weights, resamples) => {
+        if (n > 0 && !weights.some((w) => w > 0)) return;
+        const js = seededPrng(seed);
+        const wasm = seededPrng(seed);
+        const got = multinomialDraws(wasm, n, weights, resamples);
+        assert.ok(got !== null);
+        const m = weights.length;
+        for (let b = 0; b < resamples; b++) {
+          const want = multinomial(js, n, weights);
+          for (let i = 0; i < m; i++) {
+            assert.ok(
+              Object.is(got[b * m + i], want[i]),
+              `resample ${b}, category ${i}: ${got[b * m + i]} vs ${want[i]}`,
+            );
+            if (want[i] >= 10) btrs++;
+          }
+        }
+        assert.equal(wasm.next(), js.next());
+      },
+    ),
+    { seed: 67, numRuns: 600 },
+  );
+  assert.ok(btrs > 1000, `${btrs} large counts`);
+});
+
+Deno.test("multinomialDraws() leaves what the JavaScript refuses to it: a count that is not whole, a bad weight, all weights 0", () => {
+  const prng = seededPrng(4);
+  const before = seededPrng(4);
+  assert.equal(multinomialDraws(prng, 2.5, [1, 1], 2), null);
+  assert.equal(multinomialDraws(prng, -1, [1, 1], 2), null);
+  assert.equal(multinomialDraws(prng, 5, [1, -1], 2), null);
+  assert.equal(multinomialDraws(prng, 5, [1, NaN], 2), null);
+  assert.equal(multinomialDraws(prng, 5, [0, 0], 2), null);
+  assert.equal(prng.next(), before.next());
+  assert.deepEqual([...multinomialDraws(prng, 0, [0, 0], 2)!], [0, 0, 0, 0]);
 });
