@@ -37,8 +37,9 @@ import {
 } from "../input_error.ts";
 import { isPCorrectSource } from "./mapping.ts";
 
-/** The name of one column of the flat Decision layout. */
-export type DecisionColumn = typeof DECISION_COLUMNS[number];
+import type { DecisionColumn } from "./decision_columns.ts";
+
+export type { DecisionColumn };
 
 /** A column a file may leave out (see `OPTIONAL_DECISION_COLUMNS`). */
 type OptionalColumn = typeof OPTIONAL_DECISION_COLUMNS[number];

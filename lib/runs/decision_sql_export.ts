@@ -17,8 +17,8 @@ import {
   decisionStatsSql,
   duplicateDecisionsSql,
 } from "./duckdb_stats_sql.ts";
-import { DECISION_COLUMNS } from "./load_decisions.ts";
-import { decisionColumnKind } from "./parquet.ts";
+import { DECISION_COLUMNS } from "./decision_columns.ts";
+import { decisionColumnKind } from "./decision_columns.ts";
 
 /** The engines the decision SQL is run on in lossbook's tests. */
 export const SQL_DIALECTS = ["duckdb", "postgres", "sqlite"] as const;

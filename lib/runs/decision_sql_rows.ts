@@ -10,7 +10,7 @@
  */
 
 import { DECISION_CHECKS, invalidDecisionSql } from "./duckdb_stats_sql.ts";
-import { DECISION_COLUMNS } from "./load_decisions.ts";
+import { DECISION_COLUMNS } from "./decision_columns.ts";
 
 const KEY = "runId, modelId, taskId, trial";
 

@@ -57,7 +57,7 @@ import {
   COST_COMPLETENESS,
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
-import type { DecisionColumn } from "./arrow.ts";
+import type { DecisionColumn } from "./decision_columns.ts";
 import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "./mapping.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
 

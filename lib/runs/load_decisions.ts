@@ -12,6 +12,7 @@ import { decisionFromLine } from "./_jsonl_decision.ts";
 import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 import { stripBom } from "./_utf8.ts";
+import { DECISION_COLUMNS } from "./decision_columns.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -24,41 +25,10 @@ export interface ParseDecisionsOptions {
   onProgress?: (lines: number, chars: number) => void;
 }
 
-/** The column names of a decision table, in order. */
-export const DECISION_COLUMNS = [
-  "runId",
-  "modelId",
-  "taskId",
-  "trial",
-  "severity",
-  "trueClass",
-  "predClass",
-  "parseOk",
-  "pCorrect",
-  "action",
-  "costCompleteness",
-  "costUsd",
-  "outcome",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-] as const;
-
-/**
- * Columns of {@linkcode DECISION_COLUMNS} that a file may leave out (exports
- * written before they existed); a missing one reads as all `null`.
- */
-export const OPTIONAL_DECISION_COLUMNS = [
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-] as const;
+export {
+  DECISION_COLUMNS,
+  OPTIONAL_DECISION_COLUMNS,
+} from "./decision_columns.ts";
 
 /**
  * Parse a JSONL run export into Decision records.

@@ -27,49 +27,12 @@ import {
   OPTIONAL_DECISION_COLUMNS,
 } from "./load_decisions.ts";
 
-const STRING_COLUMNS: ReadonlySet<string> = new Set([
-  "runId",
-  "modelId",
-  "taskId",
-  "severity",
-  "trueClass",
-  "predClass",
-  "action",
-  "costCompleteness",
-  "outcome",
-  "pCorrectSource",
-  "answer",
-  "target",
-]);
 const NUMERIC_TYPE =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
 
-/**
- * The DuckDB type family each flat column must have: `VARCHAR` for text,
- * any integer, float or decimal type for numbers (integer fields are checked
- * row by row for whole values), `BOOLEAN` for `parseOk`.
- *
- * @param column A column of {@linkcode DECISION_COLUMNS}.
- * @returns `"text"`, `"number"` or `"boolean"`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { decisionColumnKind } from "./parquet.ts";
- *
- * assert.equal(decisionColumnKind("pCorrect"), "number");
- * assert.equal(decisionColumnKind("parseOk"), "boolean");
- * ```
- */
-export function decisionColumnKind(
-  column: DecisionColumn,
-): "text" | "number" | "boolean" {
-  return STRING_COLUMNS.has(column)
-    ? "text"
-    : column === "parseOk"
-    ? "boolean"
-    : "number";
-}
+import { decisionColumnKind } from "./decision_columns.ts";
+
+export { decisionColumnKind };
 
 /**
  * Check the column names and DuckDB types of a file against the flat

@@ -23,11 +23,8 @@
  */
 
 import type { StatsRow } from "../metrics/sufficient_stats.ts";
-import {
-  type DecisionColumn,
-  flatDecision,
-  type FlatDecisionRow,
-} from "./arrow.ts";
+import type { FlatDecisionRow } from "./arrow.ts";
+import { importLater } from "../_late_import.ts";
 import {
   firstInvalidDecisionsSql,
   repeatedDecisionKeysSql,
@@ -45,9 +42,10 @@ import {
 import { decisionsTableSql } from "./decision_sql_export.ts";
 import {
   DECISION_COLUMNS,
+  type DecisionColumn,
+  decisionColumnKind,
   OPTIONAL_DECISION_COLUMNS,
-} from "./load_decisions.ts";
-import { decisionColumnKind } from "./parquet.ts";
+} from "./decision_columns.ts";
 import {
   InputRangeError,
   InputSyntaxError,
@@ -533,7 +531,12 @@ export async function postgresDecisionStats(
     if (invalid > 0) {
       const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
       const at = `${where}: ${keyText(found)}`;
-      flatDecision(pgFlatRow(found), at); // throws the loaders' message
+      // the loaders' message (the row reader, with its schema, loads only
+      // for a table with a row to refuse)
+      const { flatDecision } = await importLater<typeof import("./arrow.ts")>(
+        new URL("./arrow.ts", import.meta.url),
+      );
+      flatDecision(pgFlatRow(found), at); // throws
       const check = DECISION_CHECKS.find((_, i) =>
         num(found[`check${i}`]) === 1
       )!;

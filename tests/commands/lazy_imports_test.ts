@@ -155,6 +155,16 @@ for (const name of ["score", "sweep"]) {
   });
 }
 
+Deno.test("the PostgreSQL engine loads no table library, schema library or DuckDB up front (the row reader loads only for a row to refuse)", async () => {
+  const from = await reach("lib/runs/postgres_stats.ts");
+  const found = [...from.keys()].filter((m) =>
+    ["arquero", "@uwdata/flechette", "zod", "@duckdb/node-api"].includes(
+      npmPackage(m) ?? "",
+    )
+  ).map((m) => chain(from, m));
+  assert.deepEqual(found, []);
+});
+
 Deno.test("cli.ts loads no Node.js module up front: a large JSONL run starts being read before any loads", () => {
   assert.deepEqual(
     [...cli.keys()].filter((m) => m.startsWith("node:")).map((m) =>
