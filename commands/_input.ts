@@ -6,7 +6,6 @@ import {
   countPCorrectSources,
   describePCorrectSources,
 } from "../lib/runs/mapping.ts";
-import { jsonlStatsFile } from "../lib/runs/jsonl_stats.ts";
 import { decisionFormatOf } from "../lib/runs/load_any.ts";
 import { regularFile } from "../lib/_regular_file.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
@@ -639,6 +638,9 @@ async function readOneUnchecked(
       table,
     };
   }
+  const { jsonlStatsFile } = await later<
+    typeof import("../lib/runs/jsonl_stats.ts")
+  >("../lib/runs/jsonl_stats.ts");
   const { stats, decisions } = await jsonlStatsFile(path, {
     ...(onProgress ? { onProgress } : {}),
   });
