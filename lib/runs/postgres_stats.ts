@@ -376,6 +376,10 @@ async function connect(connection: PostgresConnection): Promise<Sql> {
     username: connection.username,
     ...(connection.password === null ? {} : { password: connection.password }),
     max: 1,
+    // the queries here return no arrays (catalog lists come as JSON text),
+    // so the client need not read the server's array types first (one
+    // query and its parsing, 20 to 30 ms of every run)
+    fetch_types: false,
     connect_timeout: 30,
     onnotice: () => {},
     // JIT's inlining and optimization passes (above their cost thresholds)
@@ -593,11 +597,11 @@ async function tableFacts(
   table: string,
 ): Promise<{ notNull: Set<string>; uniqueKey: boolean }> {
   const [found] = await sql.unsafe(
-    `SELECT ARRAY(
-  SELECT attname::text FROM pg_attribute
+    `SELECT COALESCE((
+  SELECT json_agg(attname::text) FROM pg_attribute
   WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
     AND attnotnull
-) AS notnull, EXISTS (
+), '[]')::text AS notnull, EXISTS (
   SELECT 1 FROM pg_index i
   JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
   WHERE i.indrelid = to_regclass($1) AND i.indisunique
@@ -608,7 +612,7 @@ async function tableFacts(
     [table],
   );
   return {
-    notNull: new Set(found.notnull as string[]),
+    notNull: new Set(JSON.parse(found.notnull) as string[]),
     uniqueKey: found.uniquekey === true,
   };
 }
@@ -632,21 +636,20 @@ export interface ChecksGuarantee {
 // and is read through to_jsonb so the query runs on every version).
 const RELATION_FACTS_SQL = `SELECT c.relkind::text AS kind,
   EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = c.oid) AS inherited,
-  ARRAY(
-    SELECT json_build_object('name', attname::text,
+  COALESCE((
+    SELECT json_agg(json_build_object('name', attname::text,
       'type', format_type(atttypid, atttypmod), 'collation', attcollation::int,
-      'notNull', attnotnull)::text
+      'notNull', attnotnull) ORDER BY attnum)
     FROM pg_attribute
     WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped
-    ORDER BY attnum
-  ) AS columns,
-  ARRAY(
-    SELECT json_build_object('definition', pg_get_constraintdef(con.oid),
+  ), '[]')::text AS columns,
+  COALESCE((
+    SELECT json_agg(json_build_object('definition', pg_get_constraintdef(con.oid),
       'trusted', con.convalidated
-        AND (to_jsonb(con) ->> 'conenforced') IS DISTINCT FROM 'false')::text
+        AND (to_jsonb(con) ->> 'conenforced') IS DISTINCT FROM 'false'))
     FROM pg_constraint con
     WHERE con.conrelid = c.oid AND con.contype = 'c'
-  ) AS checks
+  ), '[]')::text AS checks
 FROM pg_class c WHERE c.oid = to_regclass($1)`;
 
 interface RelationFacts {
@@ -670,8 +673,8 @@ async function relationFacts(
   return {
     kind: found.kind,
     inherited: found.inherited === true,
-    columns: (found.columns as string[]).map((c) => JSON.parse(c)),
-    checks: (found.checks as string[]).map((c) => JSON.parse(c)),
+    columns: JSON.parse(found.columns),
+    checks: JSON.parse(found.checks),
   };
 }
 
