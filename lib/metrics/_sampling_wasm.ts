@@ -5,6 +5,7 @@
 // two.
 
 import { SAMPLING_WASM_BASE64 } from "./_sampling_wasm_bytes.ts";
+import { base64Bytes } from "../_base64.ts";
 import { type Prng, withGeneratorState } from "./sampling.ts";
 
 const PAGE = 65536;
@@ -32,7 +33,7 @@ let sampler: Sampler | null = null;
 function instance(): Sampler {
   if (sampler !== null) return sampler;
   const module = new WebAssembly.Module(
-    Uint8Array.from(atob(SAMPLING_WASM_BASE64), (c) => c.charCodeAt(0)),
+    base64Bytes(SAMPLING_WASM_BASE64),
   );
   // the engine's own functions, so that every value is the one JavaScript
   // computes
