@@ -26,6 +26,15 @@ interface Sampler {
     resamples: number,
     out: number,
   ) => void;
+  readonly ratios: (
+    counts: number,
+    resamples: number,
+    m: number,
+    num: number,
+    den: number,
+    ratios: number,
+    out: number,
+  ) => void;
 }
 
 let sampler: Sampler | null = null;
@@ -44,6 +53,7 @@ function instance(): Sampler {
     memory: e.memory as WebAssembly.Memory,
     dirichlet: e.dirichlet as Sampler["dirichlet"],
     multinomials: e.multinomials as Sampler["multinomials"],
+    ratios: e.ratios as Sampler["ratios"],
   };
   return sampler;
 }
@@ -147,6 +157,66 @@ export function multinomialDraws(
     new Float64Array(memory.buffer, INPUTS, m).set(weights);
     multinomials(n, INPUTS, m, resamples, at);
     out = new Float64Array(memory.buffer.slice(at, end));
+  });
+  return out;
+}
+
+/**
+ * For each of `resamples` draws of `multinomial(prng, n, weights)` (as
+ * {@linkcode multinomialDraws} draws them), each ratio j's value
+ * Σ num[j]·count / Σ den[j]·count, summed in category order as
+ * bootstrap.ts's ratioOf sums it: resample b's value of ratio j at
+ * `b * ratios + j`, NaN where the denominator is 0. Null, with `prng`
+ * untouched, where multinomialDraws gives null.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { seededPrng } from "./sampling.ts";
+ * import { multinomialDraws, multinomialRatios } from "./_sampling_wasm.ts";
+ *
+ * const counts = multinomialDraws(seededPrng(2), 100, [50, 50], 1)!;
+ * const [share] = multinomialRatios(seededPrng(2), 100, [50, 50], 1,
+ *   [Float64Array.of(1, 0)], [Float64Array.of(1, 1)])!;
+ * assert.equal(share, counts[0] / 100);
+ * ```
+ */
+export function multinomialRatios(
+  prng: Prng,
+  n: number,
+  weights: readonly number[],
+  resamples: number,
+  num: readonly Float64Array[],
+  den: readonly Float64Array[],
+): Float64Array | null {
+  if (!(Number.isSafeInteger(n) && n >= 0)) return null;
+  if (!weights.every((w) => w >= 0 && Number.isFinite(w))) return null;
+  if (n > 0 && !weights.some((w) => w > 0)) return null;
+  const m = weights.length;
+  const k = num.length;
+  if (den.length !== k || [...num, ...den].some((a) => a.length !== m)) {
+    throw new RangeError(
+      `multinomialRatios: ${k} numerators and ${den.length} denominators of ${m} weights each expected`,
+    );
+  }
+  // weights, numerators, denominators, counts, values
+  const numAt = INPUTS + 8 * m;
+  const denAt = numAt + 8 * k * m;
+  const countsAt = denAt + 8 * k * m;
+  const valuesAt = countsAt + 8 * m * resamples;
+  const end = valuesAt + 8 * k * resamples;
+  let out: Float64Array | null = null;
+  withState(prng, end, ({ memory, multinomials, ratios }) => {
+    new Float64Array(memory.buffer, INPUTS, m).set(weights);
+    num.forEach((a, j) =>
+      new Float64Array(memory.buffer, numAt + 8 * j * m, m).set(a)
+    );
+    den.forEach((a, j) =>
+      new Float64Array(memory.buffer, denAt + 8 * j * m, m).set(a)
+    );
+    multinomials(n, INPUTS, m, resamples, countsAt);
+    ratios(countsAt, resamples, m, numAt, denAt, k, valuesAt);
+    out = new Float64Array(memory.buffer.slice(valuesAt, end));
   });
   return out;
 }

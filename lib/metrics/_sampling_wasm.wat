@@ -304,4 +304,50 @@
             (br $fill)))
         (local.set $b (i32.add (local.get $b) (i32.const 1)))
         (br $draw))))
+
+  ;; bootstrap.ts's ratioOf for every resample and ratio: with the counts
+  ;; of resample b at $counts + 8 (b * m) and ratio j's numerator and
+  ;; denominator weights at $num + 8 (j * m) and $den + 8 (j * m), the value
+  ;; Σ num·count / Σ den·count (summed in category order) at $out +
+  ;; 8 (b * ratios + j), or NaN where the denominator is 0
+  (func (export "ratios") (param $counts i32) (param $resamples i32) (param $m i32)
+        (param $num i32) (param $den i32) (param $ratios i32) (param $out i32)
+    (local $b i32) (local $j i32) (local $i i32) (local $row i32) (local $w i32)
+    (local $a f64) (local $d f64) (local $c f64)
+    (block $done
+      (loop $resample
+        (br_if $done (i32.ge_u (local.get $b) (local.get $resamples)))
+        (local.set $row (i32.add (local.get $counts)
+          (i32.shl (i32.mul (local.get $b) (local.get $m)) (i32.const 3))))
+        (local.set $j (i32.const 0))
+        (block $ratiosDone
+          (loop $ratio
+            (br_if $ratiosDone (i32.ge_u (local.get $j) (local.get $ratios)))
+            (local.set $w (i32.shl (i32.mul (local.get $j) (local.get $m)) (i32.const 3)))
+            (local.set $a (f64.const 0))
+            (local.set $d (f64.const 0))
+            (local.set $i (i32.const 0))
+            (block $summed
+              (loop $sum
+                (br_if $summed (i32.ge_u (local.get $i) (local.get $m)))
+                (local.set $c (f64.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 3)))))
+                (local.set $a (f64.add (local.get $a)
+                  (f64.mul (f64.load (i32.add (i32.add (local.get $num) (local.get $w))
+                                              (i32.shl (local.get $i) (i32.const 3))))
+                           (local.get $c))))
+                (local.set $d (f64.add (local.get $d)
+                  (f64.mul (f64.load (i32.add (i32.add (local.get $den) (local.get $w))
+                                              (i32.shl (local.get $i) (i32.const 3))))
+                           (local.get $c))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $sum)))
+            (f64.store (i32.add (local.get $out)
+                (i32.shl (i32.add (i32.mul (local.get $b) (local.get $ratios)) (local.get $j)) (i32.const 3)))
+              (if (result f64) (f64.eq (local.get $d) (f64.const 0))
+                (then (f64.const nan))
+                (else (f64.div (local.get $a) (local.get $d)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $ratio)))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (br $resample))))
 )

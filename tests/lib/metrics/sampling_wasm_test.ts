@@ -13,6 +13,7 @@ import {
 import {
   dirichletDraws,
   multinomialDraws,
+  multinomialRatios,
 } from "../../../lib/metrics/_sampling_wasm.ts";
 
 // the loop of lossPosterior, in JavaScript
@@ -130,4 +131,71 @@ Deno.test("multinomialDraws() leaves what the JavaScript refuses to it: a count 
   assert.equal(multinomialDraws(prng, 5, [0, 0], 2), null);
   assert.equal(prng.next(), before.next());
   assert.deepEqual([...multinomialDraws(prng, 0, [0, 0], 2)!], [0, 0, 0, 0]);
+});
+
+Deno.test("WebAssembly bootstrap ratios equal the sums of bootstrap.ts over sampling.ts's resamples bit for bit, NaN where a denominator is 0 (property, seed 73)", () => {
+  let undefinedRatios = 0;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      fc.integer({ min: 1, max: 100_000 }),
+      fc.array(fc.integer({ min: 0, max: 5000 }), {
+        minLength: 1,
+        maxLength: 8,
+      })
+        .filter((w) => w.some((x) => x > 0)),
+      fc.integer({ min: 1, max: 10 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer(),
+      (seed, n, weights, resamples, k, salt) => {
+        const m = weights.length;
+        // 0/1 weights, as the counts of accuracy and recall are, and some
+        // fractional ones; a denominator of zeros now and then
+        const pick = (j: number, i: number, den: boolean) => {
+          const h = Math.imul(salt ^ (j * 31 + i), 0x9e3779b1) >>> 0;
+          if (den && j === 1) return 0;
+          return h % 5 === 0 ? (h % 7) / 3 : h % 2;
+        };
+        const num = Array.from(
+          { length: k },
+          (_, j) =>
+            Float64Array.from({ length: m }, (_, i) => pick(j, i, false)),
+        );
+        const den = Array.from(
+          { length: k },
+          (_, j) =>
+            Float64Array.from({ length: m }, (_, i) => pick(j, i, true)),
+        );
+        const js = seededPrng(seed);
+        const got = multinomialRatios(
+          seededPrng(seed),
+          n,
+          weights,
+          resamples,
+          num,
+          den,
+        );
+        assert.ok(got !== null);
+        for (let b = 0; b < resamples; b++) {
+          const counts = multinomial(js, n, weights);
+          for (let j = 0; j < k; j++) {
+            let a = 0;
+            let d = 0;
+            for (let i = 0; i < m; i++) {
+              a += num[j][i] * counts[i];
+              d += den[j][i] * counts[i];
+            }
+            const want = d === 0 ? NaN : a / d;
+            if (d === 0) undefinedRatios++;
+            assert.ok(
+              Object.is(got[b * k + j], want),
+              `${b}/${j}: ${got[b * k + j]} vs ${want}`,
+            );
+          }
+        }
+      },
+    ),
+    { seed: 73, numRuns: 300 },
+  );
+  assert.ok(undefinedRatios > 50, `${undefinedRatios} ratios over 0`);
 });
