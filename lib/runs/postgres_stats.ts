@@ -582,7 +582,9 @@ export async function postgresDecisionStats(
     }
     return statsRowsOfSql(rows, num);
   } finally {
-    await sql.end({ timeout: 5 });
+    // every query has returned: send Terminate and close now, rather than
+    // wait for the server to close the socket (14 ms against 2.5 ms)
+    await sql.end({ timeout: 0 });
   }
 }
 
@@ -801,7 +803,9 @@ export async function postgresChecksGuaranteed(
       checksGuarantee(tx, table)
     ) as ChecksGuarantee;
   } finally {
-    await sql.end({ timeout: 5 });
+    // every query has returned: send Terminate and close now, rather than
+    // wait for the server to close the socket (14 ms against 2.5 ms)
+    await sql.end({ timeout: 0 });
   }
 }
 
