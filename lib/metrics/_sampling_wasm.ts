@@ -121,6 +121,15 @@ export function dirichletDraws(
   return out;
 }
 
+// whether sampling.ts's multinomial draws from n and weights rather than
+// refusing them: n a whole number >= 0, weights finite and >= 0, not all 0
+// while n > 0
+function drawable(n: number, weights: readonly number[]): boolean {
+  return Number.isSafeInteger(n) && n >= 0 &&
+    weights.every((w) => w >= 0 && Number.isFinite(w)) &&
+    (n === 0 || weights.some((w) => w > 0));
+}
+
 /**
  * `resamples` draws of `multinomial(prng, n, weights)`, resample b's count
  * of category i at `b * m + i`, as sampling.ts draws them one after another,
@@ -146,9 +155,7 @@ export function multinomialDraws(
   weights: readonly number[],
   resamples: number,
 ): Float64Array | null {
-  if (!(Number.isSafeInteger(n) && n >= 0)) return null;
-  if (!weights.every((w) => w >= 0 && Number.isFinite(w))) return null;
-  if (n > 0 && !weights.some((w) => w > 0)) return null;
+  if (!drawable(n, weights)) return null;
   const m = weights.length;
   const at = INPUTS + 8 * m;
   const end = at + 8 * m * resamples;
@@ -189,9 +196,7 @@ export function multinomialRatios(
   num: readonly Float64Array[],
   den: readonly Float64Array[],
 ): Float64Array | null {
-  if (!(Number.isSafeInteger(n) && n >= 0)) return null;
-  if (!weights.every((w) => w >= 0 && Number.isFinite(w))) return null;
-  if (n > 0 && !weights.some((w) => w > 0)) return null;
+  if (!drawable(n, weights)) return null;
   const m = weights.length;
   const k = num.length;
   if (den.length !== k || [...num, ...den].some((a) => a.length !== m)) {
