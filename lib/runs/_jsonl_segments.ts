@@ -359,22 +359,20 @@ export async function readSegment(
   let keys: PartitionedKeys | null = null;
   // lines the scanner leaves are read at the end of the segment (their
   // order within it does not matter: the sums are per segment, and the key
-  // check sorts the keys)
-  const left: Array<[string, number, number, number]> = [];
+  // check does not read the log in order)
+  const left: Array<[string, number, number]> = [];
   const readLeft = async () => {
     if (left.length === 0) return;
     const { decisionFromLine } = await importLater<
       typeof import("./_jsonl_decision.ts")
     >(new URL("./_jsonl_decision.ts", import.meta.url));
-    for (const [text, line, offset, slot] of left) {
-      builder.logSlot = slot;
+    for (const [text, line, offset] of left) {
       builder.add(decisionFromLine(text, builder.where(line)), line, offset);
     }
-    builder.logSlot = -1;
   };
   try {
     const onText = (text: string, line: number, offset: number) => {
-      left.push([text, line, offset, log.reserve()]);
+      left.push([text, line, offset]);
     };
     if (options.wasm === false) {
       lines = await readLines(builder, path, options, range, onText);

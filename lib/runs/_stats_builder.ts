@@ -73,9 +73,6 @@ export class StatsBuilder {
     }),
   ) {}
 
-  /** With a key log: the slot the next line's key goes to (-1: append). */
-  logSlot = -1;
-
   where(lineNo: number): string {
     return `Cannot load run export ${this.path}: line ${lineNo}`;
   }
@@ -140,8 +137,7 @@ export class StatsBuilder {
   #checkKey(lineNo: number, offset: number): void {
     const { h1, h2 } = this.hasher;
     if (this.keyLog !== null) {
-      if (this.logSlot >= 0) this.keyLog.set(this.logSlot, h1, h2);
-      else this.keyLog.add(h1, h2);
+      this.keyLog.add(h1, h2);
       return;
     }
     this.#current = offset;
@@ -399,7 +395,7 @@ function scannedKey(b: Uint8Array, s: DecisionScan): Decision {
   } as Decision;
 }
 
-/** Decision-key hashes, in line order. */
+/** Decision-key hashes, in the order they were read. */
 export class KeyLog {
   h1 = new Int32Array(1 << 12);
   h2 = new Int32Array(1 << 12);
@@ -437,16 +433,5 @@ export class KeyLog {
     };
     this.h1 = grow(this.h1);
     this.h2 = grow(this.h2);
-  }
-
-  /** Keep a slot for a line whose hashes are set later. */
-  reserve(): number {
-    this.add(0, 0);
-    return this.size - 1;
-  }
-
-  set(slot: number, h1: number, h2: number): void {
-    this.h1[slot] = h1;
-    this.h2[slot] = h2;
   }
 }
