@@ -35,6 +35,7 @@
 import { parseArgs } from "node:util";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { writeBenchDecisions } from "./_bench_decisions.ts";
+import { needDisk } from "./_disk.ts";
 import { withDuckDB } from "../lib/runs/duckdb_session.ts";
 import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
 import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
@@ -75,23 +76,6 @@ const CLASSES: Record<string, string[]> = {
   LOW: ["DUPLICATE", "FIELD_CORRUPTION"],
   CRITICAL: ["HERSTATT_EXPOSURE"],
 };
-
-async function freeBytes(dir: string): Promise<number> {
-  const out = await new Deno.Command("df", { args: ["-Pk", dir] }).output();
-  const line = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!;
-  return Number(line.split(/\s+/)[3]) * 1024;
-}
-
-async function needDisk(dir: string, bytes: number, what: string) {
-  const free = await freeBytes(dir);
-  if (free < bytes * 1.5) {
-    throw new Error(
-      `${what}: needs ${(bytes / 1e9).toFixed(1)} GB (x1.5) in ${dir}, ${
-        (free / 1e9).toFixed(1)
-      } GB free`,
-    );
-  }
-}
 
 /** Seeded valid decisions, two models, one trial per task. */
 async function generate(file: string, n: number): Promise<void> {

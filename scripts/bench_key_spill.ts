@@ -13,6 +13,7 @@
 // Usage: deno run -A scripts/bench_key_spill.ts [--n 2000000,10000000] [--repeats 1]
 import { parseArgs } from "node:util";
 import { DecisionKeySet } from "../lib/runs/_key_spill.ts";
+import { needDisk } from "./_disk.ts";
 
 const MODES = ["spill", "unlimited"] as const;
 type Mode = typeof MODES[number];
@@ -108,12 +109,6 @@ async function child(mode: Mode | "baseline", n: number, dir: string) {
   console.log(JSON.stringify(result));
 }
 
-async function freeBytes(dir: string): Promise<number> {
-  const out = await new Deno.Command("df", { args: ["-Pk", dir] }).output();
-  const line = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!;
-  return Number(line.split(/\s+/)[3]) * 1024;
-}
-
 async function run(
   mode: Mode | "baseline",
   n: number,
@@ -155,15 +150,8 @@ if (values.child !== undefined) {
   const repeats = Number(values.repeats);
   const dir = await Deno.makeTempDir({ prefix: "lossbook-bench-keys-" });
   try {
-    const need = 16 * Math.max(...sizes) * 1.5;
-    const free = await freeBytes(dir);
-    if (free < need) {
-      throw new Error(
-        `bench_key_spill needs ${(need / 1e9).toFixed(2)} GB in ${dir}, ${
-          (free / 1e9).toFixed(1)
-        } GB free`,
-      );
-    }
+    const need = 16 * Math.max(...sizes);
+    const free = await needDisk(dir, need, "bench_key_spill");
     console.log(
       `free disk in ${dir}: ${(free / 1e9).toFixed(1)} GB, need ${
         (need / 1e9).toFixed(2)
