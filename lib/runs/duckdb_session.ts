@@ -70,13 +70,42 @@ export function sqlString(text: string): string {
 }
 
 /**
- * Quote a file path for DuckDB's file readers (`read_parquet`, `read_csv`,
- * `read_json_objects`) so that it names that one file: the readers expand
- * glob patterns, so `*`, `?` and `[` are escaped as one-character classes
- * (`[*]`, `[?]`, `[[]`). A file named `run[1].parquet` is then that file,
- * not `run1.parquet`.
+ * The path DuckDB must be given to open the file `path` names: an absolute
+ * one. DuckDB reads a leading `~` as the home folder and a leading `s3://`,
+ * `http://` or `hf://` as a remote file system, while the operating system
+ * (and every other lossbook reader) reads `~/run.csv` and `s3://run.csv` as
+ * relative paths; an absolute path starts with `/` and means the same to both.
  *
- * @param path A file path.
+ * @param path A file path, absolute or relative to `cwd`.
+ * @param cwd The folder a relative path starts from. Default: `Deno.cwd()`.
+ * @returns `path` itself when absolute, else `cwd` and `path` joined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duckdbPath } from "./duckdb_session.ts";
+ *
+ * assert.equal(duckdbPath("~/run.csv", "/work"), "/work/~/run.csv");
+ * assert.equal(duckdbPath("s3://run.csv", "/"), "/s3://run.csv");
+ * assert.equal(duckdbPath("/tmp/run.csv", "/work"), "/tmp/run.csv");
+ * ```
+ */
+export function duckdbPath(path: string, cwd?: string): string {
+  if (path.startsWith("/")) return path;
+  const base = cwd ?? Deno.cwd();
+  return base.endsWith("/") ? `${base}${path}` : `${base}/${path}`;
+}
+
+/**
+ * Quote a file path for DuckDB's file readers (`read_parquet`, `read_csv`,
+ * `read_json_objects`) so that it names that one file: the path is made
+ * absolute ({@linkcode duckdbPath}), and as the readers expand glob patterns,
+ * `*`, `?` and `[` are escaped as one-character classes (`[*]`, `[?]`,
+ * `[[]`). A file named `run[1].parquet` is then that file, not
+ * `run1.parquet`, and `~/run.parquet` is the file in the folder named `~`.
+ *
+ * @param path A file path, absolute or relative to `cwd`.
+ * @param cwd The folder a relative path starts from. Default: `Deno.cwd()`.
  * @returns A SQL string literal.
  *
  * @example
@@ -86,10 +115,11 @@ export function sqlString(text: string): string {
  *
  * assert.equal(duckdbFileLiteral("/tmp/run[1]*.parquet"), "'/tmp/run[[]1][*].parquet'");
  * assert.equal(duckdbFileLiteral("/tmp/it's.csv"), "'/tmp/it''s.csv'");
+ * assert.equal(duckdbFileLiteral("~/run?.csv", "/w[0]"), "'/w[[]0]/~/run[?].csv'");
  * ```
  */
-export function duckdbFileLiteral(path: string): string {
-  return sqlString(path.replace(/[[*?]/g, (c) => `[${c}]`));
+export function duckdbFileLiteral(path: string, cwd?: string): string {
+  return sqlString(duckdbPath(path, cwd).replace(/[[*?]/g, (c) => `[${c}]`));
 }
 
 // Re-exported: the DuckDB readers, the run loaders and the ledger's

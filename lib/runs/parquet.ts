@@ -16,6 +16,7 @@ import {
 import {
   duckdbFileLiteral,
   type DuckDBOptions,
+  duckdbPath,
   regularFile,
   sqlString,
   withDuckDB,
@@ -361,7 +362,9 @@ export async function writeDecisionsParquet(
       appender.closeSync();
     }
     await connection.run(
-      `COPY decisions TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`,
+      `COPY decisions TO ${
+        sqlString(duckdbPath(path))
+      } (FORMAT parquet, COMPRESSION zstd)`,
     );
   }, options);
 }

@@ -6,6 +6,7 @@ import { writeDecisionsCsv } from "../../../lib/runs/csv.ts";
 import type { Decision } from "../../../lib/runs/decision.ts";
 import { duckdbJsonlStats } from "../../../lib/runs/duckdb_jsonl.ts";
 import { duckdbDecisionStats } from "../../../lib/runs/duckdb_stats.ts";
+import { withDuckDB } from "../../../lib/runs/duckdb_session.ts";
 import { jsonlStatsFile } from "../../../lib/runs/jsonl_stats.ts";
 import { decisionTable } from "../../../lib/runs/load_decisions.ts";
 import {
@@ -235,6 +236,70 @@ Deno.test("a path is never a glob pattern: run[1].* is read, not run1.*, for JSO
     ]
   ) {
     await assert.rejects(read, Deno.errors.IsADirectory);
+  }
+});
+
+Deno.test("a relative path means what it means to the operating system: ~/run.* is the folder named ~, s3://run.* a folder named s3:, when reading and writing through DuckDB", async () => {
+  const root = await tempDir("lossbook-test-");
+  const [home, work] = [`${root}/home`, `${root}/work`];
+  await Deno.mkdir(`${work}/~`, { recursive: true });
+  await Deno.mkdir(`${work}/s3:`);
+  await Deno.mkdir(home);
+  const one = [decision({ taskId: "a" })];
+  const two = [decision({ taskId: "a" }), decision({ taskId: "b" })];
+  for (
+    const [dir, ds] of [[home, two], [`${work}/~`, one], [
+      `${work}/s3:`,
+      one,
+    ]] as const
+  ) {
+    await Deno.writeTextFile(`${dir}/run.jsonl`, lines(ds));
+    await writeDecisionsCsv(`${dir}/run.csv`, decisionTable(ds));
+    await writeDecisionsParquet(`${dir}/run.parquet`, decisionTable(ds), {
+      threads: 1,
+    });
+  }
+  const n = (s: StatsRow[]) => s.reduce((a, r) => a + r.n, 0);
+  const [cwd, oldHome] = [Deno.cwd(), Deno.env.get("HOME")];
+  Deno.env.set("HOME", home);
+  Deno.chdir(work);
+  try {
+    // the trap is real: DuckDB given the relative path reads the home folder's file
+    const raw = await withDuckDB(async (c) =>
+      (await c.runAndReadAll(
+        "SELECT COUNT(*) FROM read_csv('~/run.csv', header = true)",
+      )).getRows()[0][0]
+    );
+    assert.equal(Number(raw), 2);
+    for (const prefix of ["~/", "s3://"]) {
+      assert.equal(n(await duckdbJsonlStats(`${prefix}run.jsonl`)), 1, prefix);
+      assert.equal(n(await duckdbDecisionStats(`${prefix}run.csv`)), 1, prefix);
+      assert.equal(
+        n(await duckdbDecisionStats(`${prefix}run.parquet`)),
+        1,
+        prefix,
+      );
+      assert.equal(
+        (await loadDecisionsParquet(`${prefix}run.parquet`)).numRows(),
+        1,
+        prefix,
+      );
+    }
+    await writeDecisionsParquet("~/out.parquet", decisionTable(two), {
+      threads: 1,
+    });
+    assert.equal(
+      (await loadDecisionsParquet(`${work}/~/out.parquet`)).numRows(),
+      2,
+    );
+    await assert.rejects(
+      Deno.stat(`${home}/out.parquet`),
+      Deno.errors.NotFound,
+    );
+  } finally {
+    Deno.chdir(cwd);
+    if (oldHome === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", oldHome);
   }
 });
 
