@@ -23,6 +23,7 @@ import {
 } from "../lib/runs/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
+import { decisionTupleKey } from "../lib/_tuple_key.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {
@@ -276,8 +277,7 @@ export async function importHarness(
   for (const path of paths) {
     const r = await importer.import(path, opts);
     for (const d of r.decisions) {
-      const key =
-        `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
       const first = firstFile.get(key);
       if (first !== undefined) {
         throw new InputRangeError(

@@ -9,6 +9,7 @@ import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { type Rate, rate, type RateOptions } from "./rate.ts";
 import { isVerdictClass, type StatsRow } from "./sufficient_stats.ts";
 import type { Counts } from "./accuracy.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /**
  * ReconForge's class weights: HIGH classes 1.0 / 1.0 / 0.9 / 0.9 (amount,
@@ -220,7 +221,7 @@ export interface ConfusionCell {
 export function confusionMatrix(stats: readonly StatsRow[]): ConfusionCell[] {
   const cells = new Map<string, ConfusionCell>();
   for (const r of stats) {
-    const key = `${r.trueClass}\u0000${r.predClass}`;
+    const key = tupleKey([r.trueClass, r.predClass]);
     const prev = cells.get(key);
     cells.set(key, {
       trueClass: r.trueClass,

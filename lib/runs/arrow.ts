@@ -38,6 +38,7 @@ import {
 import { isPCorrectSource } from "./mapping.ts";
 
 import type { DecisionColumn } from "./decision_columns.ts";
+import { decisionTupleKey } from "../_tuple_key.ts";
 
 export type { DecisionColumn };
 
@@ -296,7 +297,7 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
 export function decisionKey(
   d: Pick<Decision, "runId" | "modelId" | "taskId" | "trial">,
 ): string {
-  return `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+  return decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
 }
 
 /**

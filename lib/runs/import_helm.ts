@@ -26,6 +26,7 @@ import {
   show,
 } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /** The stat that decides correctness unless `--metric` names another. */
 export const HELM_DEFAULT_METRIC = "exact_match";
@@ -170,9 +171,11 @@ function scenarioTexts(
       );
     }
     const trial = rs.train_trial_index;
-    const key = `${inst.id}\u0000${trial}\u0000${
-      perturbationName(inst.perturbation, at) ?? ""
-    }`;
+    const key = tupleKey([
+      inst.id,
+      String(trial),
+      perturbationName(inst.perturbation, at) ?? "",
+    ]);
     requestsPerKey.set(key, (requestsPerKey.get(key) ?? 0) + 1);
     const refs = Array.isArray(inst.references) ? inst.references : [];
     const gold = refs.find((r) =>
@@ -397,7 +400,7 @@ export function parseHelmRun(
         `${s.at}: stat inference_runtime must be >= 0 seconds, got ${runtime.sum}`,
       );
     }
-    const text = texts?.get(`${s.id}\u0000${s.trial}\u0000${s.pert ?? ""}`);
+    const text = texts?.get(tupleKey([s.id, s.trial, s.pert ?? ""]));
     const record = { ...s.raw, instance: text?.instance };
     decisions.push(harnessDecision({
       runId,

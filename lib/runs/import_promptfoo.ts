@@ -27,6 +27,7 @@ import {
 } from "./_harness_record.ts";
 import type { CostEvidence } from "../evidence/cost_evidence.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /** promptfoo's `failureReason` for a result that errored (no graded answer). */
 const FAILURE_ERROR = 2;
@@ -249,7 +250,7 @@ export function parsePromptfooResults(
     const taskId = severalPrompts
       ? `${testIdx}/${promptOrder.get(pk!)}`
       : String(testIdx);
-    const key = `${provider}\u0000${taskId}`;
+    const key = tupleKey([provider, taskId]);
     const first = seen.get(key);
     if (first !== undefined) {
       throw new InputRangeError(

@@ -13,6 +13,7 @@ import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 import { stripBom } from "./_utf8.ts";
 import { DECISION_COLUMNS } from "./decision_columns.ts";
+import { decisionTupleKey } from "../_tuple_key.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -89,7 +90,7 @@ export function parseDecisionsJsonl(
       line.endsWith("\r") ? line.slice(0, -1) : line,
       where(),
     );
-    const key = `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+    const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
     const first = seen.get(key);
     if (first !== undefined) {
       throw new InputRangeError(
@@ -228,8 +229,7 @@ export async function readDecisionsJsonl(
       if (text.trim() === "") continue;
       const at = `${where}: line ${line}`;
       const d = decisionFromLine(text, at);
-      const key =
-        `${d.runId}\u0000${d.modelId}\u0000${d.taskId}\u0000${d.trial}`;
+      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
       const first = seen.get(key);
       if (first !== undefined) {
         throw new InputRangeError(

@@ -9,6 +9,7 @@ import type { ColumnTable } from "arquero";
 import type { Severity } from "../costs/severity.ts";
 import type { PairedRow } from "../metrics/bootstrap.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /** Paired cells, and the tasks that could not be paired. */
 export interface PairedStats {
@@ -112,8 +113,14 @@ export function pairedStats(
         }: ${a} has ${sev[i]}/${gold[i]} but ${b} has ${sev[j]}/${gold[j]}`,
       );
     }
-    const cellKey = [sev[i], gold[i], pred[i], action[i], pred[j], action[j]]
-      .join("\u0000");
+    const cellKey = tupleKey([
+      sev[i],
+      gold[i],
+      pred[i],
+      action[i],
+      pred[j],
+      action[j],
+    ]);
     const prev = cells.get(cellKey);
     cells.set(cellKey, {
       severity: sev[i],

@@ -12,6 +12,7 @@ import type {
   TrialCount,
 } from "../metrics/paired_loss_test.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /** Paired task groups, and the tasks only one model answered. */
 export interface PairedTasks {
@@ -32,9 +33,7 @@ interface Side {
 }
 
 function key(t: readonly TrialCount[]): string {
-  return t.map((x) => `${x.predClass}\u0001${x.action}\u0001${x.n}`).join(
-    "\u0002",
-  );
+  return tupleKey(t.flatMap((x) => [x.predClass, x.action, x.n]));
 }
 
 /**
@@ -147,7 +146,7 @@ export function pairedTasks(
     tasks++;
     const ta = sorted(sa.trials);
     const tb = sorted(sb.trials);
-    const k = [sa.severity, sa.trueClass, key(ta), key(tb)].join("\u0000");
+    const k = tupleKey([sa.severity, sa.trueClass, key(ta), key(tb)]);
     const prev = groups.get(k);
     groups.set(k, {
       severity: sa.severity,

@@ -7,6 +7,7 @@ import {
   parseDecisionsJsonl,
   pError,
 } from "../../../lib/runs/mod.ts";
+import { loadDecisionsCsv, writeDecisionsCsv } from "../../../lib/runs/csv.ts";
 import { decision, tempFile } from "../../_helpers.ts";
 
 function jsonl(...lines: unknown[]): string {
@@ -136,6 +137,19 @@ Deno.test("parseDecisionsJsonl() refuses a second decision for the same run, mod
     parseDecisionsJsonl(jsonl(decision(), decision({ trial: 1 }))).length,
     2,
   );
+});
+
+Deno.test("ids that hold a NUL are not a duplicate of ids they would make if joined (JSONL, CSV)", async () => {
+  const a = decision({ runId: "r\u0000x", modelId: "m" });
+  const b = decision({ runId: "r", modelId: "x\u0000m" });
+  assert.equal(parseDecisionsJsonl(jsonl(a, b)).length, 2);
+  const path = await tempFile("nul.jsonl", jsonl(a, b));
+  assert.equal((await loadDecisionsJsonl(path)).numRows(), 2);
+  const csv = await tempFile("nul.csv", "");
+  await writeDecisionsCsv(csv, decisionTable([a, b]));
+  assert.equal((await loadDecisionsCsv(csv)).numRows(), 2);
+  // a true repeat is still one
+  fails(jsonl(a, b, a), { name: "RangeError", message: /line 3: duplicate/ });
 });
 
 Deno.test("loadDecisionsJsonl() puts the file path in errors", async () => {

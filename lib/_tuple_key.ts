@@ -1,0 +1,52 @@
+// Private: one string per tuple of strings and numbers, for Map and Set keys.
+// Joining the parts with a separator is not enough, since an id may hold the
+// separator (a JSON string may hold "\u0000"): ["a\u0000b", "c"] and
+// ["a", "b\u0000c"] would share "a\u0000b\u0000c". Each part's length comes
+// first, so the key splits back into its parts one way only.
+
+/**
+ * A key that two tuples share exactly when they have the same parts (numbers
+ * as `String(n)` spells them, so `0` and `-0` are one part).
+ *
+ * @param parts Strings and numbers.
+ * @returns The key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tupleKey } from "./_tuple_key.ts";
+ *
+ * assert.notEqual(tupleKey(["a\u0000b", "c"]), tupleKey(["a", "b\u0000c"]));
+ * assert.equal(tupleKey(["t", 0]), tupleKey(["t", -0]));
+ * ```
+ */
+export function tupleKey(parts: readonly (string | number)[]): string {
+  let lengths = "";
+  let body = "";
+  for (const p of parts) {
+    const s = String(p);
+    lengths += `${s.length},`;
+    body += s;
+  }
+  return `${lengths}:${body}`;
+}
+
+/**
+ * {@linkcode tupleKey} of `[runId, modelId, taskId, trial]`, written out for
+ * the loaders' hot loops.
+ *
+ * @param runId Run id.
+ * @param modelId Model id.
+ * @param taskId Task id.
+ * @param trial Trial number.
+ * @returns The key.
+ */
+export function decisionTupleKey(
+  runId: string,
+  modelId: string,
+  taskId: string,
+  trial: number,
+): string {
+  const t = String(trial);
+  return `${runId.length},${modelId.length},${taskId.length},${t.length},:${runId}${modelId}${taskId}${t}`;
+}
