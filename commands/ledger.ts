@@ -37,8 +37,8 @@ import {
   legacyDecisionId,
 } from "../lib/ledger/_decision_id.ts";
 import type { Decision } from "../lib/runs/decision.ts";
-import { parseLossbenchLedger } from "../lib/runs/import_lossbench.ts";
-import { parseDecisionsJsonl } from "../lib/runs/load_decisions.ts";
+import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
+import { readDecisionsJsonl } from "../lib/runs/load_decisions.ts";
 import { decisionKey } from "../lib/runs/arrow.ts";
 import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
 import {
@@ -59,7 +59,6 @@ import {
 import { resolveProfiles } from "./score.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
-import { readUtf8File, stripBom } from "../lib/runs/_utf8.ts";
 import { commandHelp } from "./_help.ts";
 import {
   formatOption,
@@ -186,42 +185,31 @@ interface EventMeta {
 }
 
 /**
- * The time, event id and revisions of each final LossBench event, in the
- * order parseLossbenchLedger returns its decisions (it keeps exactly the
- * events whose observed_outcome carries `error`). Empty strings, which
- * LossBench writes for unknown revisions, become null.
+ * The time, event id and revisions of one final LossBench event (line
+ * `line` of `path`), for the decision parseLossbenchLedger made of it.
+ * Empty strings, which LossBench writes for unknown revisions, become null.
  */
-function lossbenchMeta(text: string, path: string): EventMeta[] {
-  const out: EventMeta[] = [];
+function lossbenchMeta(
+  e: Record<string, unknown>,
+  line: number,
+  path: string,
+): EventMeta {
   const str = (v: unknown) => typeof v === "string" && v !== "" ? v : null;
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    const e = JSON.parse(line).event as Record<string, unknown>;
-    const outcome = e.observed_outcome as { error?: unknown } | null;
-    if (
-      outcome === null || outcome === undefined || outcome.error === undefined
-    ) {
-      return;
-    }
-    const at = str(e.timestamp) ?? undefined;
-    if (at !== undefined && !isTimestamp(at)) {
-      throw new InputRangeError(
-        `Cannot import LossBench ledger ${path}: line ${
-          i + 1
-        }: event.timestamp must be an ISO 8601 UTC timestamp, got ${
-          JSON.stringify(at)
-        }`,
-      );
-    }
-    out.push({
-      at,
-      id: str(e.event_id) ?? undefined,
-      policyRevision: str(e.policy_revision) ?? str(e.policy_id),
-      modelRevision: str(e.model_revision),
-      promptHash: str(e.prompt_hash),
-    });
-  });
-  return out;
+  const at = str(e.timestamp) ?? undefined;
+  if (at !== undefined && !isTimestamp(at)) {
+    throw new InputRangeError(
+      `Cannot import LossBench ledger ${path}: line ${line}: event.timestamp must be an ISO 8601 UTC timestamp, got ${
+        JSON.stringify(at)
+      }`,
+    );
+  }
+  return {
+    at,
+    id: str(e.event_id) ?? undefined,
+    policyRevision: str(e.policy_revision) ?? str(e.policy_id),
+    modelRevision: str(e.model_revision),
+    promptHash: str(e.prompt_hash),
+  };
 }
 
 /** The options of `ledger append`, as `--help` lists them and `parseFlags` reads them. */
@@ -405,16 +393,14 @@ async function append(args: string[]): Promise<number> {
       );
       return 1;
     }
-    const text = stripBom(
-      await readUtf8File(source, `Cannot load LossBench ledger ${source}`),
-    );
-    decisions = parseLossbenchLedger(text, {
+    const events: EventMeta[] = [];
+    decisions = (await loadLossbenchLedger(source, {
       probability: p,
-      path: source,
       lenient: values.lenient ?? false,
       onUnknownKeys: (line) => console.error(`warning: ${line}`),
-    }).decisions;
-    meta = lossbenchMeta(text, source);
+      onFinalEvent: (e, line) => events.push(lossbenchMeta(e, line, source)),
+    })).decisions;
+    meta = events;
   } else if (isHarness(format)) {
     decisions = (await importHarness(sources, format, values)).decisions;
     meta = decisions.map(() => null);
@@ -422,19 +408,16 @@ async function append(args: string[]): Promise<number> {
     decisions = [];
     const first = new Map<string, string>();
     for (const path of sources) {
-      for (
-        const d of parseDecisionsJsonl(
-          await readUtf8File(path, `Cannot load run export ${path}`),
-          { path },
-        )
-      ) {
+      for (const d of await readDecisionsJsonl(path)) {
         const key = decisionKey(d);
         const seen = first.get(key);
         if (seen !== undefined) {
           throw new InputRangeError(
-            `Cannot combine ${path}: its decision ${
-              JSON.stringify(key.replaceAll("\u0000", "/"))
-            } repeats one in ${seen}`,
+            `Cannot combine ${path}: its decision for runId ${
+              JSON.stringify(d.runId)
+            }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+              JSON.stringify(d.taskId)
+            }, trial ${d.trial} repeats one in ${seen}`,
           );
         }
         first.set(key, path);

@@ -19,6 +19,8 @@ import {
   type SeverityResolver,
 } from "./mapping.ts";
 import { parseJsonStrict, readJsonStrict } from "./_json_strict.ts";
+import { jsonlLines } from "./_jsonl_lines.ts";
+import { regularFile } from "../_regular_file.ts";
 import {
   argmax,
   binaryValue,
@@ -309,6 +311,24 @@ export function parseLmEvalSamples(
   text: string,
   options: LmEvalOptions,
 ): HarnessImportResult {
+  const file = samplesFile(options);
+  const lines: Line[] = [];
+  text.split("\n").forEach((raw, i) => {
+    const line = sampleLine(raw, i + 1, file.where);
+    if (line !== null) lines.push(line);
+  });
+  return samplesDecisions(lines, options, file);
+}
+
+/** Where a samples file's errors point, its task and its run. */
+interface SamplesFile {
+  readonly path: string;
+  readonly where: string;
+  readonly task: string;
+  readonly run: ReturnType<typeof runInfo>;
+}
+
+function samplesFile(options: LmEvalOptions): SamplesFile {
   const path = options.path ?? "<inline>";
   const where = `Cannot load lm-eval samples ${path}`;
   const named = lmEvalSamplesName(path);
@@ -320,31 +340,43 @@ export function parseLmEvalSamples(
       }`,
     );
   }
-  const run = runInfo(options, task, named?.date ?? null, where);
+  return {
+    path,
+    where,
+    task,
+    run: runInfo(options, task, named?.date ?? null, where),
+  };
+}
 
-  const lines: Line[] = [];
-  text.split("\n").forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const at = `${where}: line ${i + 1}`;
-    const sample = parseJsonStrict(raw, { file: at });
-    if (!isObject(sample)) {
-      throw new InputTypeError(`${at}: expected a JSON object`);
-    }
-    const docId = sample.doc_id;
-    if (typeof docId !== "number" || !Number.isInteger(docId) || docId < 0) {
-      throw new InputTypeError(
-        `${at}: doc_id must be an integer >= 0, got ${show(docId)}`,
-      );
-    }
-    const filter = sample.filter;
-    if (typeof filter !== "string") {
-      throw new InputTypeError(
-        `${at} (doc_id ${docId}): filter must be a string, got ${show(filter)}`,
-      );
-    }
-    lines.push({ no: i + 1, sample, docId, filter });
-  });
+/** Line `no` of a samples file, read and checked; null for a blank line. */
+function sampleLine(raw: string, no: number, where: string): Line | null {
+  if (raw.trim() === "") return null;
+  const at = `${where}: line ${no}`;
+  const sample = parseJsonStrict(raw, { file: at });
+  if (!isObject(sample)) {
+    throw new InputTypeError(`${at}: expected a JSON object`);
+  }
+  const docId = sample.doc_id;
+  if (typeof docId !== "number" || !Number.isInteger(docId) || docId < 0) {
+    throw new InputTypeError(
+      `${at}: doc_id must be an integer >= 0, got ${show(docId)}`,
+    );
+  }
+  const filter = sample.filter;
+  if (typeof filter !== "string") {
+    throw new InputTypeError(
+      `${at} (doc_id ${docId}): filter must be a string, got ${show(filter)}`,
+    );
+  }
+  return { no, sample, docId, filter };
+}
 
+/** The decisions of a samples file's lines, under the chosen filter. */
+function samplesDecisions(
+  lines: readonly Line[],
+  options: LmEvalOptions,
+  { path, where, task, run }: SamplesFile,
+): HarnessImportResult {
   const filters = [...new Set(lines.map((l) => l.filter))];
   let filter: string;
   if (options.filter !== undefined) {
@@ -551,7 +583,9 @@ export function parseLmEvalSamples(
 /**
  * Read an lm-evaluation-harness samples file, with the model taken from the
  * `results_<date>.json` of the same date in the same folder (or from
- * `--model-id` when there is none).
+ * `--model-id` when there is none). The file is streamed (no limit on its
+ * size but the samples themselves) and invalid UTF-8 is refused naming the
+ * line.
  *
  * @param path The `samples_<task>_<date>.jsonl` file.
  * @param options As {@linkcode parseLmEvalSamples}, without `results`.
@@ -574,7 +608,8 @@ export async function loadLmEvalSamples(
   path: string,
   options: Omit<LmEvalOptions, "path" | "results" | "resultsPath">,
 ): Promise<HarnessImportResult> {
-  const text = await Deno.readTextFile(path);
+  const where = `Cannot load lm-eval samples ${path}`;
+  await regularFile(path, where);
   const named = lmEvalSamplesName(path);
   let results: unknown = null;
   let resultsPath: string | undefined;
@@ -607,7 +642,16 @@ export async function loadLmEvalSamples(
       results = await readJsonStrict(resultsPath);
     }
   }
-  return parseLmEvalSamples(text, { ...options, path, results, resultsPath });
+  const all = { ...options, path, results, resultsPath };
+  const file = samplesFile(all);
+  const lines: Line[] = [];
+  for await (const batch of jsonlLines(path, where)) {
+    for (const { text, line } of batch) {
+      const l = sampleLine(text, line, where);
+      if (l !== null) lines.push(l);
+    }
+  }
+  return samplesDecisions(lines, all, file);
 }
 
 const LM_EVAL_KEYS = ['"doc_id"', '"filtered_resps"', '"filter"', '"metrics"'];

@@ -15,9 +15,12 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
-import { readUtf8File, stripBom } from "./_utf8.ts";
+import { stripBom } from "./_utf8.ts";
+import { jsonlLines } from "./_jsonl_lines.ts";
+import { regularFile } from "../_regular_file.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";
 import { KnownKeys, type UnknownKeyOptions } from "./_known_keys.ts";
+import { tupleKey } from "../_tuple_key.ts";
 
 /**
  * The gold class given to a LossBench decision graded wrong: LossBench
@@ -129,6 +132,11 @@ export interface LossbenchOptions extends UnknownKeyOptions {
   path?: string;
   /** Run id of the decisions. Default: the file path. */
   runId?: string;
+  /**
+   * Called with each final event (the raw `event` object of a line that
+   * became a decision) and its line number, in the order of the decisions.
+   */
+  onFinalEvent?: (event: Record<string, unknown>, line: number) => void;
 }
 
 const ACTION: Readonly<Record<string, Action | null>> = {
@@ -181,24 +189,43 @@ export function parseLossbenchLedger(
   text: string,
   options: LossbenchOptions,
 ): ImportResult {
-  const path = options.path ?? "<inline>";
-  if (options.probability !== "correct" && options.probability !== "error") {
-    throw new InputTypeError(
-      `Cannot load LossBench ledger ${path}: say what calibrated_probability means with probability "correct" or "error", got ${
-        JSON.stringify(options.probability)
-      }`,
-    );
-  }
-  const runId = options.runId ?? path;
-  const decisions: Decision[] = [];
-  const trials = new Map<string, number>();
-  let intermediate = 0;
-  const keys = new KnownKeys(`Cannot load LossBench ledger ${path}`, options);
+  const reader = new LossbenchLedgerReader(options);
   const lines = stripBom(text).split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.trim() === "") continue;
-    const at = `Cannot load LossBench ledger ${path}: line ${i + 1}`;
+  for (let i = 0; i < lines.length; i++) reader.line(lines[i], i + 1);
+  return reader.finish();
+}
+
+/** The lines of one LossBench ledger, read in order, one at a time. */
+class LossbenchLedgerReader {
+  readonly #options: LossbenchOptions;
+  readonly #path: string;
+  readonly #runId: string;
+  readonly #decisions: Decision[] = [];
+  readonly #trials = new Map<string, number>();
+  readonly #keys: KnownKeys;
+  #intermediate = 0;
+
+  constructor(options: LossbenchOptions) {
+    const path = options.path ?? "<inline>";
+    if (options.probability !== "correct" && options.probability !== "error") {
+      throw new InputTypeError(
+        `Cannot load LossBench ledger ${path}: say what calibrated_probability means with probability "correct" or "error", got ${
+          JSON.stringify(options.probability)
+        }`,
+      );
+    }
+    this.#options = options;
+    this.#path = path;
+    this.#runId = options.runId ?? path;
+    this.#keys = new KnownKeys(`Cannot load LossBench ledger ${path}`, options);
+  }
+
+  /** Read line `lineNo` (1-based), its text without the newline. */
+  line(line: string, lineNo: number): void {
+    if (line.trim() === "") return;
+    const options = this.#options;
+    const keys = this.#keys;
+    const at = `Cannot load LossBench ledger ${this.#path}: line ${lineNo}`;
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -240,8 +267,8 @@ export function parseLossbenchLedger(
     const e = parsed.data;
     const outcome = e.observed_outcome ?? null;
     if (outcome === null || outcome.error === undefined) {
-      intermediate++;
-      continue;
+      this.#intermediate++;
+      return;
     }
     const action = ACTION[e.decision];
     if (action === null) {
@@ -254,13 +281,13 @@ export function parseLossbenchLedger(
       (outcome.verdict === undefined || outcome.verdict === "MATCH"
         ? CLEAN_CLASS
         : outcome.verdict);
-    const key = `${e.model_id}\u0000${e.task_id}`;
-    const trial = trials.get(key) ?? 0;
-    trials.set(key, trial + 1);
+    const key = tupleKey([e.model_id, e.task_id]);
+    const trial = this.#trials.get(key) ?? 0;
+    this.#trials.set(key, trial + 1);
     const tokensIn = e.token_usage?.prompt_tokens;
     const tokensOut = e.token_usage?.completion_tokens;
-    decisions.push({
-      runId,
+    this.#decisions.push({
+      runId: this.#runId,
       modelId: e.model_id,
       taskId: e.task_id,
       trial,
@@ -282,13 +309,26 @@ export function parseLossbenchLedger(
       ...(tokensOut === undefined ? {} : { tokensOut }),
       ...(e.latency_ms === undefined ? {} : { latencyMs: e.latency_ms }),
     });
+    options.onFinalEvent?.(
+      outer.data.event as Record<string, unknown>,
+      lineNo,
+    );
   }
-  keys.finish();
-  return { decisions, notes: { intermediateSteps: intermediate } };
+
+  /** The decisions and notes, once every line is read. */
+  finish(): ImportResult {
+    this.#keys.finish();
+    return {
+      decisions: this.#decisions,
+      notes: { intermediateSteps: this.#intermediate },
+    };
+  }
 }
 
 /**
- * Read a LossBench ledger export.
+ * Read a LossBench ledger export, streaming its bytes: no limit on the
+ * file's size but the decisions themselves. Invalid UTF-8 is refused naming
+ * the line.
  *
  * @param path Path of the `.jsonl` file.
  * @param options What the probability means (required) and the run id.
@@ -310,11 +350,11 @@ export async function loadLossbenchLedger(
   path: string,
   options: Omit<LossbenchOptions, "path">,
 ): Promise<ImportResult> {
-  return parseLossbenchLedger(
-    await readUtf8File(path, `Cannot load LossBench ledger ${path}`),
-    {
-      ...options,
-      path,
-    },
-  );
+  const where = `Cannot load LossBench ledger ${path}`;
+  const reader = new LossbenchLedgerReader({ ...options, path });
+  await regularFile(path, where);
+  for await (const batch of jsonlLines(path, where)) {
+    for (const { text, line } of batch) reader.line(text, line);
+  }
+  return reader.finish();
 }
