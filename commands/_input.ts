@@ -368,6 +368,17 @@ async function readRunUnnoted(
   }
   if (paths.length === 0) throw new UsageError("expected a run file");
   const format = await resolveFormats(paths, flags.format);
+  // a HELM run is a folder; every other format is one file a path
+  if (format !== "helm") {
+    for (const p of paths) {
+      await regularFile(
+        p,
+        isHarness(format)
+          ? `Cannot load ${format} log ${p}`
+          : `Cannot load run export ${p}`,
+      );
+    }
+  }
   if (isHarness(format)) {
     if (flags.probability !== undefined) {
       throw new UsageError(`--probability applies to --format lossbench only`);

@@ -3,6 +3,7 @@
 // by U+FFFD; a leading byte-order mark is accepted and dropped.
 
 import { InputSyntaxError } from "../input_error.ts";
+import { regularFile } from "../_regular_file.ts";
 
 /**
  * Offset of the first byte that does not start or continue a valid UTF-8
@@ -83,6 +84,7 @@ export async function readUtf8File(
   path: string,
   what: string,
 ): Promise<string> {
+  await regularFile(path, what);
   return decodeUtf8(await Deno.readFile(path), what);
 }
 

@@ -34,6 +34,7 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
+import { readUtf8File } from "./_utf8.ts";
 
 /** Flags that say how decisions get their severity, as the CLI passes them. */
 export interface SeverityFlags {
@@ -228,7 +229,8 @@ export function parseSeverityMap(
  * `severityMap`.
  *
  * @param flags The flags.
- * @param readText Reads the map file (default `Deno.readTextFile`).
+ * @param readText Reads the map file (default: as strict UTF-8, refusing a
+ * folder, naming the file).
  * @returns The spec.
  * @throws {TypeError} When none or several are given, with {@linkcode SEVERITY_REQUIRED}; for a bad key form.
  * @throws {RangeError | SyntaxError} As {@linkcode parseSeverityMap}.
@@ -249,7 +251,8 @@ export function parseSeverityMap(
  */
 export async function severitySpec(
   flags: SeverityFlags,
-  readText: (path: string) => Promise<string> = (p) => Deno.readTextFile(p),
+  readText: (path: string) => Promise<string> = (p) =>
+    readUtf8File(p, `Cannot load severity map ${p}`),
 ): Promise<SeveritySpec> {
   const given = [
     flags.severity !== undefined ? "--severity" : null,

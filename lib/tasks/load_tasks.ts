@@ -18,6 +18,7 @@ import {
   InputTypeError,
 } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { regularFile } from "../_regular_file.ts";
 
 /** Options for parsing a task file. */
 export interface ParseTasksOptions {
@@ -195,6 +196,7 @@ export async function* streamTasksJsonl(
     seen.set(task.id, lineNo);
     return task;
   };
+  await regularFile(path, `Cannot load task file ${path}`);
   using file = await Deno.open(path, { read: true });
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -164,3 +164,58 @@ Deno.test("reproduce --out naming an existing file exits 2 with one line", async
   assert.match(r.stderr, /it is a file, not a folder/);
   assert.equal(await Deno.readTextFile(path), "mine");
 });
+
+Deno.test("a folder where a file is expected is refused in one line naming it, whatever reads it", async () => {
+  const dir = await tempDir();
+  for (const name of ["x.csv", "x.arrow", "x.json", "x.jsonl", "m.csv"]) {
+    await Deno.mkdir(`${dir}/${name}`);
+  }
+  const cases: Array<[string[], string]> = [
+    [["score", `${dir}/x.csv`, "--format", "decisions"], "run export"],
+    [["score", `${dir}/x.arrow`, "--format", "decisions"], "run export"],
+    [["calibrate", `${dir}/x.json`, "--format", "reconforge"], "run export"],
+    [
+      ["score", `${dir}/x.json`, "--format", "inspect", "--severity", "LOW"],
+      "inspect log",
+    ],
+    [[
+      "score",
+      `${dir}/x.jsonl`,
+      "--format",
+      "lossbench",
+      "--probability",
+      "correct",
+    ], "run export"],
+    [[
+      "simulate",
+      "--tasks",
+      `${dir}/x.jsonl`,
+      "--model",
+      "frontier_even",
+      "--out",
+      `${dir}/o.jsonl`,
+    ], "task file"],
+    [
+      ["score", "data/examples/model_ab.jsonl", "--profile", `${dir}/x.json`],
+      "cost profile",
+    ],
+    [[
+      "score",
+      "data/examples/harness/inspect_sonnet.json",
+      "--severity-map",
+      `${dir}/m.csv`,
+    ], "severity map"],
+  ];
+  for (const [args, what] of cases) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, args.join(" "));
+    const lines = r.stderr.trim().split("\n");
+    assert.match(
+      lines.at(-1)!,
+      new RegExp(
+        `Cannot load ${what} ${dir}/[^ ]+: is a directory, not a file$`,
+      ),
+      args.join(" "),
+    );
+  }
+});
