@@ -39,6 +39,7 @@ export function connectPg(dsn: string): postgres.Sql {
     port: c.port,
     database: c.database,
     username: c.username,
+    ...(c.password === null ? {} : { password: c.password }),
     max: 1,
     onnotice: () => {},
   });
