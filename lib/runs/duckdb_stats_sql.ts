@@ -409,6 +409,41 @@ export function decisionCellsWithoutChecksSql(
   return cellsQuery(relation, options.dialect, null, CELL_KEY_GROUP);
 }
 
+/**
+ * The cell query of a relation whose rows are known to pass the row checks
+ * and whose runIds per model are known from elsewhere (an index): one
+ * `GROUP BY` on the cell key, the bare aggregate and the greatest `trial`,
+ * in the column order of {@linkcode decisionCellsWithoutChecksSql} up to
+ * `taskShare` (= `n`), then `MAX(trial)` as column 11. With the rows'
+ * `trial` >= 0, a greatest trial of 0 in every cell means one trial value.
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellsByKeySql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = decisionCellsByKeySql("t");
+ * assert.match(sql, /MAX\(trial\) AS trialHi\nFROM t\nGROUP BY modelId, severity, trueClass, predClass, action$/);
+ * assert.doesNotMatch(sql, /runId|OVER/);
+ * ```
+ */
+export function decisionCellsByKeySql(relation = "decisions"): string {
+  return `SELECT
+  modelId, severity, trueClass, predClass, action,
+  COUNT(*) AS n,
+  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  COUNT(*) - COUNT(pCorrect) AS pMissing,
+  SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+  0 AS invalidRows,
+  COUNT(*) * 1.0E0 AS taskShare,
+  MAX(trial) AS trialHi
+FROM ${relation}
+GROUP BY modelId, severity, trueClass, predClass, action`;
+}
+
 // The one-scan cell query of both: the finer groups of `group` summed into
 // cells, with each group's invalidRows from the checks `bad` (its size when
 // any row fails one) or 0 (null: the rows are known to pass them).

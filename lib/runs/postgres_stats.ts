@@ -32,6 +32,7 @@ import {
 import {
   type CellSqlOptions,
   DECISION_CHECKS,
+  decisionCellsByKeySql,
   decisionCellsSql,
   decisionCellsWithoutChecksSql,
   decisionStatsSql,
@@ -362,7 +363,18 @@ export interface PostgresStatsOptions {
    * the scan. Default: none.
    */
   onChecks?: (guarantee: ChecksGuarantee) => void;
+  /**
+   * Told which scan aggregates the table, before it runs: `"checked"`
+   * (`decisionCellsSql`), `"lean"` (`decisionCellsWithoutChecksSql`: the
+   * constraints guarantee the checks) or `"by-key"` (`decisionCellsByKeySql`:
+   * they do, and an index gave the runIds of each model). Default: none.
+   */
+  onScan?: (scan: "checked" | "lean" | "by-key") => void;
 }
+
+// At most this many (runId, modelId) pairs are read from an index; a table
+// with more is aggregated by the lean scan, which groups by runId itself.
+const RUN_MODEL_PAIRS = 1000;
 
 type Sql = import("postgres").Sql;
 type TransactionSql = import("postgres").TransactionSql;
@@ -518,10 +530,24 @@ export async function postgresDecisionStats(
         await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
         const guarantee = await checksGuarantee(tx, table);
         options.onChecks?.(guarantee);
+        if (!guarantee.guaranteed) {
+          options.onScan?.("checked");
+          return await tx.unsafe(checked).values();
+        }
+        // the runIds of each model from an index on (runId, modelId), which
+        // the lock keeps from being dropped: then the scan need not group
+        // by runId (7% of the server's time on 10,000,000 rows)
+        const pairs = await runModelPairs(tx, table);
+        if (pairs !== null) {
+          options.onScan?.("by-key");
+          return withRunBounds(
+            await tx.unsafe(decisionCellsByKeySql(relation)).values(),
+            pairs,
+          );
+        }
+        options.onScan?.("lean");
         return await tx.unsafe(
-          guarantee.guaranteed
-            ? decisionCellsWithoutChecksSql(relation, { dialect: "postgres" })
-            : checked,
+          decisionCellsWithoutChecksSql(relation, { dialect: "postgres" }),
         ).values();
       }) as unknown[][];
     } else {
@@ -529,6 +555,7 @@ export async function postgresDecisionStats(
         guaranteed: false,
         reason: "optional columns are missing",
       });
+      options.onScan?.("checked");
       rows = await sql.unsafe(checked).values();
     }
     const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
@@ -586,6 +613,82 @@ export async function postgresDecisionStats(
     // wait for the server to close the socket (14 ms against 2.5 ms)
     await sql.end({ timeout: 0 });
   }
+}
+
+/**
+ * The (runId, modelId) pairs of a table, read from a btree index whose
+ * first two key columns are runId and modelId (in either order) by a loose
+ * index scan: one index probe per pair. Null when the table has no such
+ * index (valid, not partial, no expressions, ascending, default operator
+ * classes and the columns' collations, so that the probes use it) or more
+ * than {@linkcode RUN_MODEL_PAIRS} pairs.
+ */
+async function runModelPairs(
+  tx: TransactionSql,
+  table: string,
+): Promise<Array<[string, string]> | null> {
+  const [index] = await tx.unsafe(
+    `SELECT a0.attname::text AS first, a1.attname::text AS second
+FROM pg_index i
+JOIN pg_class ic ON ic.oid = i.indexrelid
+JOIN pg_am am ON am.oid = ic.relam
+JOIN pg_attribute a0 ON a0.attrelid = i.indrelid AND a0.attnum = i.indkey[0]
+JOIN pg_attribute a1 ON a1.attrelid = i.indrelid AND a1.attnum = i.indkey[1]
+JOIN pg_opclass o0 ON o0.oid = i.indclass[0]
+JOIN pg_opclass o1 ON o1.oid = i.indclass[1]
+WHERE i.indrelid = to_regclass($1) AND am.amname = 'btree' AND i.indisvalid
+  AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indnkeyatts >= 2
+  AND i.indoption[0] = 0 AND i.indoption[1] = 0
+  AND o0.opcdefault AND o1.opcdefault
+  AND i.indcollation[0] = a0.attcollation
+  AND i.indcollation[1] = a1.attcollation
+  AND ARRAY[a0.attname::text, a1.attname::text]
+    IN (ARRAY['runid', 'modelid'], ARRAY['modelid', 'runid'])
+LIMIT 1`,
+    [table],
+  );
+  if (index === undefined) return null;
+  const [a, b] = [index.first as string, index.second as string];
+  const found = await tx.unsafe(
+    `WITH RECURSIVE pairs AS (
+  (SELECT ${a}, ${b} FROM ${table} ORDER BY ${a}, ${b} LIMIT 1)
+  UNION ALL
+  SELECT next.${a}, next.${b} FROM pairs CROSS JOIN LATERAL (
+    SELECT ${a}, ${b} FROM ${table}
+    WHERE (${a}, ${b}) > (pairs.${a}, pairs.${b})
+    ORDER BY ${a}, ${b} LIMIT 1
+  ) next
+)
+SELECT runId, modelId FROM pairs LIMIT ${RUN_MODEL_PAIRS + 1}`,
+  ).values();
+  if (found.length > RUN_MODEL_PAIRS) return null;
+  return found.map((r) => [String(r[0]), String(r[1])]);
+}
+
+/**
+ * Rows of `decisionCellsByKeySql` in the column order of
+ * `decisionCellsWithoutChecksSql`, for `singleTrialCells`: each cell's
+ * least and greatest runId are its model's (from `pairs`), its least trial
+ * 0 (the constraints keep trials >= 0, and a greatest trial of 0 then means
+ * every trial is 0; otherwise the two differ and the trials are counted).
+ */
+function withRunBounds(
+  cells: readonly unknown[][],
+  pairs: ReadonlyArray<readonly [string, string]>,
+): unknown[][] {
+  const runs = new Map<string, string[]>();
+  for (const [run, model] of pairs) {
+    const list = runs.get(model);
+    if (list === undefined) runs.set(model, [run]);
+    else list.push(run);
+  }
+  return cells.map((r) => {
+    const list = runs.get(String(r[0]))?.toSorted();
+    if (list === undefined) {
+      throw new Error(`model ${String(r[0])} has cells but no runId`);
+    }
+    return [...r.slice(0, 11), list[0], list.at(-1), "0", r[11]];
+  });
 }
 
 // What the catalog says about the table, in one round trip: its NOT NULL

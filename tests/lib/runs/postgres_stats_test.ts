@@ -118,13 +118,16 @@ function assertSameStats(got: StatsRow[], want: StatsRow[], what: string) {
 async function statsAndPath(
   dsn: string,
   table: string,
-): Promise<{ stats: StatsRow[]; guarantee: ChecksGuarantee }> {
+): Promise<{ stats: StatsRow[]; guarantee: ChecksGuarantee; scan: string }> {
   let guarantee: ChecksGuarantee | null = null;
+  let scan = "";
   const stats = await postgresDecisionStats(dsn, table, {
     onChecks: (g) => guarantee = g,
+    onScan: (s) => scan = s,
   });
   assert.ok(guarantee !== null, "onChecks was not called");
-  return { stats, guarantee };
+  assert.notEqual(scan, "", "onScan was not called");
+  return { stats, guarantee, scan };
 }
 
 // ---------------------------------------------------------------------------
@@ -464,11 +467,60 @@ pgTest(
             true,
             checked.guarantee.reason,
           );
+          // the primary key (runId, modelId, ...) gives each model's runIds
+          assert.equal(checked.scan, "by-key");
+          assert.equal(plain.scan, "checked");
           assertSameStats(checked.stats, want, `${what} constrained`);
           assertSameStats(plain.stats, want, `${what} unconstrained`);
           assertSameStats(checked.stats, plain.stats, `${what} both`);
         }),
         { seed: 20261203, numRuns: 12 },
+      );
+    }
+  },
+);
+
+pgTest(
+  "a constrained table reads each model's runIds from an index only when its first two key columns are runId and modelId, and from at most 1,000 pairs; otherwise the lean scan groups by runId; the statistics are the in-memory path's either way",
+  async (dsn) => {
+    // two runs of model a on the same tasks (trials across runs), one of b
+    const ds = [
+      ...["t1", "t2", "t3"].flatMap((taskId, i) => [
+        decision({ runId: "r1", modelId: "a", taskId, pCorrect: i / 4 }),
+        decision({ runId: "r2", modelId: "a", taskId, pCorrect: 0.5 }),
+        decision({ runId: "r1", modelId: "b", taskId, pCorrect: null }),
+      ]),
+    ];
+    const oneRun = ds.filter((d) => d.runId === "r1");
+    const withTrial = [...oneRun, decision({ modelId: "b", trial: 2 })];
+    const many = Array.from(
+      { length: 1001 },
+      (_, i) => decision({ runId: `r${i}`, modelId: "a", taskId: `t${i}` }),
+    );
+    const cases: Array<[string, Decision[], string | null, string]> = [
+      ["two runs", ds, null, "by-key"],
+      ["one run", oneRun, null, "by-key"],
+      ["a second trial", withTrial, null, "by-key"],
+      ["(modelId, runId, ...)", ds, "modelId, runId, taskId, trial", "by-key"],
+      ["(taskId, trial, ...)", ds, "taskId, trial, runId, modelId", "lean"],
+      ["1,001 runs", many, null, "lean"],
+    ];
+    for (const [what, rows, key, scan] of cases) {
+      await withTable(
+        dsn,
+        { checks: true, primaryKey: true },
+        async (sql, table) => {
+          if (key !== null) {
+            await sql.unsafe(
+              `ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ADD PRIMARY KEY (${key})`,
+            );
+          }
+          await insertRows(sql, table, rows.map(flat));
+          const got = await statsAndPath(dsn, table);
+          assert.equal(got.guarantee.guaranteed, true, what);
+          assert.equal(got.scan, scan, what);
+          assertSameStats(got.stats, decisionStats(decisionTable(rows)), what);
+        },
       );
     }
   },
