@@ -20,8 +20,9 @@
 //   2b. EXPLAIN (ANALYZE, BUFFERS) on PG_EXPLAIN_N rows (default 2,000,000)
 //      of a constrained table: the bare aggregate, the checked aggregate
 //      score runs on a table without the constraints (decisionCellsSql) and
-//      the lean one it runs on a constrained table
-//      (decisionCellsWithoutChecksSql), under score's session settings,
+//      the lean one it runs on a constrained table without an index on
+//      (runId, modelId) (decisionCellsWithoutChecksSql) and the one it runs
+//      with one (decisionCellsByKeySql), under score's session settings,
 //      interleaved PG_ROUNDS + 1 times: the server's execution times.
 //   3. 2,000,000- and 10,000,000-line JSONL through `score --engine memory`
 //      (the streaming reader): peak RSS and rows/s.
@@ -40,6 +41,7 @@ import { withDuckDB } from "../lib/runs/duckdb_session.ts";
 import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
 import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
 import {
+  decisionCellsByKeySql,
   decisionCellsSql,
   decisionCellsWithoutChecksSql,
 } from "../lib/runs/duckdb_stats_sql.ts";
@@ -399,6 +401,7 @@ if (!skip.has("pg-explain")) {
       bareAggregate: bareAggregateSql(table),
       checkedCells: decisionCellsSql(table, options),
       leanCells: decisionCellsWithoutChecksSql(table, { dialect: "postgres" }),
+      byKeyCells: decisionCellsByKeySql(table),
     };
     // score's session settings (postgres_stats.ts), then the plan's times
     const explain = async (sql: string) => {
@@ -431,6 +434,7 @@ if (!skip.has("pg-explain")) {
       ),
       ratioCheckedToBare: best("checkedCells") / best("bareAggregate"),
       ratioLeanToBare: best("leanCells") / best("bareAggregate"),
+      ratioByKeyToBare: best("byKeyCells") / best("bareAggregate"),
       topBuffers: buffers,
     };
     console.error(JSON.stringify(report.postgresExplain));
