@@ -322,7 +322,6 @@ export function parseLmEvalSamples(
 
 /** Where a samples file's errors point, its task and its run. */
 interface SamplesFile {
-  readonly path: string;
   readonly where: string;
   readonly task: string;
   readonly run: ReturnType<typeof runInfo>;
@@ -341,7 +340,6 @@ function samplesFile(options: LmEvalOptions): SamplesFile {
     );
   }
   return {
-    path,
     where,
     task,
     run: runInfo(options, task, named?.date ?? null, where),
@@ -375,7 +373,7 @@ function sampleLine(raw: string, no: number, where: string): Line | null {
 function samplesDecisions(
   lines: readonly Line[],
   options: LmEvalOptions,
-  { path, where, task, run }: SamplesFile,
+  { where, task, run }: SamplesFile,
 ): HarnessImportResult {
   const filters = [...new Set(lines.map((l) => l.filter))];
   let filter: string;
