@@ -175,8 +175,8 @@ function structure(
  * import assert from "node:assert/strict";
  * import { duckdbJsonlScanSql } from "./duckdb_jsonl.ts";
  *
- * const sql = duckdbJsonlScanSql("run[1].jsonl", ["runId"]);
- * assert.match(sql, /read_json_objects\('run\[\[\]1\]\.jsonl', format = 'newline_delimited'\)/);
+ * const sql = duckdbJsonlScanSql("/data/run[1].jsonl", ["runId"]);
+ * assert.match(sql, /read_json_objects\('\/data\/run\[\[\]1\]\.jsonl', format = 'newline_delimited'\)/);
  * assert.match(sql, /json_keys\(json\)/);
  * ```
  */

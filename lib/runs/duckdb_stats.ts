@@ -110,8 +110,8 @@ const NUMBER_RE = sqlString(`^${CSV_NUMBER_PATTERN}$`);
  * import { duckdbCsvRelation } from "./duckdb_stats.ts";
  * import { DECISION_COLUMNS } from "./load_decisions.ts";
  *
- * const rel = duckdbCsvRelation("a.csv", [...DECISION_COLUMNS]);
- * assert.match(rel, /read_csv\('a\.csv', header = true, auto_detect = false/);
+ * const rel = duckdbCsvRelation("/data/a.csv", [...DECISION_COLUMNS]);
+ * assert.match(rel, /read_csv\('\/data\/a\.csv', header = true, auto_detect = false/);
  * ```
  */
 export function duckdbCsvRelation(

@@ -177,9 +177,9 @@ export async function openDecisionsParquet(
  * import assert from "node:assert/strict";
  * import { parquetSource } from "./parquet.ts";
  *
- * assert.match(parquetSource("a.parquet", ["runId"]), /CAST\(NULL AS VARCHAR\) AS "answer"/);
- * assert.match(parquetSource("a.parquet", ["runId"]), /CAST\(NULL AS DOUBLE\) AS "tokensIn"/);
- * assert.equal(parquetSource("a.parquet", ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource", "answer", "target"]), "read_parquet('a.parquet')");
+ * assert.match(parquetSource("/data/a.parquet", ["runId"]), /CAST\(NULL AS VARCHAR\) AS "answer"/);
+ * assert.match(parquetSource("/data/a.parquet", ["runId"]), /CAST\(NULL AS DOUBLE\) AS "tokensIn"/);
+ * assert.equal(parquetSource("/data/a.parquet", ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource", "answer", "target"]), "read_parquet('/data/a.parquet')");
  * ```
  */
 export function parquetSource(
