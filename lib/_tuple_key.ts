@@ -50,3 +50,27 @@ export function decisionTupleKey(
   const t = String(trial);
   return `${runId.length},${modelId.length},${taskId.length},${t.length},:${runId}${modelId}${taskId}${t}`;
 }
+
+/**
+ * Compare two entries by an order string first and their keys second: for
+ * sorting cells in a historical order (their parts joined by a separator)
+ * that two different tuples may share, still deterministically.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { byOrderThenKey } from "./_tuple_key.ts";
+ *
+ * assert.equal(byOrderThenKey("a", "k2", "b", "k1"), -1);
+ * assert.equal(byOrderThenKey("a", "k2", "a", "k1"), 1);
+ * ```
+ */
+export function byOrderThenKey(
+  orderA: string,
+  keyA: string,
+  orderB: string,
+  keyB: string,
+): number {
+  if (orderA !== orderB) return orderA < orderB ? -1 : 1;
+  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+}

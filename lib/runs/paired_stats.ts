@@ -9,7 +9,7 @@ import type { ColumnTable } from "arquero";
 import type { Severity } from "../costs/severity.ts";
 import type { PairedRow } from "../metrics/bootstrap.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
-import { tupleKey } from "../_tuple_key.ts";
+import { byOrderThenKey, tupleKey } from "../_tuple_key.ts";
 
 /** Paired cells, and the tasks that could not be paired. */
 export interface PairedStats {
@@ -94,6 +94,7 @@ export function pairedStats(
     }
   }
   const cells = new Map<string, PairedRow>();
+  const order = new Map<string, string>();
   const used = new Set<string>();
   let onlyB = 0;
   for (let j = 0; j < model.length; j++) {
@@ -113,14 +114,9 @@ export function pairedStats(
         }: ${a} has ${sev[i]}/${gold[i]} but ${b} has ${sev[j]}/${gold[j]}`,
       );
     }
-    const cellKey = tupleKey([
-      sev[i],
-      gold[i],
-      pred[i],
-      action[i],
-      pred[j],
-      action[j],
-    ]);
+    const parts = [sev[i], gold[i], pred[i], action[i], pred[j], action[j]];
+    const cellKey = tupleKey(parts);
+    if (!order.has(cellKey)) order.set(cellKey, parts.join("\u0000"));
     const prev = cells.get(cellKey);
     cells.set(cellKey, {
       severity: sev[i],
@@ -132,9 +128,10 @@ export function pairedStats(
       n: (prev?.n ?? 0) + 1,
     });
   }
-  const rows = [...cells.entries()].sort((
-    [x],
-    [y],
-  ) => (x < y ? -1 : x > y ? 1 : 0)).map(([, r]) => r);
+  // cells in the order of their parts joined by NUL (which the seeded
+  // resampling depends on), then of their keys
+  const rows = [...cells.entries()].sort(([x], [y]) =>
+    byOrderThenKey(order.get(x)!, x, order.get(y)!, y)
+  ).map(([, r]) => r);
   return { rows, onlyA: indexA.size - used.size, onlyB };
 }

@@ -12,7 +12,7 @@ import type {
   TrialCount,
 } from "../metrics/paired_loss_test.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
-import { tupleKey } from "../_tuple_key.ts";
+import { byOrderThenKey, tupleKey } from "../_tuple_key.ts";
 
 /** Paired task groups, and the tasks only one model answered. */
 export interface PairedTasks {
@@ -34,6 +34,14 @@ interface Side {
 
 function key(t: readonly TrialCount[]): string {
   return tupleKey(t.flatMap((x) => [x.predClass, x.action, x.n]));
+}
+
+// The order of a group: its parts joined as the keys once were (the seeded
+// resampling depends on the order of the groups).
+function orderKey(t: readonly TrialCount[]): string {
+  return t.map((x) => `${x.predClass}\u0001${x.action}\u0001${x.n}`).join(
+    "\u0002",
+  );
 }
 
 /**
@@ -139,6 +147,7 @@ export function pairedTasks(
         : 0
     );
   const groups = new Map<string, PairedTaskGroup>();
+  const order = new Map<string, string>();
   let tasks = 0;
   for (const [t, sa] of sides[0]) {
     const sb = sides[1].get(t);
@@ -147,6 +156,12 @@ export function pairedTasks(
     const ta = sorted(sa.trials);
     const tb = sorted(sb.trials);
     const k = tupleKey([sa.severity, sa.trueClass, key(ta), key(tb)]);
+    if (!order.has(k)) {
+      order.set(
+        k,
+        [sa.severity, sa.trueClass, orderKey(ta), orderKey(tb)].join("\u0000"),
+      );
+    }
     const prev = groups.get(k);
     groups.set(k, {
       severity: sa.severity,
@@ -157,7 +172,7 @@ export function pairedTasks(
     });
   }
   const ordered = [...groups.entries()].sort(([x], [y]) =>
-    x < y ? -1 : x > y ? 1 : 0
+    byOrderThenKey(order.get(x)!, x, order.get(y)!, y)
   ).map(([, g]) => g);
   return {
     groups: ordered,

@@ -50,3 +50,32 @@ Deno.test("pairedStats() refuses tasks that disagree, repeated decisions, absent
   );
   assert.throws(() => pairedStats(mismatch, "a", "a"), /itself/);
 });
+
+Deno.test("pairedStats() orders its cells by their parts joined with NUL, as the seeded resampling of compare has always read them", () => {
+  const classes = ["MATCH", "AMOUNT_MISMATCH", "DUPLICATE", "AM"];
+  const ds = classes.flatMap((gold, i) =>
+    classes.flatMap((pred, j) => [
+      decision({
+        modelId: "a",
+        taskId: `t${i}-${j}`,
+        trueClass: gold,
+        predClass: pred,
+      }),
+      decision({
+        modelId: "b",
+        taskId: `t${i}-${j}`,
+        trueClass: gold,
+        predClass: classes[(i + j) % 4],
+        action: j % 2 === 0 ? "auto" : "escalate",
+      }),
+    ])
+  );
+  const { rows } = pairedStats(decisionTable(ds), "a", "b");
+  assert.equal(rows.length, 16);
+  const joined = rows.map((r) =>
+    [r.severity, r.trueClass, r.predA, r.actionA, r.predB, r.actionB].join(
+      "\u0000",
+    )
+  );
+  assert.deepEqual(joined, joined.toSorted());
+});
