@@ -15,6 +15,7 @@
  */
 
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { InputTypeError } from "../input_error.ts";
 
 let api: Promise<typeof import("@duckdb/node-api")> | undefined;
 
@@ -70,43 +71,44 @@ export function sqlString(text: string): string {
 }
 
 /**
- * The path DuckDB must be given to open the file `path` names: an absolute
- * one. DuckDB reads a leading `~` as the home folder and a leading `s3://`,
- * `http://` or `hf://` as a remote file system, while the operating system
- * (and every other lossbook reader) reads `~/run.csv` and `s3://run.csv` as
- * relative paths; an absolute path starts with `/` and means the same to both.
+ * The path DuckDB must be given to open the file `path` names. DuckDB reads
+ * a leading `~` as the home folder and a leading `s3://`, `http://` or
+ * `hf://` as a remote file system, while the operating system (and every
+ * other lossbook reader) reads `~/run.csv` and `s3://run.csv` as relative
+ * paths: a relative path is given as `./path`, which means the same file to
+ * both (and, unlike joining the working folder, brings no characters of the
+ * folder's name into a glob pattern).
  *
- * @param path A file path, absolute or relative to `cwd`.
- * @param cwd The folder a relative path starts from. Default: `Deno.cwd()`.
- * @returns `path` itself when absolute, else `cwd` and `path` joined.
+ * @param path A file path, absolute or relative.
+ * @returns `path` itself when absolute, else `./path`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { duckdbPath } from "./duckdb_session.ts";
  *
- * assert.equal(duckdbPath("~/run.csv", "/work"), "/work/~/run.csv");
- * assert.equal(duckdbPath("s3://run.csv", "/"), "/s3://run.csv");
- * assert.equal(duckdbPath("/tmp/run.csv", "/work"), "/tmp/run.csv");
+ * assert.equal(duckdbPath("~/run.csv"), "./~/run.csv");
+ * assert.equal(duckdbPath("s3://run.csv"), "./s3://run.csv");
+ * assert.equal(duckdbPath("/tmp/run.csv"), "/tmp/run.csv");
  * ```
  */
-export function duckdbPath(path: string, cwd?: string): string {
-  if (path.startsWith("/")) return path;
-  const base = cwd ?? Deno.cwd();
-  return base.endsWith("/") ? `${base}${path}` : `${base}/${path}`;
+export function duckdbPath(path: string): string {
+  return path.startsWith("/") ? path : `./${path}`;
 }
 
 /**
  * Quote a file path for DuckDB's file readers (`read_parquet`, `read_csv`,
- * `read_json_objects`) so that it names that one file: the path is made
- * absolute ({@linkcode duckdbPath}), and as the readers expand glob patterns,
- * `*`, `?` and `[` are escaped as one-character classes (`[*]`, `[?]`,
- * `[[]`). A file named `run[1].parquet` is then that file, not
+ * `read_json_objects`) so that it names that one file: a relative path is
+ * given as `./path` ({@linkcode duckdbPath}), and as the readers expand glob
+ * patterns, `*`, `?` and `[` are escaped as one-character classes (`[*]`,
+ * `[?]`, `[[]`). A file named `run[1].parquet` is then that file, not
  * `run1.parquet`, and `~/run.parquet` is the file in the folder named `~`.
+ * DuckDB's glob cannot match a backslash, so a path holding both a
+ * backslash and one of `*`, `?`, `[` is refused.
  *
- * @param path A file path, absolute or relative to `cwd`.
- * @param cwd The folder a relative path starts from. Default: `Deno.cwd()`.
+ * @param path A file path, absolute or relative.
  * @returns A SQL string literal.
+ * @throws {TypeError} For a path with a backslash and a glob character.
  *
  * @example
  * ```ts
@@ -115,11 +117,18 @@ export function duckdbPath(path: string, cwd?: string): string {
  *
  * assert.equal(duckdbFileLiteral("/tmp/run[1]*.parquet"), "'/tmp/run[[]1][*].parquet'");
  * assert.equal(duckdbFileLiteral("/tmp/it's.csv"), "'/tmp/it''s.csv'");
- * assert.equal(duckdbFileLiteral("~/run?.csv", "/w[0]"), "'/w[[]0]/~/run[?].csv'");
+ * assert.equal(duckdbFileLiteral("~/run?.csv"), "'./~/run[?].csv'");
+ * assert.equal(duckdbFileLiteral("a\\b.csv"), "'./a\\b.csv'");
+ * assert.throws(() => duckdbFileLiteral("a\\b[1].csv"), /backslash/);
  * ```
  */
-export function duckdbFileLiteral(path: string, cwd?: string): string {
-  return sqlString(duckdbPath(path, cwd).replace(/[[*?]/g, (c) => `[${c}]`));
+export function duckdbFileLiteral(path: string): string {
+  if (path.includes("\\") && /[[*?]/.test(path)) {
+    throw new InputTypeError(
+      `Cannot open ${path} through DuckDB: its file pattern matching cannot match a path that holds both a backslash and one of [ * ?; rename the file or its folders`,
+    );
+  }
+  return sqlString(duckdbPath(path).replace(/[[*?]/g, (c) => `[${c}]`));
 }
 
 // Re-exported: the DuckDB readers, the run loaders and the ledger's

@@ -296,6 +296,27 @@ Deno.test("a relative path means what it means to the operating system: ~/run.* 
       Deno.stat(`${home}/out.parquet`),
       Deno.errors.NotFound,
     );
+    // a working folder whose name holds glob characters and a backslash
+    // does not enter the pattern DuckDB matches
+    const odd = `${work}/c[1]*\\x`;
+    await Deno.mkdir(odd);
+    for (const f of ["run.jsonl", "run.csv", "run.parquet"]) {
+      await Deno.copyFile(`${work}/~/${f}`, `${odd}/${f}`);
+    }
+    Deno.chdir(odd);
+    assert.equal(n(await duckdbJsonlStats("run.jsonl")), 1);
+    assert.equal(n(await duckdbDecisionStats("run.csv")), 1);
+    assert.equal(n(await duckdbDecisionStats("run.parquet")), 1);
+    assert.equal((await loadDecisionsParquet("run.parquet")).numRows(), 1);
+    // a path with both, which DuckDB's matching cannot open, is refused
+    // (JSONL falls back to the line loader, which reads it)
+    await Deno.copyFile(`${odd}/run.csv`, `${odd}/r\\[1].csv`);
+    await assert.rejects(
+      () => duckdbDecisionStats("r\\[1].csv"),
+      /holds both a backslash and one of \[ \* \?/,
+    );
+    await Deno.copyFile(`${odd}/run.jsonl`, `${odd}/r\\[1].jsonl`);
+    assert.equal(n(await duckdbJsonlStats("r\\[1].jsonl")), 1);
   } finally {
     Deno.chdir(cwd);
     if (oldHome === undefined) Deno.env.delete("HOME");
