@@ -367,9 +367,10 @@ export interface PostgresStatsOptions {
    * Told which scan aggregates the table, before it runs: `"checked"`
    * (`decisionCellsSql`), `"lean"` (`decisionCellsWithoutChecksSql`: the
    * constraints guarantee the checks) or `"by-key"` (`decisionCellsByKeySql`:
-   * they do, and an index gave the runIds of each model). Default: none.
+   * they do, and an index gave the runIds of each model). The scan waits
+   * for a returned promise, inside the transaction. Default: none.
    */
-  onScan?: (scan: "checked" | "lean" | "by-key") => void;
+  onScan?: (scan: "checked" | "lean" | "by-key") => void | Promise<void>;
 }
 
 // At most this many (runId, modelId) pairs are read from an index; a table
@@ -526,12 +527,16 @@ export async function postgresDecisionStats(
     );
     let rows: unknown[][];
     if (relation === table) {
-      rows = await sql.begin(async (tx) => {
+      // one snapshot for every query of the transaction (PostgreSQL takes
+      // it at the first query after the LOCK): the by-key path reads the
+      // runIds and the cells in two queries, which a row committed between
+      // them must not set apart
+      rows = await sql.begin("ISOLATION LEVEL REPEATABLE READ", async (tx) => {
         await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
         const guarantee = await checksGuarantee(tx, table);
         options.onChecks?.(guarantee);
         if (!guarantee.guaranteed) {
-          options.onScan?.("checked");
+          await options.onScan?.("checked");
           return await tx.unsafe(checked).values();
         }
         // the runIds of each model from an index on (runId, modelId), which
@@ -539,13 +544,13 @@ export async function postgresDecisionStats(
         // by runId (7% of the server's time on 10,000,000 rows)
         const pairs = await runModelPairs(tx, table);
         if (pairs !== null) {
-          options.onScan?.("by-key");
+          await options.onScan?.("by-key");
           return withRunBounds(
             await tx.unsafe(decisionCellsByKeySql(relation)).values(),
             pairs,
           );
         }
-        options.onScan?.("lean");
+        await options.onScan?.("lean");
         return await tx.unsafe(
           decisionCellsWithoutChecksSql(relation, { dialect: "postgres" }),
         ).values();
@@ -555,7 +560,7 @@ export async function postgresDecisionStats(
         guaranteed: false,
         reason: "optional columns are missing",
       });
-      options.onScan?.("checked");
+      await options.onScan?.("checked");
       rows = await sql.unsafe(checked).values();
     }
     const invalid = rows.reduce((s, r) => s + num(r[9]), 0);

@@ -123,7 +123,9 @@ async function statsAndPath(
   let scan = "";
   const stats = await postgresDecisionStats(dsn, table, {
     onChecks: (g) => guarantee = g,
-    onScan: (s) => scan = s,
+    onScan: (s) => {
+      scan = s;
+    },
   });
   assert.ok(guarantee !== null, "onChecks was not called");
   assert.notEqual(scan, "", "onScan was not called");
@@ -520,6 +522,52 @@ pgTest(
           assert.equal(got.guarantee.guaranteed, true, what);
           assert.equal(got.scan, scan, what);
           assertSameStats(got.stats, decisionStats(decisionTable(rows)), what);
+        },
+      );
+    }
+  },
+);
+
+pgTest(
+  "the by-key scan reads the runIds and the cells in one snapshot: a row committed by another session between its two queries is in neither",
+  async (dsn) => {
+    const before = ["t1", "t2"].map((taskId) => decision({ taskId }));
+    const late = [
+      decision({ modelId: "late", taskId: "t1" }),
+      decision({ runId: "r2", taskId: "t1" }),
+    ];
+    for (const row of late) {
+      await withTable(
+        dsn,
+        { checks: true, primaryKey: true },
+        async (sql, table) => {
+          await insertRows(sql, table, before.map(flat));
+          let scan = "";
+          const stats = await postgresDecisionStats(dsn, table, {
+            onScan: async (s) => {
+              scan = s;
+              // another session commits a row now
+              const other = connectPg(dsn);
+              try {
+                await insertRows(other, table, [flat(row)]);
+              } finally {
+                await other.end({ timeout: 5 });
+              }
+            },
+          });
+          assert.equal(scan, "by-key");
+          assertSameStats(
+            stats,
+            decisionStats(decisionTable(before)),
+            row.modelId,
+          );
+          // and the next read sees it
+          const after = await postgresDecisionStats(dsn, table);
+          assertSameStats(
+            after,
+            decisionStats(decisionTable([...before, row])),
+            `${row.modelId} after`,
+          );
         },
       );
     }
