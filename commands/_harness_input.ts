@@ -24,6 +24,7 @@ import {
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { decisionTupleKey } from "../lib/_tuple_key.ts";
+import { regularFile } from "../lib/_regular_file.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {
@@ -267,6 +268,12 @@ export async function importHarness(
   flags: MappingFlags,
   options: { quiet?: boolean } = {},
 ): Promise<HarnessRun> {
+  // a HELM run is a folder; every other log is one file
+  if (format !== "helm") {
+    for (const p of paths) {
+      await regularFile(p, `Cannot load ${format} log ${p}`);
+    }
+  }
   const importer = harnessImporter(format);
   const opts = await harnessOptions(flags, format);
   const decisions: Decision[] = [];

@@ -375,6 +375,8 @@ async function readRunUnnoted(
         p,
         isHarness(format)
           ? `Cannot load ${format} log ${p}`
+          : format === "lossbench"
+          ? `Cannot load LossBench ledger ${p}`
           : `Cannot load run export ${p}`,
       );
     }
