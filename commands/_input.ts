@@ -368,14 +368,13 @@ async function readRunUnnoted(
   }
   if (paths.length === 0) throw new UsageError("expected a run file");
   const format = await resolveFormats(paths, flags.format);
-  // a HELM run is a folder; every other format is one file a path
-  if (format !== "helm") {
+  // every non-harness format is one file a path (importHarness checks the
+  // logs, of which a HELM run is a folder)
+  if (!isHarness(format)) {
     for (const p of paths) {
       await regularFile(
         p,
-        isHarness(format)
-          ? `Cannot load ${format} log ${p}`
-          : format === "lossbench"
+        format === "lossbench"
           ? `Cannot load LossBench ledger ${p}`
           : `Cannot load run export ${p}`,
       );

@@ -221,7 +221,6 @@ export async function readDecisionsJsonl(
   options: ReadDecisionsJsonlOptions = {},
 ): Promise<Decision[]> {
   const where = `Cannot load run export ${path}`;
-  await Deno.stat(path);
   const out: Decision[] = [];
   const seen = new Map<string, number>();
   for await (const batch of jsonlLines(path, where, options)) {
