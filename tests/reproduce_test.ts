@@ -126,6 +126,12 @@ Deno.test("reproduce() output other than the report is byte-identical across run
       f,
     );
   }
+  // the pinned claims.json (tests/golden/pin.ts re-pins it on purpose only)
+  assert.equal(
+    await Deno.readTextFile(`${a}/claims.json`),
+    await Deno.readTextFile(new URL("./golden/claims.json", import.meta.url)),
+    "claims.json differs from tests/golden/claims.json",
+  );
 });
 
 Deno.test("reproduce() refuses an unknown analysis id", async () => {
