@@ -24,7 +24,7 @@ import {
   readAheadPath,
   startReadAhead,
   stopReadAhead,
-} from "./lib/runs/_jsonl_read_ahead.ts";
+} from "./lib/read/_jsonl_read_ahead.ts";
 import {
   terminalLine,
   terminalSafe,

@@ -41,7 +41,7 @@ import { type Claim, claimClose, claimEqual } from "../lib/claims/claim.ts";
 import { getProfile } from "../lib/costs/load.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { Severity } from "../lib/costs/severity.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import { bayesEscalation, policyCost } from "../lib/policy/bayes_rule.ts";
 import {
   conformalEscalationThreshold,
@@ -58,7 +58,7 @@ import {
   SIMULATED_MODELS,
   type SimulatedModel,
   simulateRun,
-} from "../lib/runs/simulate.ts";
+} from "../lib/tasks/simulate.ts";
 
 const SOURCE =
   "third-number: 'Calibration is the hinge'; docs/method.md, ECE interval and cost-weighted calibration error";

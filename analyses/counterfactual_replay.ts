@@ -44,7 +44,10 @@ import {
   simulateLedgerMonth,
 } from "../lib/ledger/simulate_month.ts";
 import { verifyLedger } from "../lib/ledger/verify.ts";
-import { SIMULATED_MODELS, type SimulatedModel } from "../lib/runs/simulate.ts";
+import {
+  SIMULATED_MODELS,
+  type SimulatedModel,
+} from "../lib/tasks/simulate.ts";
 import { createHash } from "node:crypto";
 
 const SOURCE =

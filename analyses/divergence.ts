@@ -28,9 +28,9 @@ import {
 } from "../lib/metrics/accuracy.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
 import { forModel, type StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import { CLEAN_CLASS, type Decision } from "../lib/runs/decision.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { decisionTable } from "../lib/runs/load_decisions.ts";
+import { CLEAN_CLASS, type Decision } from "../lib/decision/decision.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
+import { decisionTable } from "../lib/read/load_decisions.ts";
 
 const SOURCE = "third-number: divergence table";
 

@@ -32,7 +32,7 @@ import {
   type SimulatedMonth,
   simulateLedgerMonth,
 } from "../lib/ledger/simulate_month.ts";
-import type { SimulatedModel } from "../lib/runs/simulate.ts";
+import type { SimulatedModel } from "../lib/tasks/simulate.ts";
 
 const SOURCE = 'third-number: "errors flat, cost rising"';
 

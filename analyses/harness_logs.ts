@@ -30,21 +30,18 @@ import {
   realisedLoss,
   STRICT_MATRIX,
 } from "../lib/metrics/loss.ts";
-import type { Decision } from "../lib/runs/decision.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { decisionTable } from "../lib/runs/load_decisions.ts";
-import {
-  type HarnessFormat,
-  harnessImporter,
-} from "../lib/runs/import_harness.ts";
+import type { Decision } from "../lib/decision/decision.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
+import { decisionTable } from "../lib/read/load_decisions.ts";
+import { type HarnessFormat, harnessImporter } from "../lib/import/harness.ts";
 import {
   parseFieldPath,
   type SeverityResolver,
   severityResolver,
   severitySpec,
-} from "../lib/runs/mapping.ts";
+} from "../lib/import/mapping.ts";
 // inspect writes bare NaN (an undefined stderr); the importers' reader reads it
-import { parseJsonStrict } from "../lib/runs/_json_strict.ts";
+import { parseJsonStrict } from "../lib/import/_json_strict.ts";
 
 const SOURCE =
   "inspect-ai and lm-eval-harness log formats (docs/formats.md); severity map data/examples/harness/harness_logs_severity.csv";

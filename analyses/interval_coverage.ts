@@ -57,8 +57,8 @@ import {
   lossInterval,
   METHOD_LABELS,
 } from "../lib/metrics/loss_interval.ts";
-import { normalQuantile } from "../lib/metrics/normal_quantile.ts";
-import { rateInterval, wilsonInterval } from "../lib/metrics/rate.ts";
+import { normalQuantile } from "../lib/math/normal_quantile.ts";
+import { rateInterval, wilsonInterval } from "../lib/math/rate.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import {
   NEWCOMBE_PAIRED_METHOD,
@@ -75,7 +75,7 @@ import {
   type Prng,
   seededPrng,
   seedFor,
-} from "../lib/metrics/sampling.ts";
+} from "../lib/math/sampling.ts";
 import type { Outcome, StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { replay } from "../lib/ledger/replay.ts";
 import { type LedgerColumns, ledgerColumns } from "../lib/ledger/columns.ts";
@@ -265,7 +265,7 @@ function row(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { seededPrng } from "../lib/metrics/sampling.ts";
+ * import { seededPrng } from "../lib/math/sampling.ts";
  * import { COVERAGE_MODEL_A, coverageCellCounts, simulateCoverageSuite } from "./interval_coverage.ts";
  *
  * const stats = simulateCoverageSuite(seededPrng(1), COVERAGE_MODEL_A, coverageCellCounts(60));

@@ -38,10 +38,10 @@ import {
   STRICT_MATRIX,
 } from "../lib/metrics/loss.ts";
 import { forModel, type StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import type { Decision } from "../lib/runs/decision.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { decisionTable } from "../lib/runs/load_decisions.ts";
-import { SIMULATED_MODELS, simulateRun } from "../lib/runs/simulate.ts";
+import type { Decision } from "../lib/decision/decision.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
+import { decisionTable } from "../lib/read/load_decisions.ts";
+import { SIMULATED_MODELS, simulateRun } from "../lib/tasks/simulate.ts";
 import {
   costFamily,
   familyProfile,

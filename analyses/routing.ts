@@ -16,7 +16,7 @@ import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { type Claim, claimClose, claimEqual } from "../lib/claims/claim.ts";
 import { SHIPPED_REGISTRY } from "../lib/costs/load.ts";
 import { type CostProfile, defineProfile } from "../lib/costs/profile.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import { STRICT_MATRIX } from "../lib/metrics/loss.ts";
 import {
   errorCostCrossover,
@@ -29,7 +29,7 @@ import {
   kappaFromJudgeError,
 } from "../lib/policy/kappa.ts";
 import { lossOptimalRoute } from "../lib/policy/routing.ts";
-import { SIMULATED_MODELS, simulateRun } from "../lib/runs/simulate.ts";
+import { SIMULATED_MODELS, simulateRun } from "../lib/tasks/simulate.ts";
 import { severitySuite } from "./calibration.ts";
 
 const SOURCE = "third-number: switchyard figures as quoted, and judge kappa";

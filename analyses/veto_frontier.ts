@@ -21,7 +21,7 @@ import { lineChart } from "../lib/charts/line_chart.ts";
 import { groupedBarChart } from "../lib/charts/specs.ts";
 import type { AnalysisResult } from "../lib/claims/analysis_result.ts";
 import { type Claim, claimClose, claimEqual } from "../lib/claims/claim.ts";
-import { beta, normal, seededPrng } from "../lib/metrics/sampling.ts";
+import { beta, normal, seededPrng } from "../lib/math/sampling.ts";
 import { breakEven, type VetoCosts } from "../lib/policy/break_even.ts";
 import {
   certificationOverhead,

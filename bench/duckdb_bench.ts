@@ -6,9 +6,9 @@
 // there for the next run; it is never written into the repository. The full
 // 100,000,000-row measurement with peak memory is scripts/bench_duckdb.ts.
 // DuckDB is a native addon: without --allow-ffi these benchmarks are skipped.
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { duckdbDecisionStats } from "../lib/runs/duckdb_stats.ts";
-import { loadDecisionsParquet } from "../lib/runs/parquet.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
+import { duckdbDecisionStats } from "../lib/sql/duckdb_stats.ts";
+import { loadDecisionsParquet } from "../lib/read/parquet.ts";
 import {
   exportCsv,
   generateDecisionsParquet,

@@ -12,7 +12,7 @@ import { thresholdPolicy } from "../lib/ledger/policy.ts";
 import { costCurve, linearThresholds, replay } from "../lib/ledger/replay.ts";
 import { simulateLedgerMonth } from "../lib/ledger/simulate_month.ts";
 import { verifyLedger } from "../lib/ledger/verify.ts";
-import { SIMULATED_MODELS } from "../lib/runs/simulate.ts";
+import { SIMULATED_MODELS } from "../lib/tasks/simulate.ts";
 
 const profile = getProfile("reconciliation");
 const month = simulateLedgerMonth({

@@ -6,7 +6,7 @@
 //   deno bench -A bench/policy_bench.ts
 import { binEdges, binIndex } from "../lib/calibration/binning.ts";
 import { eceInterval } from "../lib/calibration/ece_interval.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
 
 const N = 1_000_000;

@@ -15,12 +15,12 @@ import {
   countRatio,
 } from "../lib/metrics/bootstrap.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import type { Decision } from "../lib/runs/decision.ts";
-import { decisionStats } from "../lib/runs/decision_stats.ts";
+import type { Decision } from "../lib/decision/decision.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
 import {
   decisionTable,
   parseDecisionsJsonl,
-} from "../lib/runs/load_decisions.ts";
+} from "../lib/read/load_decisions.ts";
 
 const N = 200_000;
 const PROFILES = 1_000;

@@ -5,7 +5,7 @@
 // The full-size figure (10,000 profiles x 20 models x 1,000,000 decisions)
 // comes from scripts/bench_sweep.ts.
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { multinomial, seededPrng } from "../lib/metrics/sampling.ts";
+import { multinomial, seededPrng } from "../lib/math/sampling.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { lossCoefficients } from "../lib/sensitivity/loss_coefficients.ts";
 import { drawRegistryProfiles } from "../lib/sensitivity/registry_draws.ts";

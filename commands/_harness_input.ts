@@ -1,7 +1,7 @@
 // Private to the CLI: the mapping flags every harness format shares, parsed
 // in one place; which format an input is, detected from its content; and
 // the import of harness logs into decisions, saying what was done.
-import type { Decision } from "../lib/runs/decision.ts";
+import type { Decision } from "../lib/decision/decision.ts";
 import {
   detectHarnessFormats,
   detectInput,
@@ -13,18 +13,18 @@ import {
   type HarnessOption,
   isHarnessFormat,
   type SetAside,
-} from "../lib/runs/import_harness.ts";
+} from "../lib/import/harness.ts";
 import {
   countPCorrectSources,
   describePCorrectSources,
   parsePCorrectFrom,
   severityResolver,
   severitySpec,
-} from "../lib/runs/mapping.ts";
+} from "../lib/import/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { decisionTupleKey } from "../lib/_tuple_key.ts";
-import { regularFile } from "../lib/_regular_file.ts";
+import { regularFile } from "../lib/read/_regular_file.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {

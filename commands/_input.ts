@@ -5,16 +5,16 @@ import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import {
   countPCorrectSources,
   describePCorrectSources,
-} from "../lib/runs/mapping.ts";
-import { decisionFormatOf } from "../lib/runs/load_any.ts";
-import { regularFile } from "../lib/_regular_file.ts";
+} from "../lib/import/mapping.ts";
+import { decisionFormatOf } from "../lib/read/load_any.ts";
+import { regularFile } from "../lib/read/_regular_file.ts";
 import { CheckFailed, UsageError } from "./_command.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { formatCount } from "../lib/format/numbers.ts";
 import { importLater } from "../lib/_late_import.ts";
-import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
-import type { SetAside } from "../lib/runs/import_harness.ts";
+import { HARNESS_FORMATS } from "../lib/import/harness.ts";
+import type { SetAside } from "../lib/import/harness.ts";
 import {
   detectFormat,
   importHarness,
@@ -29,12 +29,12 @@ import {
 const later = <T>(path: string): Promise<T> =>
   importLater<T>(new URL(path, import.meta.url));
 const decisionStatsOf = async (table: ColumnTable) =>
-  (await later<typeof import("../lib/runs/decision_stats.ts")>(
-    "../lib/runs/decision_stats.ts",
+  (await later<typeof import("../lib/decision/decision_stats.ts")>(
+    "../lib/decision/decision_stats.ts",
   )).decisionStats(table);
 const loadDecisionsModule = () =>
-  later<typeof import("../lib/runs/load_decisions.ts")>(
-    "../lib/runs/load_decisions.ts",
+  later<typeof import("../lib/read/load_decisions.ts")>(
+    "../lib/read/load_decisions.ts",
   );
 
 /** Input formats the CLI reads. */
@@ -168,8 +168,8 @@ export async function readRunFrom(
     throw new UsageError(`--probability applies to --format lossbench only`);
   }
   const { postgresDecisionStats } = await later<
-    typeof import("../lib/runs/postgres_stats.ts")
-  >("../lib/runs/postgres_stats.ts");
+    typeof import("../lib/sql/postgres_stats.ts")
+  >("../lib/sql/postgres_stats.ts");
   let stats: StatsRow[];
   try {
     stats = await postgresDecisionStats(flags.dsn, flags.table, {
@@ -423,8 +423,8 @@ async function readSeveral(
   }
   const parts: Omit<RunInput, "files">[] = [];
   for (const p of paths) parts.push(await readOne(p, format, flags, true));
-  const { decisionKey } = await later<typeof import("../lib/runs/arrow.ts")>(
-    "../lib/runs/arrow.ts",
+  const { decisionKey } = await later<typeof import("../lib/read/arrow.ts")>(
+    "../lib/read/arrow.ts",
   );
   const first = new Map<string, string>();
   parts.forEach((part, i) => {
@@ -576,8 +576,8 @@ async function readOneUnchecked(
       );
     }
     const { loadLossbenchLedger } = await later<
-      typeof import("../lib/runs/import_lossbench.ts")
-    >("../lib/runs/import_lossbench.ts");
+      typeof import("../lib/import/lossbench.ts")
+    >("../lib/import/lossbench.ts");
     const { decisions, notes } = await loadLossbenchLedger(path, {
       ...unknownKeys(flags),
       probability: flags.probability,
@@ -595,8 +595,8 @@ async function readOneUnchecked(
   if (format === "reconforge") {
     const from = flags["pcorrect-from"];
     const { loadReconforge } = await later<
-      typeof import("../lib/runs/import_reconforge.ts")
-    >("../lib/runs/import_reconforge.ts");
+      typeof import("../lib/import/reconforge.ts")
+    >("../lib/import/reconforge.ts");
     const { decisions, notes } = await loadReconforge(
       path,
       {
@@ -648,13 +648,13 @@ async function readOneUnchecked(
       );
     }
     const stats = fileFormat === "jsonl"
-      ? await (await later<typeof import("../lib/runs/duckdb_jsonl.ts")>(
-        "../lib/runs/duckdb_jsonl.ts",
+      ? await (await later<typeof import("../lib/sql/duckdb_jsonl.ts")>(
+        "../lib/sql/duckdb_jsonl.ts",
       )).duckdbJsonlStats(
         path,
       )
-      : await (await later<typeof import("../lib/runs/duckdb_stats.ts")>(
-        "../lib/runs/duckdb_stats.ts",
+      : await (await later<typeof import("../lib/sql/duckdb_stats.ts")>(
+        "../lib/sql/duckdb_stats.ts",
       ))
         .duckdbDecisionStats(path);
     return {
@@ -667,8 +667,8 @@ async function readOneUnchecked(
   }
   if (fileFormat !== "jsonl") {
     const { loadDecisions } = await later<
-      typeof import("../lib/runs/load_any.ts")
-    >("../lib/runs/load_any.ts");
+      typeof import("../lib/read/load_any.ts")
+    >("../lib/read/load_any.ts");
     const table = await loadDecisions(path);
     const note = largeFileNote(path, table.numRows(), {
       format: fileFormat,
@@ -702,8 +702,8 @@ async function readOneUnchecked(
     };
   }
   const { jsonlStatsFile } = await later<
-    typeof import("../lib/runs/jsonl_stats.ts")
-  >("../lib/runs/jsonl_stats.ts");
+    typeof import("../lib/read/jsonl_stats.ts")
+  >("../lib/read/jsonl_stats.ts");
   const { stats, decisions } = await jsonlStatsFile(path, {
     ...(onProgress ? { onProgress } : {}),
   });

@@ -23,9 +23,9 @@ import {
   pairedAccuracyTable,
 } from "../lib/metrics/paired_proportion.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
-import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
-import { pairedStats } from "../lib/runs/paired_stats.ts";
-import { pairedTasks } from "../lib/runs/paired_tasks.ts";
+import { seededPrng, seedFor } from "../lib/math/sampling.ts";
+import { pairedStats } from "../lib/decision/paired_stats.ts";
+import { pairedTasks } from "../lib/decision/paired_tasks.ts";
 import {
   alignRows,
   type Command,

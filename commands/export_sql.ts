@@ -4,8 +4,8 @@ import {
   decisionsTableSql,
   SQL_DIALECTS,
   type SqlDialect,
-} from "../lib/runs/decision_sql_export.ts";
-import { checkTableName } from "../lib/runs/postgres_stats.ts";
+} from "../lib/sql/decision_sql_export.ts";
+import { checkTableName } from "../lib/sql/postgres_stats.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
 import { commandHelp } from "./_help.ts";
 import { JSON_OPTION } from "./_options.ts";

@@ -1,7 +1,7 @@
 // `lossbook import`: turn harness logs (or ReconForge files) into Decision
 // records once, so the mapping can be reviewed before anything is scored.
-import { decisionTable } from "../lib/runs/load_decisions.ts";
-import { decisionFormatOf, writeDecisions } from "../lib/runs/load_any.ts";
+import { decisionTable } from "../lib/read/load_decisions.ts";
+import { decisionFormatOf, writeDecisions } from "../lib/read/load_any.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
 import { importHarness, isHarness, MAPPING_FLAGS } from "./_harness_input.ts";
 import {

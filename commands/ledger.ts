@@ -36,11 +36,11 @@ import {
   decisionKey as ledgerDecisionKey,
   legacyDecisionId,
 } from "../lib/ledger/_decision_id.ts";
-import type { Decision } from "../lib/runs/decision.ts";
-import { loadLossbenchLedger } from "../lib/runs/import_lossbench.ts";
-import { readDecisionsJsonl } from "../lib/runs/load_decisions.ts";
-import { decisionKey } from "../lib/runs/arrow.ts";
-import { HARNESS_FORMATS } from "../lib/runs/import_harness.ts";
+import type { Decision } from "../lib/decision/decision.ts";
+import { loadLossbenchLedger } from "../lib/import/lossbench.ts";
+import { readDecisionsJsonl } from "../lib/read/load_decisions.ts";
+import { decisionKey } from "../lib/read/arrow.ts";
+import { HARNESS_FORMATS } from "../lib/import/harness.ts";
 import {
   importHarness,
   isHarness,

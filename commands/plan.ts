@@ -2,7 +2,7 @@
 // loss (and in accuracy) under a profile, by seeded simulation of compare's
 // paired sign-flip test from a pilot run.
 import { planSampleSize } from "../lib/metrics/sample_size.ts";
-import { pairedStats } from "../lib/runs/paired_stats.ts";
+import { pairedStats } from "../lib/decision/paired_stats.ts";
 import {
   alignRows,
   type Command,

@@ -38,7 +38,7 @@ import {
   posteriorLossDraws,
 } from "../lib/metrics/loss_posterior.ts";
 import { probabilityBest } from "../lib/metrics/rank_probability.ts";
-import type { Rate, RateInterval } from "../lib/metrics/rate.ts";
+import type { Rate, RateInterval } from "../lib/math/rate.ts";
 import {
   caughtRecallBySeverity,
   caughtRecallCounts,
@@ -46,7 +46,7 @@ import {
   confusionMatrix,
   severityWeightedRecall,
 } from "../lib/metrics/reconforge.ts";
-import { seededPrng, seedFor } from "../lib/metrics/sampling.ts";
+import { seededPrng, seedFor } from "../lib/math/sampling.ts";
 import {
   forModel,
   isVerdictClass,

@@ -4,7 +4,7 @@ import {
   decisionsToJsonl,
   SIMULATED_MODELS,
   simulateRun,
-} from "../lib/runs/simulate.ts";
+} from "../lib/tasks/simulate.ts";
 import {
   alignRows,
   type Command,

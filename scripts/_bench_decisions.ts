@@ -2,7 +2,7 @@
 // (two models, one trial per task, a mix of severities, exceptions, errors
 // and escalations), written in batches so that any size fits in memory.
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 
 /** Options for {@linkcode writeBenchDecisions}. */
 export interface BenchDecisionsOptions {

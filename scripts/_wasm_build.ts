@@ -16,13 +16,13 @@ export interface WasmModuleSource {
 /** Every WebAssembly module lossbook ships. */
 export const WASM_MODULES: readonly WasmModuleSource[] = [
   {
-    source: "lib/runs/_scan_wasm.wat",
-    bytes: "lib/runs/_scan_wasm_bytes.ts",
+    source: "lib/read/_scan_wasm.wat",
+    bytes: "lib/read/_scan_wasm_bytes.ts",
     constant: "SCAN_WASM_BASE64",
   },
   {
-    source: "lib/metrics/_sampling_wasm.wat",
-    bytes: "lib/metrics/_sampling_wasm_bytes.ts",
+    source: "lib/math/_sampling_wasm.wat",
+    bytes: "lib/math/_sampling_wasm_bytes.ts",
     constant: "SAMPLING_WASM_BASE64",
   },
 ];

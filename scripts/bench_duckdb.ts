@@ -24,13 +24,13 @@
 // The peer ratio is DuckDB rows/s on the full file over Arquero rows/s on the
 // slice: an extrapolation of throughput, since the Arquero path holds every
 // row in memory and could not load the full file on this machine.
-import { decisionStats } from "../lib/runs/decision_stats.ts";
-import { sqlString, withDuckDB } from "../lib/runs/duckdb_session.ts";
+import { decisionStats } from "../lib/decision/decision_stats.ts";
+import { sqlString, withDuckDB } from "../lib/read/duckdb_session.ts";
 import {
   duckdbDecisionStats,
   type DuckDBProgress,
-} from "../lib/runs/duckdb_stats.ts";
-import { loadDecisionsParquet } from "../lib/runs/parquet.ts";
+} from "../lib/sql/duckdb_stats.ts";
+import { loadDecisionsParquet } from "../lib/read/parquet.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { needDisk } from "./_disk.ts";
 

@@ -37,15 +37,15 @@ import { parseArgs } from "node:util";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { writeBenchDecisions } from "./_bench_decisions.ts";
 import { needDisk } from "./_disk.ts";
-import { withDuckDB } from "../lib/runs/duckdb_session.ts";
-import { duckdbFileLiteral } from "../lib/runs/duckdb_session.ts";
-import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
+import { withDuckDB } from "../lib/read/duckdb_session.ts";
+import { duckdbFileLiteral } from "../lib/read/duckdb_session.ts";
+import { decisionsTableSql } from "../lib/sql/decision_sql_export.ts";
 import {
   decisionCellsByKeySql,
   decisionCellsSql,
   decisionCellsWithoutChecksSql,
-} from "../lib/runs/duckdb_stats_sql.ts";
-import { postgresCellOptions } from "../lib/runs/postgres_stats.ts";
+} from "../lib/sql/duckdb_stats_sql.ts";
+import { postgresCellOptions } from "../lib/sql/postgres_stats.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

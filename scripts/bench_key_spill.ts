@@ -12,7 +12,7 @@
 // Checks free disk first (16 bytes a key) and removes what it writes.
 // Usage: deno run -A scripts/bench_key_spill.ts [--n 2000000,10000000] [--repeats 1]
 import { parseArgs } from "node:util";
-import { DecisionKeySet } from "../lib/runs/_key_spill.ts";
+import { DecisionKeySet } from "../lib/read/_key_spill.ts";
 import { needDisk } from "./_disk.ts";
 
 const MODES = ["spill", "unlimited"] as const;

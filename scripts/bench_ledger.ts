@@ -18,7 +18,7 @@ import { costCurve, linearThresholds, replay } from "../lib/ledger/replay.ts";
 import { simulateLedgerMonth } from "../lib/ledger/simulate_month.ts";
 import { readHeadFile, verifyLedgerFile } from "../lib/ledger/verify.ts";
 import { openLedger } from "../lib/ledger/writer.ts";
-import { SIMULATED_MODELS } from "../lib/runs/simulate.ts";
+import { SIMULATED_MODELS } from "../lib/tasks/simulate.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -16,7 +16,7 @@ import { binEdges, binIndex } from "../lib/calibration/binning.ts";
 import { eceInterval } from "../lib/calibration/ece_interval.ts";
 import { eceNoiseFloor } from "../lib/calibration/noise_floor.ts";
 import { quantileSorted } from "../lib/metrics/bootstrap.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import {
   optimalThreshold,
   thresholdsByGroup,

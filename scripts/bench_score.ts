@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { writeBenchDecisions } from "./_bench_decisions.ts";
-import { jsonlStats } from "../lib/runs/jsonl_text_stats.ts";
+import { jsonlStats } from "../lib/read/jsonl_text_stats.ts";
 import { scoreModels } from "../commands/score.ts";
 
 const { values } = parseArgs({

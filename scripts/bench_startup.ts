@@ -124,7 +124,7 @@ try {
   // the score's own work, in a process that has already started
   const { scoreModels } = await import("../commands/score.ts");
   const { SHIPPED_PROFILES } = await import("../lib/costs/shipped.ts");
-  const { jsonlStatsFile } = await import("../lib/runs/jsonl_stats.ts");
+  const { jsonlStatsFile } = await import("../lib/read/jsonl_stats.ts");
   const compute: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const t = performance.now();

@@ -22,7 +22,7 @@ import {
   multinomial,
   type Prng,
   seededPrng,
-} from "../lib/metrics/sampling.ts";
+} from "../lib/math/sampling.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import { lossCoefficients } from "../lib/sensitivity/loss_coefficients.ts";
 import { drawRegistryProfiles } from "../lib/sensitivity/registry_draws.ts";

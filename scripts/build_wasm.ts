@@ -1,5 +1,5 @@
-// Assemble each of lossbook's WAT sources (lib/runs/_scan_wasm.wat,
-// lib/metrics/_sampling_wasm.wat) into its bytes module (the WebAssembly
+// Assemble each of lossbook's WAT sources (lib/read/_scan_wasm.wat,
+// lib/math/_sampling_wasm.wat) into its bytes module (the WebAssembly
 // bytes as base64, so that a worker loads them without file access), with
 // wabt's WAT parser. `--check` fails instead of writing when committed bytes
 // differ from what their source assembles to.

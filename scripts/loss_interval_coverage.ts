@@ -10,7 +10,7 @@ import { pairedBootstrap } from "../lib/metrics/bootstrap.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
 import { lossInterval } from "../lib/metrics/loss_interval.ts";
 import { pairedLossTest } from "../lib/metrics/paired_loss_test.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import {
   clusteredCells,
   COMPARE_RATES,

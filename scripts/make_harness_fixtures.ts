@@ -9,7 +9,7 @@
 // Same seed, byte-identical files.
 // Usage: deno run --allow-write scripts/make_harness_fixtures.ts
 
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 
 const SEED = 20261130;
 const root = new URL("..", import.meta.url).pathname;

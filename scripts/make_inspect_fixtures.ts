@@ -11,7 +11,7 @@
 // Usage: deno run --allow-write --allow-run scripts/make_inspect_fixtures.ts
 
 import { deflateSync } from "fflate";
-import { crc32Of } from "../lib/runs/_zip_read.ts";
+import { crc32Of } from "../lib/import/_zip_read.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const written: string[] = [];

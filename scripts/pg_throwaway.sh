@@ -4,7 +4,7 @@
 # removed on stop. Used by .ci/run and by developers alike.
 #
 #   eval "$(scripts/pg_throwaway.sh start)"   # sets LOSSBOOK_PG_DIR and LOSSBOOK_TEST_PG_DSN
-#   deno test -A tests/lib/runs/sql_engines_test.ts
+#   deno test -A tests/lib/sql/sql_engines_test.ts
 #   scripts/pg_throwaway.sh stop "$LOSSBOOK_PG_DIR"
 #
 # The binaries are Debian's (`postgresql` package, under

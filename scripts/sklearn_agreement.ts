@@ -21,9 +21,9 @@
 import { brierScore } from "../lib/calibration/brier.ts";
 import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
 import type { BinStrategy } from "../lib/calibration/binning.ts";
-import { seededPrng } from "../lib/metrics/sampling.ts";
+import { seededPrng } from "../lib/math/sampling.ts";
 import { cohensKappa } from "../lib/policy/kappa.ts";
-import { SIMULATED_MODELS, simulateRun } from "../lib/runs/simulate.ts";
+import { SIMULATED_MODELS, simulateRun } from "../lib/tasks/simulate.ts";
 import { outcomeColumns } from "../lib/calibration/outcome_columns.ts";
 import { equalWidthEdges } from "../lib/calibration/binning.ts";
 import { applyCalibrator } from "../lib/calibration/calibrator.ts";

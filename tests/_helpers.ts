@@ -1,6 +1,6 @@
 // Shared test helpers: temporary folders that clean themselves up, temporary
 // files, and a decision factory.
-import type { Decision } from "../lib/runs/decision.ts";
+import type { Decision } from "../lib/decision/decision.ts";
 
 // Every folder tempDir() makes, removed after the last test of the file
 // that made it (each test file runs in its own worker, with its own list)

@@ -3,8 +3,8 @@
 // throwaway server. Without it a PostgreSQL test is skipped with a notice
 // on a developer's machine, and fails when CI=true.
 import postgres from "postgres";
-import { decisionsTableSql } from "../lib/runs/decision_sql_export.ts";
-import { parsePostgresDsn } from "../lib/runs/postgres_stats.ts";
+import { decisionsTableSql } from "../lib/sql/decision_sql_export.ts";
+import { parsePostgresDsn } from "../lib/sql/postgres_stats.ts";
 
 export const PG_DSN = Deno.env.get("LOSSBOOK_TEST_PG_DSN");
 const IN_CI = Deno.env.get("CI") === "true";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { _normalCdf } from "./_special.ts";
+import { _normalCdf } from "../math/_special.ts";
 import type { BinningOptions } from "./binning.ts";
 import { type BinnedResult, reliabilityDiagram } from "./reliability.ts";
 

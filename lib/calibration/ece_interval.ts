@@ -10,13 +10,13 @@
  */
 
 import { quantileSorted } from "../metrics/bootstrap.ts";
-import { clopperPearsonInterval } from "../policy/clopper_pearson.ts";
+import { clopperPearsonInterval } from "../math/clopper_pearson.ts";
 import {
   multinomial,
   normal,
   type Prng,
   seededPrng,
-} from "../metrics/sampling.ts";
+} from "../math/sampling.ts";
 import { _binSums } from "./_bin_sums.ts";
 import { _checkInteger, _checkLevel } from "./_columns.ts";
 import type { BinningOptions } from "./binning.ts";

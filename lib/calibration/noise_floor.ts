@@ -6,12 +6,7 @@
  */
 
 import { quantileSorted } from "../metrics/bootstrap.ts";
-import {
-  binomial,
-  normal,
-  type Prng,
-  seededPrng,
-} from "../metrics/sampling.ts";
+import { binomial, normal, type Prng, seededPrng } from "../math/sampling.ts";
 import { _checkInteger, _checkLevel } from "./_columns.ts";
 import { binEdges, binIndex, type BinningOptions } from "./binning.ts";
 import type { BinnedResult } from "./reliability.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Prng, seededPrng } from "../metrics/sampling.ts";
+import { type Prng, seededPrng } from "../math/sampling.ts";
 import { _checkProbabilities } from "./_columns.ts";
 import { _logit } from "./_logistic.ts";
 import type { BinningOptions } from "./binning.ts";

@@ -13,7 +13,7 @@ import { profileFileSchema } from "./_schema.ts";
 import { profileFromObject, registryFromObject } from "./_from_object.ts";
 import { InputSyntaxError } from "../input_error.ts";
 import { isInputError } from "../input_error.ts";
-import { readUtf8File, stripBom } from "../runs/_utf8.ts";
+import { readUtf8File, stripBom } from "../read/_utf8.ts";
 import { parseJsonNoDuplicates } from "../_json_keys.ts";
 
 export {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Rate, rate } from "../metrics/rate.ts";
+import { type Rate, rate } from "../math/rate.ts";
 import type { FailureClass } from "./cost_evidence.ts";
 import { checkClassList, checkOutcome } from "./_columns.ts";
 

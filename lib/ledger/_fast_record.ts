@@ -4,7 +4,7 @@
 // the caller re-runs zod for the precise message.
 import type { DecisionRecord } from "./record.ts";
 import { isTimestamp } from "./record.ts";
-import { isDecisionShape } from "../runs/_fast_decision.ts";
+import { isDecisionShape } from "../decision/_fast_decision.ts";
 
 const RECORD_KEYS = new Set([
   "kind",

@@ -5,7 +5,7 @@
 // line from a moved one. Bytes come in chunks of any size, so a file of any
 // length is verified in constant memory.
 import { bytesEqual } from "./_sha256.ts";
-import { regularFile } from "../_regular_file.ts";
+import { regularFile } from "../read/_regular_file.ts";
 
 import type { LedgerProblem } from "./verify.ts";
 

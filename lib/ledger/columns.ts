@@ -18,7 +18,7 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { CLEAN_CLASS } from "../runs/decision.ts";
+import { CLEAN_CLASS } from "../decision/decision.ts";
 import type { LedgerEntry, PolicyRecord, Resolution } from "./record.ts";
 import { decisionKey } from "./_decision_id.ts";
 import { InputRangeError } from "../input_error.ts";

@@ -13,7 +13,7 @@ import {
   costIfWrong,
   type CostMatrix,
 } from "../metrics/loss.ts";
-import { type Decision, pError } from "../runs/decision.ts";
+import { type Decision, pError } from "../decision/decision.ts";
 import {
   policyAction,
   policyRevision,

@@ -7,7 +7,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { getProfile } from "../costs/load.ts";
- * import { SIMULATED_MODELS } from "../runs/simulate.ts";
+ * import { SIMULATED_MODELS } from "../tasks/simulate.ts";
  * import {
  *   ledgerColumns,
  *   ledgerText,

@@ -16,7 +16,7 @@ import {
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";
-import { regularFile } from "../_regular_file.ts";
+import { regularFile } from "../read/_regular_file.ts";
 
 /** Options for {@linkcode ledgerEntries}. */
 export interface ParseLedgerOptions {

@@ -16,8 +16,8 @@ import { z } from "zod";
 import { describeIssue } from "../_zod_issue.ts";
 import type { Severity } from "../costs/severity.ts";
 import { SEVERITIES } from "../costs/severity.ts";
-import { decisionSchema } from "../runs/decision.ts";
-import type { Decision } from "../runs/decision.ts";
+import { decisionSchema } from "../decision/decision.ts";
+import type { Decision } from "../decision/decision.ts";
 import { fastDecisionRecord } from "./_fast_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
 

@@ -26,7 +26,7 @@ import {
   type CostMatrix,
   ruleCost,
 } from "../metrics/loss.ts";
-import { multinomial, seededPrng, seedFor } from "../metrics/sampling.ts";
+import { multinomial, seededPrng, seedFor } from "../math/sampling.ts";
 import { type Bounds, fayFeuerInterval } from "../metrics/fay_feuer.ts";
 import { signFlipTest } from "../metrics/sign_flip.ts";
 import {

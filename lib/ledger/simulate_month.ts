@@ -9,13 +9,13 @@
 
 import type { CostProfile } from "../costs/profile.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { seededPrng } from "../metrics/sampling.ts";
-import type { Decision } from "../runs/decision.ts";
+import { seededPrng } from "../math/sampling.ts";
+import type { Decision } from "../decision/decision.ts";
 import {
   type SimTask,
   type SimulatedModel,
   simulateRun,
-} from "../runs/simulate.ts";
+} from "../tasks/simulate.ts";
 import { sha256Hex } from "./_sha256.ts";
 import { decisionRecord } from "./decision_record.ts";
 import {
@@ -113,7 +113,7 @@ const CLERKS = ["ana", "ben", "chen"];
  * ```ts
  * import assert from "node:assert/strict";
  * import { getProfile } from "../costs/load.ts";
- * import { SIMULATED_MODELS } from "../runs/simulate.ts";
+ * import { SIMULATED_MODELS } from "../tasks/simulate.ts";
  * import { thresholdPolicy } from "./policy.ts";
  * import { simulateLedgerMonth } from "./simulate_month.ts";
  *

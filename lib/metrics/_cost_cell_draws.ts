@@ -2,7 +2,7 @@
 // × (expected cost of one case of the cell), where each cell's kind shares
 // get a Dirichlet(count + prior) posterior. Costs may be negative (a kind of
 // a paired cell can be a cost difference). Used by replay's paired interval.
-import { gamma, type Prng } from "./sampling.ts";
+import { gamma, type Prng } from "../math/sampling.ts";
 
 /** One kind of a cell: its observed count and the cost of one case of it. */
 export interface CostKind {

@@ -5,7 +5,7 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { type Rate, rate, type RateOptions } from "./rate.ts";
+import { type Rate, rate, type RateOptions } from "../math/rate.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 
 /** Options that choose which decisions a count covers. */

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { multinomial, type Prng, seededPrng } from "./sampling.ts";
-import { multinomialRatios } from "./_sampling_wasm.ts";
+import { multinomial, type Prng, seededPrng } from "../math/sampling.ts";
+import { multinomialRatios } from "../math/_sampling_wasm.ts";
 import type { Severity } from "../costs/severity.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { normalQuantile } from "./normal_quantile.ts";
+import { normalQuantile } from "../math/normal_quantile.ts";
 
 /** A CLT interval for a mean, or for a total (mean × n). */
 export interface CltInterval {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { _gammaP } from "../calibration/_special.ts";
+import { _gammaP } from "../math/_special.ts";
 import type { CostProfile } from "../costs/profile.ts";
 import {
   kindCosts,

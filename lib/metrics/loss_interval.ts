@@ -29,7 +29,7 @@ import {
   lossPosterior,
   posteriorLossDraws,
 } from "./loss_posterior.ts";
-import { type Prng, seededPrng } from "./sampling.ts";
+import { type Prng, seededPrng } from "../math/sampling.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 
 /** The interval methods a user can ask for; `auto` picks {@linkcode AUTO_INTERVAL}. */

@@ -24,8 +24,8 @@
 import type { CostProfile } from "../costs/profile.ts";
 import { type Severity, severityRank } from "../costs/severity.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix, ruleCost } from "./loss.ts";
-import { gamma, type Prng, seededPrng } from "./sampling.ts";
-import { dirichletDraws } from "./_sampling_wasm.ts";
+import { gamma, type Prng, seededPrng } from "../math/sampling.ts";
+import { dirichletDraws } from "../math/_sampling_wasm.ts";
 import {
   type Action,
   type Outcome,

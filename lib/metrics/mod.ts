@@ -23,12 +23,9 @@
  */
 
 export * from "./sufficient_stats.ts";
-export * from "./normal_quantile.ts";
-export * from "./rate.ts";
 export * from "./accuracy.ts";
 export * from "./loss.ts";
 export * from "./reconforge.ts";
-export * from "./sampling.ts";
 export * from "./bootstrap.ts";
 export * from "./clt_interval.ts";
 export * from "./sample_size.ts";

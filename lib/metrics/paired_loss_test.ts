@@ -9,7 +9,7 @@
 import type { CostProfile } from "../costs/profile.ts";
 import type { Severity } from "../costs/severity.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix, ruleCost } from "./loss.ts";
-import type { Prng } from "./sampling.ts";
+import type { Prng } from "../math/sampling.ts";
 import { type SignFlipResult, signFlipTest } from "./sign_flip.ts";
 import { type Action, outcomeOf, type StatsRow } from "./sufficient_stats.ts";
 

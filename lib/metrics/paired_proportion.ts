@@ -6,7 +6,7 @@
  * @module
  */
 
-import { normalQuantile } from "./normal_quantile.ts";
+import { normalQuantile } from "../math/normal_quantile.ts";
 import type { PairedTaskGroup } from "./paired_loss_test.ts";
 
 /** A paired 2×2 table: tasks by which of the two models got them right. */

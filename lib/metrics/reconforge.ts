@@ -6,7 +6,7 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { type Rate, rate, type RateOptions } from "./rate.ts";
+import { type Rate, rate, type RateOptions } from "../math/rate.ts";
 import { isVerdictClass, type StatsRow } from "./sufficient_stats.ts";
 import type { Counts } from "./accuracy.ts";
 import { tupleKey } from "../_tuple_key.ts";

@@ -10,15 +10,15 @@ import type { CostProfile } from "../costs/profile.ts";
 import { type PairedRow, unpair } from "./bootstrap.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix } from "./loss.ts";
 import { kindCosts, lossCells } from "./loss_posterior.ts";
-import { _normalCdf } from "../calibration/_special.ts";
-import { normalQuantile } from "./normal_quantile.ts";
+import { _normalCdf } from "../math/_special.ts";
+import { normalQuantile } from "../math/normal_quantile.ts";
 import {
   gamma,
   multinomial,
   type Prng,
   seededPrng,
   seedFor,
-} from "./sampling.ts";
+} from "../math/sampling.ts";
 import { signFlipTest } from "./sign_flip.ts";
 import { outcomeOf } from "./sufficient_stats.ts";
 

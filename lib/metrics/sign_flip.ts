@@ -5,7 +5,7 @@
  * @module
  */
 
-import { binomial, type Prng, seededPrng } from "./sampling.ts";
+import { binomial, type Prng, seededPrng } from "../math/sampling.ts";
 
 /** The result of a sign-flip test. */
 export interface SignFlipResult {

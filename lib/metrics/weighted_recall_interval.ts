@@ -13,7 +13,7 @@ import {
   severityWeightedRecall,
   type WeightedRecallOptions,
 } from "./reconforge.ts";
-import { beta, type Prng, seededPrng } from "./sampling.ts";
+import { beta, type Prng, seededPrng } from "../math/sampling.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 
 /** The estimand of an R_w interval, as the JSON states it. */

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { _betaInc } from "../calibration/_special.ts";
-import { clopperPearsonUpper } from "./clopper_pearson.ts";
+import { _betaInc } from "../math/_special.ts";
+import { clopperPearsonUpper } from "../math/clopper_pearson.ts";
 import { _checkScored } from "./_score_groups.ts";
 
 /** Options for {@linkcode conformalEscalationThreshold}. */

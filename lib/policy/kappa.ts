@@ -5,7 +5,7 @@
  * @module
  */
 
-import { normalQuantile } from "../metrics/normal_quantile.ts";
+import { normalQuantile } from "../math/normal_quantile.ts";
 
 /** Cohen's kappa with its interval. */
 export interface Kappa {

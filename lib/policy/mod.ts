@@ -26,7 +26,6 @@ export * from "./policy_columns.ts";
 export * from "./optimal_threshold.ts";
 export * from "./risk_coverage.ts";
 export * from "./bayes_rule.ts";
-export * from "./clopper_pearson.ts";
 export * from "./conformal_threshold.ts";
 export * from "./break_even.ts";
 export * from "./veto_cost_curve.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { pError as errorOf } from "../runs/decision.ts";
+import { pError as errorOf } from "../decision/decision.ts";
 
 /** The columns every escalation policy reads. */
 export interface PolicyColumns {

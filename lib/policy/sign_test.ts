@@ -5,8 +5,8 @@
  * @module
  */
 
-import { wilsonInterval } from "../metrics/rate.ts";
-import { clopperPearsonInterval } from "./clopper_pearson.ts";
+import { wilsonInterval } from "../math/rate.ts";
+import { clopperPearsonInterval } from "../math/clopper_pearson.ts";
 
 /** Options for {@linkcode signTest}. */
 export interface SignTestOptions {

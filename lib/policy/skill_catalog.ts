@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Prng, seededPrng } from "../metrics/sampling.ts";
+import { type Prng, seededPrng } from "../math/sampling.ts";
 
 /** Options for {@linkcode simulateSkillCatalog}. */
 export interface SkillCatalogOptions {

@@ -10,7 +10,7 @@ import { SEVERITIES, type Severity } from "../costs/severity.ts";
 import { quantileSorted } from "../metrics/bootstrap.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix } from "../metrics/loss.ts";
 import { lossPosterior } from "../metrics/loss_posterior.ts";
-import { seededPrng, seedFor } from "../metrics/sampling.ts";
+import { seededPrng, seedFor } from "../math/sampling.ts";
 import { forModel, type StatsRow } from "../metrics/sufficient_stats.ts";
 import type { CostFamily } from "./cost_family.ts";
 import type { LossPer } from "./loss_coefficients.ts";

@@ -8,7 +8,7 @@ import { SHIPPED_REGISTRY } from "../costs/shipped.ts";
 import { type CostProfile, defineProfile } from "../costs/profile.ts";
 import { type CostRegistry, getAnchor } from "../costs/registry.ts";
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { type Prng, seededPrng } from "../metrics/sampling.ts";
+import { type Prng, seededPrng } from "../math/sampling.ts";
 
 /**
  * How a cost is drawn from an anchor's [low, typical, high]:

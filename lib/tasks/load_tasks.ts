@@ -18,7 +18,7 @@ import {
   InputTypeError,
 } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";
-import { regularFile } from "../_regular_file.ts";
+import { regularFile } from "../read/_regular_file.ts";
 
 /** Options for parsing a task file. */
 export interface ParseTasksOptions {

@@ -42,3 +42,4 @@ export * from "./contamination.ts";
 export * from "./load_tasks.ts";
 export * from "./write_tasks.ts";
 export * from "./export_inspect.ts";
+export * from "./simulate.ts";

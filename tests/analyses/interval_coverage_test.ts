@@ -8,7 +8,7 @@ import {
 } from "../../analyses/interval_coverage.ts";
 import { getProfile } from "../../lib/costs/load.ts";
 import { realisedLoss } from "../../lib/metrics/loss.ts";
-import { seededPrng } from "../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../lib/math/sampling.ts";
 
 const small = {
   sizes: [60, 400],

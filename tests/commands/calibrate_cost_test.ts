@@ -3,7 +3,7 @@
 // same exposure and the same gap misstate very different amounts.
 import assert from "node:assert/strict";
 import { decision, runCli, tempFile } from "../_helpers.ts";
-import { decisionsToJsonl } from "../../lib/runs/simulate.ts";
+import { decisionsToJsonl } from "../../lib/tasks/simulate.ts";
 
 Deno.test("calibrate --json costWeightedEce tells apart two runs whose bins share exposure and gap", async () => {
   // both decisions predict MATCH at pCorrect 0.9; under reconciliation (consequence) a wrong

@@ -194,7 +194,7 @@ Deno.test("score --format lossbench refuses to guess what calibrated_probability
   assert.equal(ok.code, 0, ok.stderr);
   const doc = JSON.parse(ok.stdout);
   assert.deepEqual(doc.notes, { intermediateSteps: 1 });
-  // small: a HIGH miss (10) and an escalation (1); see tests/lib/runs/import_lossbench_test.ts
+  // small: a HIGH miss (10) and an escalation (1); see tests/lib/import/lossbench_test.ts
   assert.equal(
     doc.models.find((m: { modelId: string }) => m.modelId === "small").loss
       .reconciliation,
@@ -341,9 +341,9 @@ Deno.test("simulate writes a seeded run export, refuses to overwrite it, and lis
 });
 
 Deno.test("score reads CSV, Arrow and Parquet exports, and Parquet through DuckDB, with the same figures", async () => {
-  const { writeDecisions } = await import("../../lib/runs/load_any.ts");
+  const { writeDecisions } = await import("../../lib/read/load_any.ts");
   const { loadDecisionsJsonl } = await import(
-    "../../lib/runs/load_decisions.ts"
+    "../../lib/read/load_decisions.ts"
   );
   const dir = await tempDir();
   const table = await loadDecisionsJsonl(EXAMPLE);

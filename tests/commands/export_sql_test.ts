@@ -1,7 +1,7 @@
 // export-sql --constraints: the constrained CREATE TABLE next to the
 // existing output, which stays as it was.
 import assert from "node:assert/strict";
-import { decisionsTableSql } from "../../lib/runs/decision_sql_export.ts";
+import { decisionsTableSql } from "../../lib/sql/decision_sql_export.ts";
 import { runCli } from "../_helpers.ts";
 
 Deno.test("export-sql --constraints also prints the constrained CREATE TABLE, in JSON as constrainedTable after the other keys; without it the output is unchanged", async () => {

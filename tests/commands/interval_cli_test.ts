@@ -6,12 +6,11 @@ import {
   forModel,
   pairedBootstrap,
   realisedLoss,
-  seededPrng,
-  seedFor,
 } from "../../lib/metrics/mod.ts";
-import { jsonlStats } from "../../lib/runs/jsonl_text_stats.ts";
-import { decisionTable } from "../../lib/runs/load_decisions.ts";
-import { pairedStats } from "../../lib/runs/paired_stats.ts";
+import { seededPrng, seedFor } from "../../lib/math/mod.ts";
+import { jsonlStats } from "../../lib/read/jsonl_text_stats.ts";
+import { decisionTable } from "../../lib/read/load_decisions.ts";
+import { pairedStats } from "../../lib/decision/paired_stats.ts";
 import { decision, runCli, tempFile } from "../_helpers.ts";
 
 const FILE = "data/examples/model_ab.jsonl";

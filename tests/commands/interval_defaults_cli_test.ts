@@ -6,7 +6,7 @@ import { getProfile } from "../../lib/costs/load.ts";
 import { thresholdPolicy } from "../../lib/ledger/policy.ts";
 import { simulateLedgerMonth } from "../../lib/ledger/simulate_month.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
-import { SIMULATED_MODELS } from "../../lib/runs/simulate.ts";
+import { SIMULATED_MODELS } from "../../lib/tasks/simulate.ts";
 import { runCli, tempDir } from "../_helpers.ts";
 
 const root = new URL("../../", import.meta.url).pathname;

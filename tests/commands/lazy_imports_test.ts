@@ -156,7 +156,7 @@ for (const name of ["score", "sweep"]) {
 }
 
 Deno.test("the PostgreSQL engine loads no table library, schema library or DuckDB up front (the row reader loads only for a row to refuse)", async () => {
-  const from = await reach("lib/runs/postgres_stats.ts");
+  const from = await reach("lib/sql/postgres_stats.ts");
   const found = [...from.keys()].filter((m) =>
     ["arquero", "@uwdata/flechette", "zod", "@duckdb/node-api"].includes(
       npmPackage(m) ?? "",

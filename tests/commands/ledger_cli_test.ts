@@ -3,8 +3,8 @@ import { getProfile } from "../../lib/costs/load.ts";
 import { thresholdPolicy } from "../../lib/ledger/policy.ts";
 import { simulateLedgerMonth } from "../../lib/ledger/simulate_month.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
-import type { SimulatedModel } from "../../lib/runs/simulate.ts";
-import { SIMULATED_MODELS } from "../../lib/runs/simulate.ts";
+import type { SimulatedModel } from "../../lib/tasks/simulate.ts";
+import { SIMULATED_MODELS } from "../../lib/tasks/simulate.ts";
 import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 // the five contract keys, and "anchored" (whether a head file anchored the check)

@@ -5,7 +5,7 @@ import type { LedgerRecord } from "../../lib/ledger/record.ts";
 import { openReview } from "../../lib/ledger/review.ts";
 import { headFilePath } from "../../lib/ledger/verify.ts";
 import { openLedger } from "../../lib/ledger/writer.ts";
-import { parseDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
+import { parseDecisionsJsonl } from "../../lib/read/load_decisions.ts";
 import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 const AT = "2026-03-01T09:00:00Z";

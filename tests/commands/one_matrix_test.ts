@@ -13,10 +13,10 @@ import {
   realisedLoss,
   STRICT_MATRIX,
 } from "../../lib/metrics/loss.ts";
-import type { Decision } from "../../lib/runs/decision.ts";
-import { decisionStats } from "../../lib/runs/decision_stats.ts";
-import { decisionTable } from "../../lib/runs/load_decisions.ts";
-import { decisionsToJsonl } from "../../lib/runs/simulate.ts";
+import type { Decision } from "../../lib/decision/decision.ts";
+import { decisionStats } from "../../lib/decision/decision_stats.ts";
+import { decisionTable } from "../../lib/read/load_decisions.ts";
+import { decisionsToJsonl } from "../../lib/tasks/simulate.ts";
 
 // A hand-built run, every decision automatic with a stated pCorrect, with
 // every kind of error: misses, wrong exception types and false alarms.

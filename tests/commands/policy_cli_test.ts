@@ -10,7 +10,7 @@ import {
   decisionsToJsonl,
   SIMULATED_MODELS,
   simulateRun,
-} from "../../lib/runs/simulate.ts";
+} from "../../lib/tasks/simulate.ts";
 
 const suite = severitySuite(600);
 const over = simulateRun(suite, {

@@ -3,8 +3,8 @@
 // runs. The PostgreSQL tests are those of tests/_pg.ts.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { loadDecisionsJsonl } from "../../lib/runs/load_decisions.ts";
-import { DECISION_COLUMNS } from "../../lib/runs/load_decisions.ts";
+import { loadDecisionsJsonl } from "../../lib/read/load_decisions.ts";
+import { DECISION_COLUMNS } from "../../lib/read/load_decisions.ts";
 import { roundNumbers, runCli, tempDir } from "../_helpers.ts";
 import { pgTest, withPgTable } from "../_pg.ts";
 

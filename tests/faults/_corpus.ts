@@ -14,10 +14,10 @@
 import { createHash } from "node:crypto";
 import { main } from "../../cli.ts";
 import { ledgerText } from "../../lib/ledger/chain.ts";
-import { decisionsToArrow } from "../../lib/runs/arrow.ts";
-import { decisionTable } from "../../lib/runs/load_decisions.ts";
-import { writeDecisionsParquet } from "../../lib/runs/parquet.ts";
-import type { Decision } from "../../lib/runs/decision.ts";
+import { decisionsToArrow } from "../../lib/read/arrow.ts";
+import { decisionTable } from "../../lib/read/load_decisions.ts";
+import { writeDecisionsParquet } from "../../lib/read/parquet.ts";
+import type { Decision } from "../../lib/decision/decision.ts";
 import { decision } from "../_helpers.ts";
 import {
   columnFromArray,
@@ -25,7 +25,7 @@ import {
   tableToIPC,
   timestamp,
 } from "@uwdata/flechette";
-import { DECISION_COLUMNS } from "../../lib/runs/load_decisions.ts";
+import { DECISION_COLUMNS } from "../../lib/read/load_decisions.ts";
 
 /** One case: a command line, the exit code it must give, and extra checks. */
 export interface FaultCase {

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { SEVERITIES, type Severity } from "../../lib/costs/severity.ts";
 import type { StatsRow } from "../../lib/metrics/sufficient_stats.ts";
-import type { Decision } from "../../lib/runs/decision.ts";
+import type { Decision } from "../../lib/decision/decision.ts";
 
 /**
  * Fixed seed for every theorem: fast-check prints it with the shrunk

@@ -13,8 +13,8 @@ import {
   STRICT_MATRIX,
 } from "../../lib/metrics/loss.ts";
 import { forModel, summarise } from "../../lib/metrics/sufficient_stats.ts";
-import { decisionStats } from "../../lib/runs/decision_stats.ts";
-import { decisionTable } from "../../lib/runs/load_decisions.ts";
+import { decisionStats } from "../../lib/decision/decision_stats.ts";
+import { decisionTable } from "../../lib/read/load_decisions.ts";
 import { lossCoefficients } from "../../lib/sensitivity/loss_coefficients.ts";
 import { sweepProfiles } from "../../lib/sensitivity/sweep.ts";
 import {

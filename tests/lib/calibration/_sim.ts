@@ -1,6 +1,6 @@
 // Seeded (p, y) samples with a known relation between stated and true
 // probability, for calibration and policy tests.
-import { beta, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { beta, seededPrng } from "../../../lib/math/sampling.ts";
 
 /** How the stated probability relates to the true one. */
 export type Miscalibration = (truth: number) => number;

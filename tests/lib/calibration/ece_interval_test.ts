@@ -6,7 +6,7 @@ import {
   expectedCalibrationError,
 } from "../../../lib/calibration/mod.ts";
 import { quantileSorted } from "../../../lib/metrics/bootstrap.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import { OVERCONFIDENT, sample } from "./_sim.ts";
 
 // The textbook bootstrap: draw n row indices with replacement, recompute ECE

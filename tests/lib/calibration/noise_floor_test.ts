@@ -3,7 +3,7 @@ import {
   eceNoiseFloor,
   expectedCalibrationError,
 } from "../../../lib/calibration/mod.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import { CALIBRATED, OVERCONFIDENT, sample } from "./_sim.ts";
 
 Deno.test("eceNoiseFloor() upper quantile is exceeded by about 5% of calibrated runs (300 seeded runs)", () => {

@@ -14,8 +14,8 @@ import {
   reliabilityDiagram,
 } from "../../../lib/calibration/mod.ts";
 import { getProfile } from "../../../lib/costs/mod.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
-import { SIMULATED_MODELS, simulateRun } from "../../../lib/runs/simulate.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
+import { SIMULATED_MODELS, simulateRun } from "../../../lib/tasks/simulate.ts";
 import { OVERCONFIDENT, sample } from "./_sim.ts";
 
 const FC = { seed: 20_261_134, numRuns: 200, verbose: 1 } as const;

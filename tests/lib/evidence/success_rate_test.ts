@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type FailureClass, successRate } from "../../../lib/evidence/mod.ts";
-import { rate } from "../../../lib/metrics/rate.ts";
+import { rate } from "../../../lib/math/rate.ts";
 
 Deno.test("successRate() over an empty denominator is null with a null interval", () => {
   // yylo-benchmark: "a rate computed over an empty denominator is not 0.0 — it is null"

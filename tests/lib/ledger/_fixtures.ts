@@ -12,7 +12,7 @@ import {
   type SimulatedMonth,
   simulateLedgerMonth,
 } from "../../../lib/ledger/simulate_month.ts";
-import { SIMULATED_MODELS } from "../../../lib/runs/simulate.ts";
+import { SIMULATED_MODELS } from "../../../lib/tasks/simulate.ts";
 
 /** fast-check settings: a fixed seed, printed by fast-check on failure. */
 export const FC = { seed: 20260307, numRuns: 100 };

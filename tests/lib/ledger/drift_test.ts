@@ -18,8 +18,8 @@ import {
   type SimTask,
   type SimulatedModel,
   simulateRun,
-} from "../../../lib/runs/simulate.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+} from "../../../lib/tasks/simulate.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 
 // The same error rate, 3.0% of all decisions, spread evenly over severities
 // first, then moved onto HIGH: 0.15·0.06·2 + 0.1·0.06 = 0.15·0.02 + 0.15·0.04 + 0.1·0.15.

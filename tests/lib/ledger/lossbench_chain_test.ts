@@ -5,7 +5,7 @@ import {
   verifyLossbenchLedger,
   verifyLossbenchLedgerFile,
 } from "../../../lib/ledger/lossbench_chain.ts";
-import { parseLossbenchLedger } from "../../../lib/runs/import_lossbench.ts";
+import { parseLossbenchLedger } from "../../../lib/import/lossbench.ts";
 
 const EXAMPLE = new URL(
   "../../../data/examples/lossbench_ledger.jsonl",

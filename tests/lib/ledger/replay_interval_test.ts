@@ -7,7 +7,7 @@ import {
 } from "../../../lib/ledger/columns.ts";
 import type { LedgerEntry } from "../../../lib/ledger/record.ts";
 import { replay } from "../../../lib/ledger/replay.ts";
-import { type Prng, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { type Prng, seededPrng } from "../../../lib/math/sampling.ts";
 
 // A month whose served model answers HIGH and CRITICAL exceptions (and some
 // clean LOW items) and states each answer's true error rate as its risk.

@@ -18,12 +18,12 @@ import {
   replay,
 } from "../../../lib/ledger/replay.ts";
 import { openReview, resolveReview } from "../../../lib/ledger/review.ts";
-import type { Decision } from "../../../lib/runs/decision.ts";
+import type { Decision } from "../../../lib/decision/decision.ts";
 import {
   type SimTask,
   SIMULATED_MODELS,
   simulateRun,
-} from "../../../lib/runs/simulate.ts";
+} from "../../../lib/tasks/simulate.ts";
 import { decisionRec, FC, smallMonth } from "./_fixtures.ts";
 
 const RECON = getProfile("reconciliation");

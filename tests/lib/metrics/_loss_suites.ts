@@ -10,7 +10,7 @@ import {
   type CostMatrix,
   ruleCost,
 } from "../../../lib/metrics/loss.ts";
-import { multinomial, type Prng } from "../../../lib/metrics/sampling.ts";
+import { multinomial, type Prng } from "../../../lib/math/sampling.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
 import type { PairedRow } from "../../../lib/metrics/bootstrap.ts";
 import type { PairedTaskGroup } from "../../../lib/metrics/paired_loss_test.ts";

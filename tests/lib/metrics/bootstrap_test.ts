@@ -17,8 +17,8 @@ import {
   recallBySeverity,
   recallCounts,
   type StatsRow,
-  wilsonInterval,
 } from "../../../lib/metrics/mod.ts";
+import { wilsonInterval } from "../../../lib/math/mod.ts";
 
 const base = {
   modelId: "m",

@@ -10,10 +10,10 @@ import {
   lossPosterior,
   posteriorLossDraws,
   realisedLoss,
-  seededPrng,
   type StatsRow,
   STRICT_MATRIX,
 } from "../../../lib/metrics/mod.ts";
+import { seededPrng } from "../../../lib/math/mod.ts";
 import {
   clusteredCells,
   HEAVY_RATES,

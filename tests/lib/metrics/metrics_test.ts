@@ -8,14 +8,12 @@ import {
   errorsBySeverity,
   expectedLoss,
   lossBySeverity,
-  normalQuantile,
-  rate,
   realisedLoss,
   recallBySeverity,
   type StatsRow,
   STRICT_MATRIX,
-  wilsonInterval,
 } from "../../../lib/metrics/mod.ts";
+import { normalQuantile, rate, wilsonInterval } from "../../../lib/math/mod.ts";
 
 function cell(patch: Partial<StatsRow>): StatsRow {
   return {

@@ -5,7 +5,7 @@ import {
 } from "../../../lib/metrics/bootstrap.ts";
 import { accuracy } from "../../../lib/metrics/accuracy.ts";
 import { newcombePairedInterval } from "../../../lib/metrics/paired_proportion.ts";
-import { multinomial, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { multinomial, seededPrng } from "../../../lib/math/sampling.ts";
 
 // Two models graded on the same 60 tasks, answering independently with true
 // accuracies 0.97 (A) and 0.99 (B): the joint shares of (A right, B right),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { getProfile } from "../../../lib/costs/load.ts";
 import type { PairedRow } from "../../../lib/metrics/bootstrap.ts";
 import { planSampleSize } from "../../../lib/metrics/sample_size.ts";
-import { multinomial, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { multinomial, seededPrng } from "../../../lib/math/sampling.ts";
 import { signFlipTest } from "../../../lib/metrics/sign_flip.ts";
 
 const high = {

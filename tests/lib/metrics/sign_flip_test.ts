@@ -7,10 +7,10 @@ import {
   pairedTaskStats,
   probabilityBest,
   realisedLoss,
-  seededPrng,
   signFlipTest,
   taskLossDifferences,
 } from "../../../lib/metrics/mod.ts";
+import { seededPrng } from "../../../lib/math/mod.ts";
 import {
   COMPARE_RATES,
   HEAVY_RATES,

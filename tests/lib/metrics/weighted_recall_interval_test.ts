@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Prng, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { type Prng, seededPrng } from "../../../lib/math/sampling.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
 import { weightedRecallInterval } from "../../../lib/metrics/weighted_recall_interval.ts";
 import { RECONFORGE_CLASS_WEIGHTS } from "../../../lib/metrics/reconforge.ts";

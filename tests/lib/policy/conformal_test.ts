@@ -6,7 +6,7 @@ import {
   conformalEscalationThreshold,
   selectiveRiskThreshold,
 } from "../../../lib/policy/mod.ts";
-import { beta, type Prng, seededPrng } from "../../../lib/metrics/sampling.ts";
+import { beta, type Prng, seededPrng } from "../../../lib/math/sampling.ts";
 
 const FC = { seed: 20_261_203, numRuns: 8, verbose: 1 } as const;
 

@@ -10,7 +10,7 @@ import {
   SWITCHYARD_RUN,
   totalCostWithErrors,
 } from "../../../lib/policy/mod.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 
 const FC = { seed: 20_261_206, numRuns: 300, verbose: 1 } as const;
 

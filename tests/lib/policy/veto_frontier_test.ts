@@ -8,7 +8,7 @@ import {
   signTest,
   vetoCostCurve,
 } from "../../../lib/policy/mod.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import { sample } from "../calibration/_sim.ts";
 
 const FC = { seed: 20_261_204, numRuns: 300, verbose: 1 } as const;

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { getProfile } from "../../../lib/costs/load.ts";
 import { realisedLoss, STRICT_MATRIX } from "../../../lib/metrics/loss.ts";
 import { forModel } from "../../../lib/metrics/sufficient_stats.ts";
-import { decisionStats } from "../../../lib/runs/decision_stats.ts";
-import { decisionTable } from "../../../lib/runs/load_decisions.ts";
+import { decisionStats } from "../../../lib/decision/decision_stats.ts";
+import { decisionTable } from "../../../lib/read/load_decisions.ts";
 import { scenarioDecisions } from "../../../analyses/divergence.ts";
 import {
   coefficientLoss,

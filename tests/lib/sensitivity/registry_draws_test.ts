@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { getAnchor, SHIPPED_REGISTRY } from "../../../lib/costs/mod.ts";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
-import { seededPrng } from "../../../lib/metrics/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import {
   drawRegistryProfiles,
   PAYMENTS_ANCHOR_MAP,

@@ -1,0 +1,183 @@
+/**
+ * Task-level pairing of two models: the unit of a paired loss test when
+ * tasks have several trials (epochs, repeated runs, samples).
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import type { Severity } from "../costs/severity.ts";
+import type {
+  PairedTaskGroup,
+  TrialCount,
+} from "../metrics/paired_loss_test.ts";
+import type { Action } from "../metrics/sufficient_stats.ts";
+import { byOrderThenKey, tupleKey } from "../_tuple_key.ts";
+
+/** Paired task groups, and the tasks only one model answered. */
+export interface PairedTasks {
+  /** Groups of tasks with the same severity, gold class and trials on each side, in canonical order. */
+  readonly groups: PairedTaskGroup[];
+  /** Tasks both models answered. */
+  readonly tasks: number;
+  /** Tasks only model A answered. */
+  readonly onlyA: number;
+  /** Tasks only model B answered. */
+  readonly onlyB: number;
+}
+
+interface Side {
+  severity: Severity;
+  trueClass: string;
+  trials: Map<string, TrialCount>;
+}
+
+function key(t: readonly TrialCount[]): string {
+  return tupleKey(t.flatMap((x) => [x.predClass, x.action, x.n]));
+}
+
+// The order of a group: its parts joined as the keys once were (the seeded
+// resampling depends on the order of the groups).
+function orderKey(t: readonly TrialCount[]): string {
+  return t.map((x) => `${x.predClass}\u0001${x.action}\u0001${x.n}`).join(
+    "\u0002",
+  );
+}
+
+/**
+ * Pair two models by task (every trial and run of a task on each side) and
+ * group the paired tasks.
+ *
+ * A task's trials on one side become a multiset of (predicted class,
+ * action); tasks with the same severity, gold class and multisets on both
+ * sides form one group. With one trial per task the groups are the paired
+ * cells of `pairedStats`. Every decision of a task, on both sides, must
+ * agree on its severity and gold class. Cost is O(n).
+ *
+ * @param table A decision table.
+ * @param a Model A's id.
+ * @param b Model B's id.
+ * @returns The groups and the unpaired task counts.
+ * @throws {RangeError} When the ids are equal, a model is absent, or a task's decisions disagree on severity or gold class.
+ *
+ * @example Two epochs of model a beside one of model b
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionTable } from "../read/load_decisions.ts";
+ * import { pairedTasks } from "./paired_tasks.ts";
+ *
+ * const d = {
+ *   runId: "r", taskId: "t1", severity: "HIGH", trueClass: "X", parseOk: true, pCorrect: null,
+ *   action: "auto", cost: { completeness: "unavailable", usd: null }, outcome: "resolved",
+ * } as const;
+ * const p = pairedTasks(decisionTable([
+ *   { ...d, modelId: "a", trial: 0, predClass: "X" },
+ *   { ...d, modelId: "a", trial: 1, predClass: "MATCH" },
+ *   { ...d, modelId: "b", trial: 0, predClass: "X" },
+ * ]), "a", "b");
+ * assert.equal(p.tasks, 1);
+ * assert.deepEqual(p.groups[0].a.map((t) => [t.predClass, t.n]), [["MATCH", 1], ["X", 1]]);
+ * ```
+ */
+export function pairedTasks(
+  table: ColumnTable,
+  a: string,
+  b: string,
+): PairedTasks {
+  if (a === b) {
+    throw new RangeError(
+      `Cannot pair a model with itself: both ids are ${JSON.stringify(a)}`,
+    );
+  }
+  const model = table.array("modelId") as ArrayLike<string>;
+  const task = table.array("taskId") as ArrayLike<string>;
+  const sev = table.array("severity") as ArrayLike<Severity>;
+  const gold = table.array("trueClass") as ArrayLike<string>;
+  const pred = table.array("predClass") as ArrayLike<string>;
+  const action = table.array("action") as ArrayLike<Action>;
+  const sides = [new Map<string, Side>(), new Map<string, Side>()];
+  const first = new Map<string, [Severity, string]>();
+  for (let i = 0; i < model.length; i++) {
+    const s = model[i] === a ? 0 : model[i] === b ? 1 : -1;
+    if (s < 0) continue;
+    const t = task[i];
+    const seen = first.get(t);
+    if (seen === undefined) first.set(t, [sev[i], gold[i]]);
+    else if (seen[0] !== sev[i] || seen[1] !== gold[i]) {
+      throw new RangeError(
+        `Cannot pair models on task ${
+          JSON.stringify(t)
+        }: its decisions disagree, ${seen[0]}/${seen[1]} and ${sev[i]}/${
+          gold[i]
+        } (${model[i]})`,
+      );
+    }
+    let side = sides[s].get(t);
+    if (side === undefined) {
+      sides[s].set(
+        t,
+        side = { severity: sev[i], trueClass: gold[i], trials: new Map() },
+      );
+    }
+    const k = `${pred[i]}\u0001${action[i]}`;
+    const prev = side.trials.get(k);
+    side.trials.set(k, {
+      predClass: pred[i],
+      action: action[i],
+      n: (prev?.n ?? 0) + 1,
+    });
+  }
+  for (const [id, s] of [[a, 0], [b, 1]] as const) {
+    if (sides[s].size === 0) {
+      throw new RangeError(
+        `Cannot pair models: no decisions of model ${JSON.stringify(id)}`,
+      );
+    }
+  }
+  const sorted = (m: Map<string, TrialCount>) =>
+    [...m.values()].sort((x, y) =>
+      x.predClass < y.predClass
+        ? -1
+        : x.predClass > y.predClass
+        ? 1
+        : x.action < y.action
+        ? -1
+        : x.action > y.action
+        ? 1
+        : 0
+    );
+  const groups = new Map<string, PairedTaskGroup>();
+  const order = new Map<string, string>();
+  let tasks = 0;
+  for (const [t, sa] of sides[0]) {
+    const sb = sides[1].get(t);
+    if (sb === undefined) continue;
+    tasks++;
+    const ta = sorted(sa.trials);
+    const tb = sorted(sb.trials);
+    const k = tupleKey([sa.severity, sa.trueClass, key(ta), key(tb)]);
+    if (!order.has(k)) {
+      order.set(
+        k,
+        [sa.severity, sa.trueClass, orderKey(ta), orderKey(tb)].join("\u0000"),
+      );
+    }
+    const prev = groups.get(k);
+    groups.set(k, {
+      severity: sa.severity,
+      trueClass: sa.trueClass,
+      a: ta,
+      b: tb,
+      tasks: (prev?.tasks ?? 0) + 1,
+    });
+  }
+  const ordered = [...groups.entries()].sort(([x], [y]) =>
+    byOrderThenKey(order.get(x)!, x, order.get(y)!, y)
+  ).map(([, g]) => g);
+  return {
+    groups: ordered,
+    tasks,
+    onlyA: sides[0].size - tasks,
+    onlyB: sides[1].size - tasks,
+  };
+}

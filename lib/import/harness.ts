@@ -1,0 +1,249 @@
+/**
+ * The harness importers, in one table: each turns one evaluation harness's
+ * log into Decision records and says what it did.
+ *
+ * ## Adding a harness
+ *
+ * 1. Write `lib/runs/import_<name>.ts` exporting a {@linkcode HarnessImporter}
+ *    constant (for example `export const lmEvalImporter: HarnessImporter =
+ *    { format: "lm-eval", flags: [...], detect, import }`). Its `import`
+ *    resolves severity with `options.severityOf` (never on its own), picks
+ *    probabilities with `pickPCorrect` from `./mapping.ts` in the format's
+ *    documented default order (or `options.pcorrectFrom`), sets
+ *    `pCorrectSource` on every decision, and reads JSON with
+ *    `parseJsonStrict` from `./_json_strict.ts` (bare NaN read, duplicate
+ *    keys refused). Errors name the file, the item and the field.
+ * 2. Add one line to {@linkcode HARNESS_IMPORTERS} below:
+ *    `"lm-eval": lmEvalImporter,`. The CLI (`--format`, detection, the
+ *    mapping flags, `lossbook import`) needs nothing else.
+ *
+ * `flags` lists the mapping options the format reads besides severity and
+ * `--pcorrect-from` (which every format takes); the CLI refuses any other
+ * mapping flag for that format rather than ignoring it.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HARNESS_FORMATS, isHarnessFormat } from "./harness.ts";
+ *
+ * assert.deepEqual([...HARNESS_FORMATS], ["inspect", "lm-eval", "helm", "promptfoo"]);
+ * assert.equal(isHarnessFormat("lm-eval"), true);
+ * assert.equal(isHarnessFormat("reconforge"), false);
+ * ```
+ *
+ * @module
+ */
+
+import type { FailureClass } from "../evidence/cost_evidence.ts";
+import type { Decision } from "../decision/decision.ts";
+import { inspectImporter } from "./inspect.ts";
+import type { SeverityResolver } from "./mapping.ts";
+import { lmEvalImporter } from "./lm_eval.ts";
+import { helmImporter } from "./helm.ts";
+import { promptfooImporter } from "./promptfoo.ts";
+import { InputTypeError } from "../input_error.ts";
+
+/** The harness log formats lossbook reads. */
+export const HARNESS_FORMATS = [
+  "inspect",
+  "lm-eval",
+  "helm",
+  "promptfoo",
+] as const;
+
+/** A harness log format. */
+export type HarnessFormat = typeof HARNESS_FORMATS[number];
+
+/** The mapping options an importer may read, besides severity and `--pcorrect-from`. */
+export type HarnessOption =
+  | "scorer"
+  | "partial"
+  | "modelId"
+  | "filter"
+  | "metric"
+  | "correct";
+
+/** Options of one import, as the CLI passes them (flags already parsed). */
+export interface HarnessImportOptions {
+  /** Gives every decision its severity (from `--severity`, `--severity-map` or `--severity-field`). */
+  readonly severityOf: SeverityResolver;
+  /** `--pcorrect-from SOURCE`: overrides the format's default probability order (`none`: no probability). */
+  readonly pcorrectFrom?: string;
+  /** `--scorer NAME`: which scorer decides correctness when a log has several. */
+  readonly scorer?: string;
+  /** `--partial correct|incorrect`: how a partial or fractional score counts. */
+  readonly partial?: "correct" | "incorrect";
+  /** `--model-id NAME`: the model, where a log does not name it. */
+  readonly modelId?: string;
+  /** `--filter NAME`: which filter's lines to read (lm-eval). */
+  readonly filter?: string;
+  /** `--metric NAME`: which metric decides correctness (HELM). */
+  readonly metric?: string;
+  /** `--correct TYPE[,TYPE]`: assertion types that mean "correct" (promptfoo). */
+  readonly correct?: readonly string[];
+}
+
+/**
+ * A log item that is not a decision: the harness recorded no verdict on it
+ * (an error, a limit or a cancellation with no score), so it is neither
+ * right nor wrong. Set aside with its outcome class, counted, and named.
+ */
+export interface SetAside {
+  /** The task id it would have had. */
+  readonly taskId: string;
+  /** The trial it would have had. */
+  readonly trial: number;
+  /** Its outcome class (for example `harness_failure`, `timeout`, `cancelled`). */
+  readonly outcome: FailureClass;
+  /** Why, in words. */
+  readonly reason: string;
+}
+
+/** What an import produced. */
+export interface HarnessImportResult {
+  /** The decisions, in log order. */
+  readonly decisions: Decision[];
+  /** Counts of notable conversions, by reason (for example `noAnswer`, `harnessFailures`). */
+  readonly notes: Readonly<Record<string, number>>;
+  /** Sentences for the user: which scorer and which pCorrect source were used. */
+  readonly messages: readonly string[];
+  /** Items that are not decisions (no verdict), when the format has any. */
+  readonly setAside?: readonly SetAside[];
+}
+
+/** What detection sees of an input. */
+export interface DetectInput {
+  /** The path as given. */
+  readonly path: string;
+  /** Whether the path is a folder (a HELM run folder, an unpacked log). */
+  readonly isDirectory: boolean;
+  /** The file's first bytes (up to {@linkcode DETECT_HEAD_BYTES}); empty for a folder. */
+  readonly head: Uint8Array;
+}
+
+/** How many leading bytes detection reads. */
+export const DETECT_HEAD_BYTES = 65536;
+
+/** One harness importer: recognise its logs, and turn one into decisions. */
+export interface HarnessImporter {
+  /** Its format name (the `--format` value). */
+  readonly format: HarnessFormat;
+  /** Mapping options it reads, besides severity and `pcorrectFrom`. */
+  readonly flags: readonly HarnessOption[];
+  /** Whether the input is unmistakably this format's log (no false positives: detection must not guess). */
+  detect(input: DetectInput): boolean;
+  /** Read the log at `path` (file or folder). Errors name the file, the item and the field. */
+  import(
+    path: string,
+    options: HarnessImportOptions,
+  ): Promise<HarnessImportResult>;
+}
+
+/** The importers, one line per format; a format without a line is not yet readable. */
+export const HARNESS_IMPORTERS: {
+  readonly [F in HarnessFormat]?: HarnessImporter;
+} = {
+  inspect: inspectImporter,
+  "lm-eval": lmEvalImporter,
+  helm: helmImporter,
+  promptfoo: promptfooImporter,
+};
+
+/**
+ * Whether a string names a harness format.
+ *
+ * @param value Any string.
+ * @returns `true` for one of {@linkcode HARNESS_FORMATS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isHarnessFormat } from "./harness.ts";
+ *
+ * assert.equal(isHarnessFormat("helm"), true);
+ * ```
+ */
+export function isHarnessFormat(value: string): value is HarnessFormat {
+  return (HARNESS_FORMATS as readonly string[]).includes(value);
+}
+
+/**
+ * The importer of a format.
+ *
+ * @param format A harness format.
+ * @returns Its importer.
+ * @throws {TypeError} When the format has no importer in this build.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { harnessImporter } from "./harness.ts";
+ *
+ * assert.equal(harnessImporter("helm").format, "helm");
+ * ```
+ */
+export function harnessImporter(format: HarnessFormat): HarnessImporter {
+  const importer = HARNESS_IMPORTERS[format];
+  if (importer === undefined) {
+    throw new InputTypeError(
+      `--format ${format}: this build of lossbook has no ${format} importer; it reads ${
+        Object.keys(HARNESS_IMPORTERS).join(", ")
+      }`,
+    );
+  }
+  return importer;
+}
+
+/**
+ * Read the part of an input that detection looks at.
+ *
+ * @param path A file or folder.
+ * @returns Its {@linkcode DetectInput}.
+ * @throws `Deno.errors.NotFound` when the path does not exist.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectInput } from "./harness.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const input = await detectInput(dir);
+ * assert.equal(input.isDirectory, true);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function detectInput(path: string): Promise<DetectInput> {
+  const info = await Deno.stat(path);
+  if (info.isDirectory) {
+    return { path, isDirectory: true, head: new Uint8Array(0) };
+  }
+  using file = await Deno.open(path);
+  const head = new Uint8Array(DETECT_HEAD_BYTES);
+  let filled = 0;
+  while (filled < head.length) {
+    const n = await file.read(head.subarray(filled));
+    if (n === null) break;
+    filled += n;
+  }
+  return { path, isDirectory: false, head: head.subarray(0, filled) };
+}
+
+/**
+ * The harness formats whose importer recognises an input.
+ *
+ * @param input From {@linkcode detectInput}.
+ * @returns The formats that claim it (none, one, or, if detection were ambiguous, several).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectHarnessFormats } from "./harness.ts";
+ *
+ * const head = new TextEncoder().encode('{"run": "x", "per_task": []}');
+ * assert.deepEqual(detectHarnessFormats({ path: "a.json", isDirectory: false, head }), []);
+ * ```
+ */
+export function detectHarnessFormats(input: DetectInput): HarnessFormat[] {
+  return HARNESS_FORMATS.filter((f) =>
+    HARNESS_IMPORTERS[f]?.detect(input) ?? false
+  );
+}

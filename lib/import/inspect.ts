@@ -1,0 +1,754 @@
+/**
+ * Importer for inspect_ai logs (`inspect-ai`): `.eval` zip archives (deflate
+ * or zstd entries; samples as one file or as a chunked folder; finished, or
+ * still being written with only `_journal/`; read by `import_inspect_eval.ts`,
+ * loaded only for such a log, which needs read access to lossbook's own
+ * files) and `.json` logs.
+ *
+ * One decision per (sample id, epoch). The scorer's verdict decides
+ * correctness, under every cost matrix: gold class `verdict:correct`,
+ * predicted `verdict:correct`, `verdict:incorrect` or `verdict:no_answer`.
+ * The answer text and the target are kept but never compared. Severity
+ * comes from the shared mapping (`--severity`, `--severity-map`,
+ * `--severity-field`), never from the log. A sample the harness did not
+ * score (an error, a limit or a cancellation with no score, inspect's NaN
+ * "unscored" value) is not a wrong answer: it is set aside with its outcome
+ * class, counted and named, and is not a decision. See `docs/formats.md`.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseInspectJsonLog } from "./inspect.ts";
+ *
+ * const log = {
+ *   version: 2, status: "success",
+ *   eval: { run_id: "r1", model: "ollama/qwen2.5:0.5b", task: "t", created: "2026-01-01T00:00:00Z" },
+ *   samples: [{ id: 1, epoch: 1, target: "No", scores: { match: { value: "C", answer: "No." } } }],
+ * };
+ * const { decisions } = parseInspectJsonLog(JSON.stringify(log), {
+ *   severityOf: () => "HIGH",
+ * });
+ * assert.equal(decisions[0].predClass, "verdict:correct");
+ * assert.equal(decisions[0].answer, "No.");
+ * ```
+ *
+ * @module
+ */
+
+import type { Severity } from "../costs/severity.ts";
+import type { CostEvidence, FailureClass } from "../evidence/cost_evidence.ts";
+import {
+  VERDICT_CORRECT,
+  VERDICT_INCORRECT,
+  VERDICT_NO_ANSWER,
+} from "../metrics/sufficient_stats.ts";
+import type { Decision } from "../decision/decision.ts";
+import type {
+  DetectInput,
+  HarnessImporter,
+  HarnessImportOptions,
+  HarnessImportResult,
+  SetAside,
+} from "./harness.ts";
+import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
+import {
+  type PCorrectCandidate,
+  type PCorrectSource,
+  pickPCorrect,
+} from "./mapping.ts";
+import { importLater } from "../_late_import.ts";
+import { isObject } from "./_harness_record.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
+
+/** The inspect_ai log limit types (`EvalSampleLimitType`). */
+export const INSPECT_LIMIT_TYPES = [
+  "context",
+  "time",
+  "working",
+  "message",
+  "token",
+  "turn",
+  "cost",
+  "operator",
+  "custom",
+] as const;
+
+/** Options for the inspect parsers: the shared harness options. */
+export type InspectOptions = Pick<
+  HarnessImportOptions,
+  "severityOf" | "pcorrectFrom" | "scorer" | "partial"
+>;
+
+type Json = Record<string, unknown>;
+
+function show(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (typeof v === "number" && !Number.isFinite(v)) return String(v);
+  const t = JSON.stringify(v) ?? String(v);
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}
+
+type Verdict = "correct" | "incorrect" | "no_answer" | "partial" | "unscored";
+
+// inspect's value_to_float reads these strings too (case-insensitive)
+const TRUE_WORDS = new Set(["yes", "true"]);
+const FALSE_WORDS = new Set(["no", "false"]);
+
+function verdictOf(value: unknown, at: string): Verdict {
+  if (value === "C") return "correct";
+  if (value === "I") return "incorrect";
+  if (value === "N") return "no_answer";
+  if (value === "P") return "partial";
+  if (typeof value === "boolean") return value ? "correct" : "incorrect";
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return "unscored";
+    if (value === 1) return "correct";
+    if (value === 0) return "incorrect";
+    if (value > 0 && value < 1) return "partial";
+    throw new InputRangeError(
+      `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+        show(value)
+      }`,
+    );
+  }
+  if (typeof value === "string") {
+    const w = value.toLowerCase();
+    if (TRUE_WORDS.has(w)) return "correct";
+    if (FALSE_WORDS.has(w)) return "incorrect";
+  }
+  throw new InputTypeError(
+    `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+      show(value)
+    }${
+      isObject(value) || Array.isArray(value)
+        ? " (a scorer with several values is not a verdict)"
+        : ""
+    }`,
+  );
+}
+
+/** The header fields the importer needs. */
+interface Header {
+  readonly runId: string;
+  readonly model: string;
+  readonly status: string | null;
+}
+
+function readHeader(value: unknown, where: string): Header {
+  if (!isObject(value)) {
+    throw new InputTypeError(`${where}: expected a JSON object`);
+  }
+  const ev = value.eval;
+  if (!isObject(ev)) {
+    throw new InputTypeError(
+      `${where}: eval must be an object, got ${show(ev)}`,
+    );
+  }
+  for (const k of ["run_id", "model"] as const) {
+    if (typeof ev[k] !== "string" || ev[k] === "") {
+      throw new InputTypeError(
+        `${where}: eval.${k} must be a non-empty string, got ${show(ev[k])}`,
+      );
+    }
+  }
+  const status = value.status;
+  if (status !== undefined && typeof status !== "string") {
+    throw new InputTypeError(
+      `${where}: status must be a string, got ${show(status)}`,
+    );
+  }
+  return {
+    runId: ev.run_id as string,
+    model: ev.model as string,
+    status: status ?? null,
+  };
+}
+
+function count(v: unknown, at: string): number {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  throw new InputRangeError(
+    `${at} must be a whole number >= 0, got ${show(v)}`,
+  );
+}
+
+function optionalCount(v: unknown, at: string): number {
+  return v === undefined || v === null ? 0 : count(v, at);
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v === "string") return v === "" ? undefined : v;
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) {
+    return v.length === 1 ? v[0] : JSON.stringify(v);
+  }
+  return undefined;
+}
+
+function completion(output: unknown): string | undefined {
+  if (!isObject(output)) return undefined;
+  if (typeof output.completion === "string" && output.completion !== "") {
+    return output.completion;
+  }
+  const choice = Array.isArray(output.choices) ? output.choices[0] : undefined;
+  const content = isObject(choice) && isObject(choice.message)
+    ? choice.message.content
+    : undefined;
+  if (typeof content === "string") return content === "" ? undefined : content;
+  if (Array.isArray(content)) {
+    const parts = content.filter((c) => isObject(c) && c.type === "text")
+      .map((c) => (c as Json).text).filter((t) => typeof t === "string");
+    return parts.length > 0 ? parts.join("") : undefined;
+  }
+  return undefined;
+}
+
+// P(the generated tokens) from the first choice's token log-probabilities
+function tokenProbability(output: unknown, at: string): number | null {
+  if (!isObject(output) || !Array.isArray(output.choices)) return null;
+  const choice = output.choices[0];
+  if (!isObject(choice) || !isObject(choice.logprobs)) return null;
+  const content = choice.logprobs.content;
+  if (!Array.isArray(content) || content.length === 0) return null;
+  let sum = 0;
+  content.forEach((t, i) => {
+    const lp = isObject(t) ? t.logprob : undefined;
+    if (typeof lp !== "number" || Number.isNaN(lp) || lp > 0) {
+      throw new InputRangeError(
+        `${at}: output.choices[0].logprobs.content[${i}].logprob must be a number <= 0, got ${
+          show(lp)
+        }`,
+      );
+    }
+    sum += lp;
+  });
+  return Math.exp(sum);
+}
+
+/** One sample, as read from any of the log forms. */
+interface RawSample {
+  readonly value: Json;
+  /** Where it came from, for messages (`samples/3_epoch_1.json`, `samples[2]`). */
+  readonly source: string;
+}
+
+interface Scored {
+  readonly sample: Json;
+  readonly id: string | number;
+  readonly epoch: number;
+  readonly at: string;
+  readonly score: Json | null;
+  readonly verdict: Verdict | null;
+  readonly answer: string | undefined;
+}
+
+function sampleKey(s: Json, where: string, source: string) {
+  const id = s.id;
+  if (
+    !((typeof id === "string" && id !== "") ||
+      (typeof id === "number" && Number.isSafeInteger(id)))
+  ) {
+    throw new InputTypeError(
+      `${where}: ${source}: id must be an integer or a non-empty string, got ${
+        show(id)
+      }`,
+    );
+  }
+  const epoch = s.epoch;
+  if (
+    !(typeof epoch === "number" && Number.isSafeInteger(epoch) && epoch >= 1)
+  ) {
+    throw new InputRangeError(
+      `${where}: sample ${show(id)}: epoch must be a whole number >= 1, got ${
+        show(epoch)
+      }`,
+    );
+  }
+  return { id, epoch };
+}
+
+function scorerNames(samples: readonly RawSample[]): Set<string> {
+  const names = new Set<string>();
+  for (const { value } of samples) {
+    if (isObject(value.scores)) {
+      for (const k of Object.keys(value.scores)) names.add(k);
+    }
+  }
+  return names;
+}
+
+function chooseScorer(
+  samples: readonly RawSample[],
+  options: InspectOptions,
+  where: string,
+): string | null {
+  const names = scorerNames(samples);
+  if (options.scorer !== undefined) {
+    if (!names.has(options.scorer)) {
+      throw new InputRangeError(
+        `${where}: --scorer ${options.scorer}: no sample has that scorer; the log's scorers are ${
+          names.size === 0 ? "none" : [...names].join(", ")
+        }`,
+      );
+    }
+    return options.scorer;
+  }
+  if (names.size > 1) {
+    throw new InputTypeError(
+      `${where}: the log has several scorers (${
+        [...names].join(", ")
+      }); say which decides correctness with --scorer NAME`,
+    );
+  }
+  return names.size === 1 ? [...names][0] : null;
+}
+
+function outcomeOf(
+  verdict: Verdict | null,
+  sample: Json,
+  at: string,
+): FailureClass {
+  const limit = sample.limit;
+  let limitType: string | null = null;
+  if (limit !== undefined && limit !== null) {
+    const t = isObject(limit) ? limit.type : undefined;
+    if (!(INSPECT_LIMIT_TYPES as readonly unknown[]).includes(t)) {
+      throw new InputRangeError(
+        `${at}: limit.type must be one of ${
+          INSPECT_LIMIT_TYPES.join(", ")
+        }, got ${show(t)}`,
+      );
+    }
+    limitType = t as string;
+  }
+  const errored = sample.error !== undefined && sample.error !== null;
+  if (verdict === "correct") return "resolved";
+  if (verdict === "incorrect" || verdict === "no_answer") {
+    if (limitType === "time" || limitType === "working") return "timeout";
+    if (limitType === "operator") return "cancelled";
+    return "model_failure";
+  }
+  // no usable verdict: the table in docs/formats.md
+  if (verdict === "unscored" && !errored && limitType === null) {
+    return "grader_failure";
+  }
+  if (limitType === "operator") return "cancelled";
+  if (errored) return "harness_failure";
+  if (limitType === "time" || limitType === "working") return "timeout";
+  return "harness_failure";
+}
+
+function costOf(usage: Json | null, at: string): CostEvidence {
+  const c = usage?.total_cost;
+  if (c === undefined || c === null) {
+    return { completeness: "unavailable", usd: null };
+  }
+  if (typeof c !== "number" || !Number.isFinite(c) || c < 0) {
+    throw new InputRangeError(
+      `${at}: model_usage total_cost must be a finite number >= 0 or null, got ${
+        show(c)
+      }`,
+    );
+  }
+  return { completeness: "complete", usd: c };
+}
+
+/**
+ * Turn inspect_ai samples into decisions: the shared core of the `.eval` and
+ * `.json` readers.
+ *
+ * @param header `eval` and `status` of the log (an object with `eval.run_id` and `eval.model`).
+ * @param samples The samples, each with the entry or index it came from.
+ * @param file The log's path, for messages.
+ * @param options Severity, scorer, partial-credit rule and pCorrect source.
+ * @returns Decisions, set-aside samples, counts and messages.
+ * @throws {TypeError | RangeError} Naming the file, the sample (id and epoch) and the field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inspectDecisions } from "./inspect.ts";
+ *
+ * const header = { status: "success", eval: { run_id: "r", model: "m" } };
+ * const samples = [1, 2].map((epoch) => ({ source: `samples[${epoch - 1}]`,
+ *   value: { id: "q1", epoch, target: "No", scores: { s: { value: epoch === 1 ? "C" : "I", answer: epoch === 1 ? "No" : "Yes" } } } }));
+ * const r = inspectDecisions(header, samples, "a.json", { severityOf: () => "LOW" });
+ * assert.deepEqual(r.decisions.map((d) => [d.trial, d.predClass, d.pCorrect, d.pCorrectSource]),
+ *   [[0, "verdict:correct", 0.5, "agreement@2"], [1, "verdict:incorrect", 0.5, "agreement@2"]]);
+ * ```
+ */
+export function inspectDecisions(
+  header: unknown,
+  samples: readonly RawSample[],
+  file: string,
+  options: InspectOptions,
+): HarnessImportResult {
+  const where = `Cannot import inspect log ${file}`;
+  const head = readHeader(header, where);
+  const scorer = chooseScorer(samples, options, where);
+  const seen = new Map<string, string>();
+  const scored: Scored[] = [];
+  for (const raw of samples) {
+    const s = raw.value;
+    const { id, epoch } = sampleKey(s, where, raw.source);
+    const at = `${where}: sample ${show(id)} epoch ${epoch}`;
+    const key = `${String(id)}\u0000${epoch}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new InputRangeError(
+        `${at}: appears twice (${first} and ${raw.source})${
+          typeof id === "number"
+            ? "; an integer id and a string id with the same text collide"
+            : ""
+        }`,
+      );
+    }
+    seen.set(key, raw.source);
+    const scores = s.scores;
+    if (scores !== undefined && scores !== null && !isObject(scores)) {
+      throw new InputTypeError(
+        `${at}: scores must be an object, got ${show(scores)}`,
+      );
+    }
+    let score: Json | null = null;
+    if (isObject(scores) && scorer !== null && scorer in scores) {
+      const sc = scores[scorer];
+      if (!isObject(sc)) {
+        throw new InputTypeError(
+          `${at}: scores.${scorer} must be an object, got ${show(sc)}`,
+        );
+      }
+      score = sc;
+    } else if (isObject(scores) && Object.keys(scores).length > 0) {
+      throw new InputRangeError(
+        `${at}: scores has no ${scorer} (it has ${
+          Object.keys(scores).join(", ")
+        })`,
+      );
+    }
+    let verdict: Verdict | null = null;
+    if (score !== null) {
+      verdict = verdictOf(score.value, `${at}: scores.${scorer}.value`);
+      if (verdict === "partial") {
+        if (options.partial === undefined) {
+          throw new InputRangeError(
+            `${at}: scores.${scorer}.value is partial credit (${
+              show(score.value)
+            }); say how to count it with --partial correct|incorrect`,
+          );
+        }
+        verdict = options.partial;
+      }
+    }
+    if (
+      verdict === null && (s.error === undefined || s.error === null) &&
+      (s.limit === undefined || s.limit === null)
+    ) {
+      throw new InputRangeError(
+        `${at}: scores is ${
+          scores === undefined || scores === null ? "missing" : "empty"
+        } and the sample has no error or limit; score the log first (inspect score)`,
+      );
+    }
+    const answer = score !== null ? text(score.answer) : undefined;
+    scored.push({
+      sample: s,
+      id,
+      epoch,
+      at,
+      score,
+      verdict,
+      answer: answer ?? completion(s.output),
+    });
+  }
+  // agreement over the scored epochs of each sample id: the share of them
+  // whose answer text equals this one's (all must have an answer)
+  const byId = new Map<string, Scored[]>();
+  for (const x of scored) {
+    if (x.verdict === null || x.verdict === "unscored") continue;
+    const k = String(x.id);
+    byId.set(k, [...(byId.get(k) ?? []), x]);
+  }
+  const decisions: Decision[] = [];
+  const setAside: SetAside[] = [];
+  const notes: Record<string, number> = {
+    samples: scored.length,
+    noAnswer: 0,
+    partialCounted: 0,
+    scoredWithError: 0,
+    setAside: 0,
+  };
+  for (const x of scored) {
+    const s = x.sample;
+    const taskId = String(x.id);
+    const trial = x.epoch - 1;
+    const outcome = outcomeOf(x.verdict, s, x.at);
+    if (x.verdict === null || x.verdict === "unscored") {
+      notes.setAside++;
+      setAside.push({
+        taskId,
+        trial,
+        outcome,
+        reason: x.verdict === "unscored"
+          ? `scores.${scorer}.value is NaN (inspect's unscored value)`
+          : s.error !== undefined && s.error !== null
+          ? "error and no score"
+          : `limit ${(s.limit as Json).type} and no score`,
+      });
+      continue;
+    }
+    if (s.error !== undefined && s.error !== null) notes.scoredWithError++;
+    if (
+      x.score !== null && (x.score.value === "P" ||
+        (typeof x.score.value === "number" && x.score.value > 0 &&
+          x.score.value < 1))
+    ) notes.partialCounted++;
+    const severity: Severity = options.severityOf({ taskId, record: s }, x.at);
+    const group = byId.get(taskId)!;
+    const candidates: PCorrectCandidate[] = [];
+    if (group.length >= 2) {
+      const answered = group.every((g) => g.answer !== undefined);
+      candidates.push({
+        source: `agreement@${group.length}` as PCorrectSource,
+        value: answered && x.answer !== undefined
+          ? group.filter((g) => g.answer === x.answer).length / group.length
+          : null,
+      });
+    }
+    candidates.push({
+      source: "logprob-token",
+      value: tokenProbability(s.output, x.at),
+    });
+    const from = options.pcorrectFrom;
+    if (from !== undefined && from.startsWith("score-metadata:")) {
+      const key = from.slice("score-metadata:".length);
+      const meta = x.score?.metadata;
+      const v = isObject(meta) ? meta[key] : undefined;
+      if (v !== undefined && v !== null && typeof v !== "number") {
+        throw new InputTypeError(
+          `${x.at}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
+            show(v)
+          }`,
+        );
+      }
+      candidates.push({
+        source: from as PCorrectSource,
+        value: (v as number | null | undefined) ?? null,
+      });
+    }
+    let picked;
+    try {
+      picked = pickPCorrect(candidates, from);
+    } catch (error) {
+      throw new InputRangeError(`${x.at}: ${(error as Error).message}`);
+    }
+    const usageAll = s.model_usage;
+    if (usageAll !== undefined && usageAll !== null && !isObject(usageAll)) {
+      throw new InputTypeError(
+        `${x.at}: model_usage must be an object, got ${show(usageAll)}`,
+      );
+    }
+    const usage = isObject(usageAll) && isObject(usageAll[head.model])
+      ? usageAll[head.model] as Json
+      : null;
+    const u = `${x.at}: model_usage[${JSON.stringify(head.model)}]`;
+    const d: Record<string, unknown> = {
+      runId: head.runId,
+      modelId: head.model,
+      taskId,
+      trial,
+      severity,
+      trueClass: VERDICT_CORRECT,
+      predClass: x.verdict === "correct"
+        ? VERDICT_CORRECT
+        : x.verdict === "incorrect"
+        ? VERDICT_INCORRECT
+        : VERDICT_NO_ANSWER,
+      parseOk: x.verdict !== "no_answer",
+      pCorrect: picked.value,
+      pCorrectSource: picked.source,
+      action: "auto",
+      cost: costOf(usage, u),
+      outcome,
+    };
+    if (x.verdict === "no_answer") notes.noAnswer++;
+    if (usage !== null) {
+      d.tokensIn = count(usage.input_tokens ?? 0, `${u}.input_tokens`) +
+        optionalCount(
+          usage.input_tokens_cache_read,
+          `${u}.input_tokens_cache_read`,
+        ) +
+        optionalCount(
+          usage.input_tokens_cache_write,
+          `${u}.input_tokens_cache_write`,
+        );
+      d.tokensOut = count(usage.output_tokens ?? 0, `${u}.output_tokens`);
+    }
+    const t = s.total_time;
+    if (t !== undefined && t !== null) {
+      if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
+        throw new InputRangeError(
+          `${x.at}: total_time must be a finite number of seconds >= 0, got ${
+            show(t)
+          }`,
+        );
+      }
+      d.latencyMs = t * 1000;
+    }
+    if (x.answer !== undefined) d.answer = x.answer;
+    const target = text(s.target);
+    if (target !== undefined) d.target = target;
+    decisions.push(d as unknown as Decision);
+  }
+  const messages: string[] = [];
+  if (scorer !== null) messages.push(`scorer: ${scorer}`);
+  if (head.status !== null && head.status !== "success") {
+    messages.push(
+      `log status is ${head.status}: only the samples it holds are read`,
+    );
+  }
+  if (setAside.length > 0) {
+    const shown = setAside.slice(0, 5).map((a) =>
+      `${a.taskId}/${a.trial + 1} ${a.outcome} (${a.reason})`
+    );
+    messages.push(
+      `set aside ${setAside.length} unscored sample${
+        setAside.length > 1 ? "s" : ""
+      } (not decisions, not wrong answers): ${shown.join("; ")}${
+        setAside.length > 5 ? "; ..." : ""
+      }`,
+    );
+  }
+  return { decisions, notes, messages, setAside };
+}
+
+/**
+ * Parse an inspect_ai `.json` log (`EvalLog` with its `samples`).
+ *
+ * @param text The log's text (bare `NaN` allowed, repeated keys refused).
+ * @param options As {@linkcode inspectDecisions}, and `file` for messages.
+ * @returns As {@linkcode inspectDecisions}.
+ * @throws {SyntaxError} For unparseable JSON; as {@linkcode inspectDecisions}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseInspectJsonLog } from "./inspect.ts";
+ *
+ * const text = '{"version": 2, "status": "success", "eval": {"run_id": "r", "model": "m"}, ' +
+ *   '"samples": [{"id": 7, "epoch": 1, "target": "A", "scores": {"s": {"value": NaN}}}]}';
+ * const r = parseInspectJsonLog(text, { severityOf: () => "LOW" });
+ * assert.equal(r.decisions.length, 0);
+ * assert.equal(r.setAside![0].outcome, "grader_failure");
+ * ```
+ */
+export function parseInspectJsonLog(
+  text: string,
+  options: InspectOptions & { file?: string },
+): HarnessImportResult {
+  const file = options.file ?? "<inline>";
+  const log = parseJsonStrict(text, { file });
+  if (!isObject(log)) {
+    throw new InputTypeError(
+      `Cannot import inspect log ${file}: expected a JSON object`,
+    );
+  }
+  const samples = log.samples ?? [];
+  if (!Array.isArray(samples)) {
+    throw new InputTypeError(
+      `Cannot import inspect log ${file}: samples must be an array, got ${
+        show(samples)
+      }`,
+    );
+  }
+  return inspectDecisions(
+    log,
+    samples.map((value, i) => {
+      if (!isObject(value)) {
+        throw new InputTypeError(
+          `Cannot import inspect log ${file}: samples[${i}] must be an object`,
+        );
+      }
+      return { value, source: `samples[${i}]` };
+    }),
+    file,
+    options,
+  );
+}
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+function isInspectJsonHead(head: Uint8Array): boolean {
+  const t = new TextDecoder().decode(head.subarray(0, 4096)).replace(
+    /^\uFEFF/,
+    "",
+  );
+  return /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"/.test(t);
+}
+
+/**
+ * Whether an input is an inspect_ai log: a `.eval` zip archive, or a JSON
+ * document that opens as inspect writes its logs (`{"version": N,
+ * "status": ...`).
+ *
+ * @param input From `detectInput`.
+ * @returns `true` for an inspect log.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isInspectLog } from "./inspect.ts";
+ *
+ * const head = new TextEncoder().encode('{\n  "version": 2,\n  "status": "success",\n  "eval": {');
+ * assert.equal(isInspectLog({ path: "a.json", isDirectory: false, head }), true);
+ * assert.equal(isInspectLog({ path: "b.json", isDirectory: false, head: new TextEncoder().encode('{"run": "x"}') }), false);
+ * ```
+ */
+export function isInspectLog(input: DetectInput): boolean {
+  if (input.isDirectory) return false;
+  if (/\.eval$/i.test(input.path)) {
+    return ZIP_MAGIC.every((b, i) => input.head[i] === b);
+  }
+  return isInspectJsonHead(input.head);
+}
+
+/**
+ * Read an inspect_ai log file, `.eval` or `.json` (by content: a zip
+ * archive or JSON).
+ *
+ * @param path The log.
+ * @param options As {@linkcode inspectDecisions}.
+ * @returns As {@linkcode inspectDecisions}.
+ * @throws As `parseInspectEvalLog` (import_inspect_eval.ts) and {@linkcode parseInspectJsonLog}; `Deno.errors.NotFound`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadInspectLog } from "./inspect.ts";
+ *
+ * const r = await loadInspectLog("data/examples/harness/inspect_qwen.eval", { severityOf: () => "HIGH" });
+ * assert.ok(r.decisions.length > 0);
+ * ```
+ */
+export async function loadInspectLog(
+  path: string,
+  options: InspectOptions,
+): Promise<HarnessImportResult> {
+  const bytes = await Deno.readFile(path);
+  if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) {
+    // the zip reader and its decompressors load only for a .eval log
+    const { parseInspectEvalLog } = await importLater<
+      typeof import("./inspect_eval.ts")
+    >(new URL("./inspect_eval.ts", import.meta.url));
+    return parseInspectEvalLog(bytes, { ...options, file: path });
+  }
+  return parseInspectJsonLog(decodeUtf8Strict(bytes, path), {
+    ...options,
+    file: path,
+  });
+}
+
+/** The inspect_ai entry of the harness importer table. */
+export const inspectImporter: HarnessImporter = {
+  format: "inspect",
+  flags: ["scorer", "partial"],
+  detect: isInspectLog,
+  import: loadInspectLog,
+};

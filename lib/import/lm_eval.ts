@@ -1,0 +1,696 @@
+/**
+ * Importer for lm-evaluation-harness `--log_samples` files
+ * (`samples_<task>_<date>.jsonl`), with the model read from the matching
+ * `results_<date>.json` beside them.
+ *
+ * @module
+ */
+
+import { basename, dirname, join } from "../_path.ts";
+import type {
+  DetectInput,
+  HarnessImporter,
+  HarnessImportResult,
+} from "./harness.ts";
+import {
+  countPCorrectSources,
+  describePCorrectSources,
+  pickPCorrect,
+  type SeverityResolver,
+} from "./mapping.ts";
+import { parseJsonStrict, readJsonStrict } from "./_json_strict.ts";
+import { jsonlLines } from "../read/_jsonl_lines.ts";
+import { regularFile } from "../read/_regular_file.ts";
+import {
+  argmax,
+  binaryValue,
+  harnessDecision,
+  isObject,
+  pythonNumber,
+  show,
+  softmaxAt,
+  type Verdict,
+} from "./_harness_record.ts";
+import { InputRangeError, InputTypeError } from "../input_error.ts";
+
+/** lm-eval's output types, as its task configs name them. */
+export const LM_EVAL_OUTPUT_TYPES = [
+  "multiple_choice",
+  "loglikelihood",
+  "loglikelihood_rolling",
+  "generate_until",
+] as const;
+
+/** An lm-eval output type. */
+export type LmEvalOutputType = typeof LM_EVAL_OUTPUT_TYPES[number];
+
+/** The metrics under which a multiple-choice `pCorrect` is defined, and how option scores are normalised. */
+const MC_SCORING: Readonly<Record<string, "none" | "chars" | "bytes">> = {
+  acc: "none",
+  acc_norm: "chars",
+  acc_bytes: "bytes",
+};
+
+/** Options for {@linkcode parseLmEvalSamples}. */
+export interface LmEvalOptions {
+  /** Resolves each decision's severity (from the shared mapping module). */
+  severityOf: SeverityResolver;
+  /** Path of the samples file, shown in errors and read for task and date. Default: `"<inline>"`. */
+  path?: string;
+  /** Task name. Default: from a file name `samples_<task>_<date>.jsonl`. */
+  task?: string;
+  /** The parsed `results_<date>.json`, or `null`/absent when there is none. */
+  results?: unknown;
+  /** Path of the results file, for errors. */
+  resultsPath?: string;
+  /** `--model-id`: the model, when the results file is absent (or to override it). */
+  modelId?: string;
+  /** `--filter`: which filter's lines to read; needed when the file has several. */
+  filter?: string;
+  /** `--metric`: the per-sample metric that says correct (0/1). Default: each file's first metric. */
+  metric?: string;
+  /** `--pcorrect-from`: `logprob-option` or `none`. Default: `logprob-option` where defined. */
+  pcorrectFrom?: string;
+}
+
+const SAMPLES_NAME =
+  /^samples_(.+)_(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$/;
+
+/**
+ * The task name and date id in an lm-eval samples file name,
+ * `samples_<task>_<date>.jsonl`, or `null` when the name has another form.
+ *
+ * @param path A path or file name.
+ * @returns `{ task, date }`, the date as lm-eval writes it (`2024-06-12T17-35-02.123456`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lmEvalSamplesName } from "./lm_eval.ts";
+ *
+ * assert.deepEqual(
+ *   lmEvalSamplesName("out/m/samples_arc_easy_2024-06-12T17-35-02.123456.jsonl"),
+ *   { task: "arc_easy", date: "2024-06-12T17-35-02.123456" },
+ * );
+ * assert.equal(lmEvalSamplesName("run.jsonl"), null);
+ * ```
+ */
+export function lmEvalSamplesName(
+  path: string,
+): { task: string; date: string } | null {
+  const m = SAMPLES_NAME.exec(basename(path));
+  return m === null ? null : { task: m[1], date: m[2] };
+}
+
+/** lm-eval's `sanitize_model_name`: runs of `"<>:/|\?*[]` become `__`. */
+function sanitizeModelName(name: string): string {
+  return name.replace(/["<>:/|\\?*[\]]+/g, "__");
+}
+
+interface RunInfo {
+  readonly runId: string;
+  readonly modelId: string;
+  readonly outputType: LmEvalOutputType | null;
+  readonly targetDelimiter: string;
+}
+
+function runInfo(
+  options: LmEvalOptions,
+  task: string,
+  fileDate: string | null,
+  where: string,
+): RunInfo {
+  const results = options.results ?? null;
+  const rwhere = `Cannot load lm-eval results ${
+    options.resultsPath ?? "<inline>"
+  }`;
+  if (results === null) {
+    if (options.modelId === undefined) {
+      throw new InputTypeError(
+        `${where}: the model is not on sample lines and no results_<date>.json is beside the file; give --model-id NAME`,
+      );
+    }
+    const date = fileDate ?? "undated";
+    return {
+      runId: `${date}_${sanitizeModelName(options.modelId)}`,
+      modelId: options.modelId,
+      outputType: null,
+      targetDelimiter: " ",
+    };
+  }
+  if (!isObject(results)) {
+    throw new InputTypeError(`${rwhere}: expected a JSON object`);
+  }
+  const name = results.model_name;
+  if (options.modelId === undefined) {
+    if (typeof name !== "string" || name === "") {
+      throw new InputTypeError(
+        `${rwhere}: model_name must be a non-empty string, got ${
+          show(name)
+        } (or give --model-id NAME)`,
+      );
+    }
+  }
+  const modelId = options.modelId ?? (name as string);
+  const date = results.date;
+  if (typeof date !== "number" && typeof date !== "string") {
+    throw new InputTypeError(
+      `${rwhere}: date must be a number or string, got ${show(date)}`,
+    );
+  }
+  const sanitized = typeof results.model_name_sanitized === "string" &&
+      results.model_name_sanitized !== ""
+    ? results.model_name_sanitized
+    : sanitizeModelName(modelId);
+  let outputType: LmEvalOutputType | null = null;
+  let targetDelimiter = " ";
+  const config = isObject(results.configs) ? results.configs[task] : undefined;
+  if (isObject(config)) {
+    const t = config.output_type;
+    if (t !== undefined) {
+      if (!(LM_EVAL_OUTPUT_TYPES as readonly unknown[]).includes(t)) {
+        throw new InputRangeError(
+          `${rwhere}: configs.${task}.output_type must be one of ${
+            LM_EVAL_OUTPUT_TYPES.join(", ")
+          }, got ${show(t)}`,
+        );
+      }
+      outputType = t as LmEvalOutputType;
+    }
+    if (typeof config.target_delimiter === "string") {
+      targetDelimiter = config.target_delimiter;
+    }
+  }
+  return {
+    runId: `${date}_${sanitized}`,
+    modelId,
+    outputType,
+    targetDelimiter,
+  };
+}
+
+interface Line {
+  readonly no: number;
+  readonly sample: Record<string, unknown>;
+  readonly docId: number;
+  readonly filter: string;
+}
+
+/** Code points, as Python's `len` counts them. */
+function chars(s: string): number {
+  return [...s].length;
+}
+
+function optionPairs(
+  resps: unknown[],
+  at: string,
+): { ll: number[]; greedy: boolean[] } | null {
+  if (
+    resps.length === 0 ||
+    !resps.every((r) => Array.isArray(r) && r.length === 2)
+  ) return null;
+  const ll: number[] = [];
+  const greedy: boolean[] = [];
+  resps.forEach((r, k) => {
+    const [l, g] = r as unknown[];
+    ll.push(pythonNumber(l, `${at}: filtered_resps[${k}][0]`));
+    if (g === "True" || g === true) greedy.push(true);
+    else if (g === "False" || g === false) greedy.push(false);
+    else {
+      throw new InputTypeError(
+        `${at}: filtered_resps[${k}][1] must be "True" or "False" (is_greedy), got ${
+          show(g)
+        }`,
+      );
+    }
+    if (Number.isNaN(ll[k]) || ll[k] === Infinity) {
+      throw new InputRangeError(
+        `${at}: filtered_resps[${k}][0] must be a log-likelihood (<= 0 or -inf), got ${
+          show(l)
+        }`,
+      );
+    }
+  });
+  return { ll, greedy };
+}
+
+function continuations(sample: Record<string, unknown>, at: string): string[] {
+  const args = sample.arguments;
+  if (!isObject(args)) {
+    throw new InputTypeError(
+      `${at}: arguments must be an object {gen_args_0: {arg_0, arg_1}, ...}, got ${
+        show(args)
+      }`,
+    );
+  }
+  const out: string[] = [];
+  for (let i = 0; Object.hasOwn(args, `gen_args_${i}`); i++) {
+    const a = args[`gen_args_${i}`];
+    const cont = isObject(a) ? a.arg_1 : undefined;
+    if (typeof cont !== "string") {
+      throw new InputTypeError(
+        `${at}: arguments.gen_args_${i}.arg_1 (the option's continuation) must be a string, got ${
+          show(cont)
+        }`,
+      );
+    }
+    out.push(cont);
+  }
+  return out;
+}
+
+/**
+ * Parse an lm-evaluation-harness `--log_samples` file into decisions, one
+ * per document under one filter.
+ *
+ * Correctness is the sample's metric value (`--metric`, else the first name
+ * in the sample's `metrics`), which must be 0 or 1. The model is the results
+ * file's `model_name` (sample lines do not carry it) or `--model-id`; the run
+ * id is the results `date` and `model_name_sanitized` joined by `_`; the task
+ * id is `<task>/<doc_id>`, trial 0. A document appears once per filter, so a
+ * file with several filters needs `--filter NAME`.
+ *
+ * Multiple choice: the prediction is the argmax option and `pCorrect` is the
+ * softmax of the option log-likelihoods (strings in the file, as lm-eval's
+ * `sanitize_list` writes every leaf) at that option, divided by each option's
+ * length in characters when the metric is `acc_norm` (in UTF-8 bytes for
+ * `acc_bytes`), as lm-eval's own `process_results` scores them; source
+ * `logprob-option`. The argmax is checked against the metric where the
+ * target names an option. Under any other metric, and for generation and
+ * single log-likelihood tasks, `pCorrect` is `null`. No cost, tokens or
+ * latency are logged: cost is `unavailable`.
+ *
+ * @param text The samples file's text (JSON lines).
+ * @param options Severity resolver, results document, and the choices above.
+ * @returns Decisions, and counts by task shape.
+ * @throws {TypeError} When the model is unknown, the file has several filters and none is chosen, or a field has the wrong shape.
+ * @throws {RangeError} For a metric that is not 0/1, a repeated document, or an argmax that contradicts the metric.
+ * @throws {SyntaxError} For a line that is not JSON.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseLmEvalSamples } from "./lm_eval.ts";
+ *
+ * const line = {
+ *   doc_id: 0, doc: {}, target: "1", filter: "none", metrics: ["acc"], acc: 1.0,
+ *   arguments: { gen_args_0: { arg_0: "Q:", arg_1: " no" }, gen_args_1: { arg_0: "Q:", arg_1: " yes" } },
+ *   resps: [[["-2.0", "False"]], [["-0.5", "True"]]],
+ *   filtered_resps: [["-2.0", "False"], ["-0.5", "True"]],
+ * };
+ * const { decisions } = parseLmEvalSamples(JSON.stringify(line), {
+ *   task: "boolq", modelId: "m", severityOf: () => "HIGH",
+ * });
+ * assert.equal(decisions[0].taskId, "boolq/0");
+ * assert.equal(decisions[0].predClass, "verdict:correct");
+ * // softmax of (-2.0, -0.5) at the second option
+ * assert.ok(Math.abs(decisions[0].pCorrect! - 1 / (1 + Math.exp(-1.5))) < 1e-12);
+ * ```
+ */
+export function parseLmEvalSamples(
+  text: string,
+  options: LmEvalOptions,
+): HarnessImportResult {
+  const file = samplesFile(options);
+  const lines: Line[] = [];
+  text.split("\n").forEach((raw, i) => {
+    const line = sampleLine(raw, i + 1, file.where);
+    if (line !== null) lines.push(line);
+  });
+  return samplesDecisions(lines, options, file);
+}
+
+/** Where a samples file's errors point, its task and its run. */
+interface SamplesFile {
+  readonly where: string;
+  readonly task: string;
+  readonly run: ReturnType<typeof runInfo>;
+}
+
+function samplesFile(options: LmEvalOptions): SamplesFile {
+  const path = options.path ?? "<inline>";
+  const where = `Cannot load lm-eval samples ${path}`;
+  const named = lmEvalSamplesName(path);
+  const task = options.task ?? named?.task;
+  if (task === undefined) {
+    throw new InputTypeError(
+      `${where}: the task name comes from a file name samples_<task>_<date>.jsonl; this file is named ${
+        JSON.stringify(basename(path))
+      }`,
+    );
+  }
+  return {
+    where,
+    task,
+    run: runInfo(options, task, named?.date ?? null, where),
+  };
+}
+
+/** Line `no` of a samples file, read and checked; null for a blank line. */
+function sampleLine(raw: string, no: number, where: string): Line | null {
+  if (raw.trim() === "") return null;
+  const at = `${where}: line ${no}`;
+  const sample = parseJsonStrict(raw, { file: at });
+  if (!isObject(sample)) {
+    throw new InputTypeError(`${at}: expected a JSON object`);
+  }
+  const docId = sample.doc_id;
+  if (typeof docId !== "number" || !Number.isInteger(docId) || docId < 0) {
+    throw new InputTypeError(
+      `${at}: doc_id must be an integer >= 0, got ${show(docId)}`,
+    );
+  }
+  const filter = sample.filter;
+  if (typeof filter !== "string") {
+    throw new InputTypeError(
+      `${at} (doc_id ${docId}): filter must be a string, got ${show(filter)}`,
+    );
+  }
+  return { no, sample, docId, filter };
+}
+
+/** The decisions of a samples file's lines, under the chosen filter. */
+function samplesDecisions(
+  lines: readonly Line[],
+  options: LmEvalOptions,
+  { where, task, run }: SamplesFile,
+): HarnessImportResult {
+  const filters = [...new Set(lines.map((l) => l.filter))];
+  let filter: string;
+  if (options.filter !== undefined) {
+    if (!filters.includes(options.filter)) {
+      throw new InputRangeError(
+        `${where}: --filter ${
+          JSON.stringify(options.filter)
+        } names no line's filter; the file has ${
+          filters.map((f) => JSON.stringify(f)).join(", ") || "no lines"
+        }`,
+      );
+    }
+    filter = options.filter;
+  } else if (filters.length > 1) {
+    const doc = lines[0].docId;
+    throw new InputTypeError(
+      `${where}: doc_id ${doc} appears once per filter (${
+        filters.map((f) => JSON.stringify(f)).join(", ")
+      }); choose one with --filter NAME`,
+    );
+  } else filter = filters[0];
+
+  const decisions: ReturnType<typeof harnessDecision>[] = [];
+  const notes: Record<string, number> = {};
+  const count = (k: string) => notes[k] = (notes[k] ?? 0) + 1;
+  const seen = new Map<number, number>();
+  const metricsUsed = new Set<string>();
+  for (const { no, sample, docId } of lines) {
+    if (sample.filter !== filter) continue;
+    const at = `${where}: line ${no} (doc_id ${docId}, filter ${
+      JSON.stringify(filter)
+    })`;
+    const first = seen.get(docId);
+    if (first !== undefined) {
+      throw new InputRangeError(`${at}: doc_id repeats line ${first}`);
+    }
+    seen.set(docId, no);
+    const names = sample.metrics;
+    if (
+      !Array.isArray(names) || !names.every((n) => typeof n === "string")
+    ) {
+      throw new InputTypeError(
+        `${at}: metrics must be a list of metric names, got ${show(names)}`,
+      );
+    }
+    const metric = options.metric ?? names[0];
+    if (metric === undefined) {
+      throw new InputTypeError(`${at}: metrics is empty; give --metric NAME`);
+    }
+    if (!Object.hasOwn(sample, metric)) {
+      throw new InputTypeError(
+        `${at}: ${metric} is missing (the sample has metrics ${
+          names.join(", ") || "none"
+        })`,
+      );
+    }
+    const correct = binaryValue(sample[metric], `${at}: ${metric}`);
+    metricsUsed.add(metric);
+    const verdict: Verdict = correct ? "correct" : "incorrect";
+    const resps = sample.filtered_resps;
+    if (!Array.isArray(resps)) {
+      throw new InputTypeError(
+        `${at}: filtered_resps must be a list, got ${show(resps)}`,
+      );
+    }
+    const target = sample.target === undefined
+      ? undefined
+      : typeof sample.target === "string"
+      ? sample.target
+      : JSON.stringify(sample.target);
+    const pairs = optionPairs(resps, at);
+    let shape: LmEvalOutputType;
+    if (run.outputType !== null) shape = run.outputType;
+    else if (pairs !== null) {
+      shape = pairs.ll.length > 1 ? "multiple_choice" : "loglikelihood";
+    } else if (resps.length === 1 && typeof resps[0] === "string") {
+      shape = "generate_until";
+    } else {
+      throw new InputTypeError(
+        `${at}: filtered_resps has neither option log-likelihoods nor one generated text, got ${
+          show(resps)
+        }`,
+      );
+    }
+    let answer: string | undefined;
+    let pValue: number | null = null;
+    if (shape === "multiple_choice") {
+      if (pairs === null) {
+        throw new InputTypeError(
+          `${at}: filtered_resps must hold one [log-likelihood, is_greedy] pair per option, got ${
+            show(resps)
+          }`,
+        );
+      }
+      let conts = continuations(sample, at);
+      let ll = pairs.ll;
+      if (
+        names.includes("acc_mutual_info") && ll.length % 2 === 0 &&
+        conts.length === ll.length
+      ) {
+        // lm-eval appends the unconditional log-likelihoods after the options.
+        ll = ll.slice(0, ll.length / 2);
+        conts = conts.slice(0, conts.length / 2);
+      }
+      if (conts.length !== ll.length) {
+        throw new InputRangeError(
+          `${at}: arguments has ${conts.length} options but filtered_resps ${ll.length}`,
+        );
+      }
+      const delim = run.targetDelimiter;
+      const choices = conts.map((c) =>
+        delim !== "" && c.startsWith(delim) ? c.slice(delim.length) : c
+      );
+      const multipleInput = new Set(conts).size === 1 && conts.length > 1;
+      const norm = MC_SCORING[metric];
+      let scores: number[] | null = null;
+      if (norm === "none") scores = ll;
+      else if (norm !== undefined && !multipleInput) {
+        const len = choices.map((c) =>
+          norm === "chars" ? chars(c) : new TextEncoder().encode(c).length
+        );
+        if (len.some((n) => n === 0)) {
+          throw new InputRangeError(
+            `${at}: an option's continuation is empty, so ${metric} cannot divide by its length`,
+          );
+        }
+        scores = ll.map((l, k) => l / len[k]);
+      }
+      if (scores === null) {
+        count("multipleChoiceWithoutPCorrect");
+      } else {
+        const pred = argmax(scores);
+        if (!multipleInput) {
+          answer = choices[pred];
+          // The logged target is str(doc_to_target): an option index or an
+          // option's text. Digits that are also an option's text could be
+          // either, so they are not checked.
+          const asIndex = target !== undefined && /^\d+$/.test(target) &&
+            Number(target) < choices.length;
+          const asText = target === undefined ? -1 : choices.indexOf(target);
+          const gold = asIndex && asText >= 0
+            ? -1
+            : asIndex
+            ? Number(target)
+            : asText;
+          if (gold >= 0 && (pred === gold) !== correct) {
+            throw new InputRangeError(
+              `${at}: ${metric} is ${
+                correct ? 1 : 0
+              } but the highest-scoring option is ${pred} and the target is option ${gold}; the log contradicts itself`,
+            );
+          }
+        }
+        // Every option at -inf leaves no distribution to read.
+        pValue = Number.isFinite(Math.max(...scores))
+          ? softmaxAt(scores, pred)
+          : null;
+        count("multipleChoice");
+      }
+    } else if (shape === "generate_until") {
+      const out = resps[0];
+      if (resps.length !== 1 || typeof out !== "string") {
+        throw new InputTypeError(
+          `${at}: filtered_resps of a generation task must be one text, got ${
+            show(resps)
+          }`,
+        );
+      }
+      answer = out;
+      count("generation");
+    } else {
+      count(shape);
+    }
+    const taskId = `${task}/${docId}`;
+    const picked = pickPCorrect(
+      [{ source: "logprob-option", value: pValue }],
+      options.pcorrectFrom,
+    );
+    decisions.push(harnessDecision({
+      runId: run.runId,
+      modelId: run.modelId,
+      taskId,
+      trial: 0,
+      severity: options.severityOf({ taskId, record: sample }, at),
+      verdict,
+      pCorrect: picked,
+      cost: { completeness: "unavailable", usd: null },
+      answer,
+      target,
+    }));
+  }
+  return {
+    decisions,
+    notes,
+    messages: [
+      `lm-eval ${task}: correctness from metric ${
+        [...metricsUsed].join(", ") || "(no lines)"
+      }, filter ${JSON.stringify(filter ?? null)}; model ${run.modelId}`,
+      describePCorrectSources(countPCorrectSources(decisions)),
+    ],
+  };
+}
+
+/**
+ * Read an lm-evaluation-harness samples file, with the model taken from the
+ * `results_<date>.json` of the same date in the same folder (or from
+ * `--model-id` when there is none). The file is streamed (no limit on its
+ * size but the samples themselves) and invalid UTF-8 is refused naming the
+ * line.
+ *
+ * @param path The `samples_<task>_<date>.jsonl` file.
+ * @param options As {@linkcode parseLmEvalSamples}, without `results`.
+ * @returns As {@linkcode parseLmEvalSamples}.
+ * @throws As {@linkcode parseLmEvalSamples}, and `Deno.errors.NotFound`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLmEvalSamples } from "./lm_eval.ts";
+ *
+ * const { decisions } = await loadLmEvalSamples(
+ *   "data/examples/harness/lm_eval/samples_recon_mc_2026-11-30T10-00-00.000000.jsonl",
+ *   { severityOf: () => "MEDIUM" },
+ * );
+ * assert.ok(decisions.every((d) => d.modelId === "EleutherAI/pythia-160m"));
+ * ```
+ */
+export async function loadLmEvalSamples(
+  path: string,
+  options: Omit<LmEvalOptions, "path" | "results" | "resultsPath">,
+): Promise<HarnessImportResult> {
+  const where = `Cannot load lm-eval samples ${path}`;
+  await regularFile(path, where);
+  const named = lmEvalSamplesName(path);
+  let results: unknown = null;
+  let resultsPath: string | undefined;
+  if (named !== null) {
+    const dir = dirname(path);
+    const exact = join(dir, `results_${named.date}.json`);
+    let candidates: string[] = [];
+    try {
+      await Deno.stat(exact);
+      candidates = [exact];
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      // lm-eval writes <stem>_<date>.json when --output_path names a .json file.
+      for await (const e of Deno.readDir(dir)) {
+        if (e.isFile && e.name.endsWith(`_${named.date}.json`)) {
+          candidates.push(join(dir, e.name));
+        }
+      }
+      candidates.sort();
+    }
+    if (candidates.length > 1) {
+      throw new InputTypeError(
+        `Cannot load lm-eval samples ${path}: several results files match its date (${
+          candidates.map((c) => basename(c)).join(", ")
+        })`,
+      );
+    }
+    if (candidates.length === 1) {
+      resultsPath = candidates[0];
+      results = await readJsonStrict(resultsPath);
+    }
+  }
+  const all = { ...options, path, results, resultsPath };
+  const file = samplesFile(all);
+  const lines: Line[] = [];
+  for await (const batch of jsonlLines(path, where)) {
+    for (const { text, line } of batch) {
+      const l = sampleLine(text, line, where);
+      if (l !== null) lines.push(l);
+    }
+  }
+  return samplesDecisions(lines, all, file);
+}
+
+const LM_EVAL_KEYS = ['"doc_id"', '"filtered_resps"', '"filter"', '"metrics"'];
+
+/**
+ * Whether an input looks unmistakably like an lm-eval samples file: its
+ * first line is a JSON object with `doc_id`, `filtered_resps`, `filter` and
+ * `metrics` keys.
+ *
+ * @param input What detection sees of the input.
+ * @returns `true` for an lm-eval samples file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectLmEval } from "./lm_eval.ts";
+ *
+ * const line = '{"doc_id": 0, "filtered_resps": ["4"], "filter": "none", "metrics": ["exact_match"]}\n';
+ * const head = new TextEncoder().encode(line);
+ * assert.equal(detectLmEval({ path: "s.jsonl", isDirectory: false, head }), true);
+ * assert.equal(detectLmEval({ path: "s.jsonl", isDirectory: false, head: new Uint8Array() }), false);
+ * ```
+ */
+export function detectLmEval(input: DetectInput): boolean {
+  if (input.isDirectory) return false;
+  const text = new TextDecoder().decode(input.head);
+  const first = text.split("\n")[0].trimStart();
+  return first.startsWith("{") && LM_EVAL_KEYS.every((k) => first.includes(k));
+}
+
+/** The lm-evaluation-harness importer, for the harness registry. */
+export const lmEvalImporter: HarnessImporter = {
+  format: "lm-eval",
+  flags: ["modelId", "filter", "metric"],
+  detect: detectLmEval,
+  import: (path, options) =>
+    loadLmEvalSamples(path, {
+      severityOf: options.severityOf,
+      pcorrectFrom: options.pcorrectFrom,
+      modelId: options.modelId,
+      filter: options.filter,
+      metric: options.metric,
+    }),
+};

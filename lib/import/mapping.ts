@@ -1,0 +1,598 @@
+/**
+ * What every harness importer shares: how a decision gets its severity, and
+ * where its probability came from.
+ *
+ * A harness log never holds a severity, and lossbook never invents one: the
+ * caller says it with exactly one of `--severity LEVEL`, `--severity-map
+ * FILE` (optionally keyed on a metadata value with `--severity-map-key
+ * field:PATH`) or `--severity-field PATH`. Every importer resolves severity
+ * through {@linkcode severityResolver}, so all of them refuse the same way.
+ *
+ * Every probability carries its provenance ({@linkcode PCorrectSource}):
+ * `stated`, `logprob-option`, `logprob-token`, `agreement@k` (k samples),
+ * `score-metadata:KEY`, or `null` when there is no probability. Where a log
+ * offers several, {@linkcode pickPCorrect} takes the first of the format's
+ * documented default order, or the one `--pcorrect-from` names.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pickPCorrect, severityResolver } from "./mapping.ts";
+ *
+ * const severityOf = severityResolver({ kind: "level", level: "HIGH" });
+ * assert.equal(severityOf({ taskId: "7", record: {} }, "sample 7"), "HIGH");
+ * const picked = pickPCorrect([{ source: "stated", value: 0.8 }]);
+ * assert.deepEqual(picked, { value: 0.8, source: "stated" });
+ * ```
+ *
+ * @module
+ */
+
+import { isSeverity, SEVERITIES, type Severity } from "../costs/severity.ts";
+import { parseJsonStrict } from "./_json_strict.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import { readUtf8File } from "../read/_utf8.ts";
+
+/** Flags that say how decisions get their severity, as the CLI passes them. */
+export interface SeverityFlags {
+  /** `--severity LEVEL`: one severity for every decision. */
+  severity?: string;
+  /** `--severity-map FILE`: CSV (`key,severity` header) or JSON (`{"key": "HIGH"}`). */
+  severityMap?: string;
+  /** `--severity-map-key field:PATH`: key the map on a metadata value instead of the task id. */
+  severityMapKey?: string;
+  /** `--severity-field PATH`: read the severity at a path of the item, such as `metadata.severity`. */
+  severityField?: string;
+}
+
+/** How severity is resolved, once the flags are read. */
+export type SeveritySpec =
+  | { readonly kind: "level"; readonly level: Severity }
+  | {
+    readonly kind: "map";
+    /** The map file, for messages. */
+    readonly file: string;
+    /** Key to severity. */
+    readonly map: ReadonlyMap<string, Severity>;
+    /** Path of the item's key; `null` keys on the task id. */
+    readonly keyPath: readonly string[] | null;
+  }
+  | { readonly kind: "field"; readonly path: readonly string[] };
+
+/** One item to give a severity: its task id, and the record its paths are read from. */
+export interface SeverityItem {
+  /** The decision's task id. */
+  readonly taskId: string;
+  /** The harness record (for example an inspect sample) that `--severity-field` and map-key paths are read from. */
+  readonly record: unknown;
+}
+
+/** Resolves one item's severity; `where` names the file and item in errors. */
+export type SeverityResolver = (item: SeverityItem, where: string) => Severity;
+
+/** The usage sentence every importer shows when no severity source was given. */
+export const SEVERITY_REQUIRED =
+  "a harness log holds no severity and lossbook does not invent one: give exactly one of --severity LEVEL, --severity-map FILE or --severity-field PATH";
+
+/**
+ * Split a dotted metadata path (`metadata.severity`) into its keys.
+ *
+ * @param path The path; keys are separated by `.`, none may be empty.
+ * @param flag Flag name for the error message.
+ * @returns The keys.
+ * @throws {TypeError} For an empty path or an empty key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseFieldPath } from "./mapping.ts";
+ *
+ * assert.deepEqual(parseFieldPath("metadata.severity"), ["metadata", "severity"]);
+ * assert.throws(() => parseFieldPath("metadata..x"), /empty key/);
+ * ```
+ */
+export function parseFieldPath(path: string, flag = "path"): string[] {
+  const keys = path.split(".");
+  if (path === "" || keys.some((k) => k === "")) {
+    throw new InputTypeError(
+      `${flag} must be a dotted path such as metadata.severity with no empty key, got ${
+        JSON.stringify(path)
+      }`,
+    );
+  }
+  return keys;
+}
+
+/**
+ * The value at a path of a record, or `undefined` when a key is missing.
+ *
+ * @param record Any JSON value.
+ * @param path Keys, outermost first.
+ * @returns The value, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { valueAtPath } from "./mapping.ts";
+ *
+ * assert.equal(valueAtPath({ metadata: { severity: "LOW" } }, ["metadata", "severity"]), "LOW");
+ * assert.equal(valueAtPath({ metadata: null }, ["metadata", "severity"]), undefined);
+ * ```
+ */
+export function valueAtPath(record: unknown, path: readonly string[]): unknown {
+  let value: unknown = record;
+  for (const key of path) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return undefined;
+    }
+    if (!Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function checkLevel(value: unknown, where: string): Severity {
+  if (!isSeverity(value)) {
+    throw new InputRangeError(
+      `${where}: severity must be one of ${SEVERITIES.join(", ")}, got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Parse a severity map: CSV with a `key,severity` header, or a JSON object
+ * `{"key": "HIGH"}`. A JSON document is recognised by its first non-blank
+ * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused. Keys must be unique and severities valid; blank CSV lines
+ * are skipped, quoted CSV fields are not supported (a key with a comma is
+ * refused rather than split).
+ *
+ * @param text The file's text.
+ * @param file The file's path, for messages.
+ * @returns Key to severity.
+ * @throws {SyntaxError} For a bad header or unparseable JSON.
+ * @throws {RangeError} For a repeated key or an unknown severity (naming line or key).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSeverityMap } from "./mapping.ts";
+ *
+ * const csv = parseSeverityMap("key,severity\nt1,HIGH\nt2,LOW\n", "map.csv");
+ * assert.equal(csv.get("t2"), "LOW");
+ * const json = parseSeverityMap('{"t1": "CRITICAL"}', "map.json");
+ * assert.equal(json.get("t1"), "CRITICAL");
+ * assert.throws(() => parseSeverityMap("key,severity\nt1,HUGE\n", "m.csv"), /line 2/);
+ * ```
+ */
+export function parseSeverityMap(
+  text: string,
+  file: string,
+): Map<string, Severity> {
+  const where = `Cannot read severity map ${file}`;
+  const body = text.replace(/^\uFEFF/, "");
+  const map = new Map<string, Severity>();
+  if (/^\s*[[{]/.test(body) || /\.json$/i.test(file)) {
+    const raw = parseJsonStrict(body, { file: `severity map ${file}` });
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      throw new InputTypeError(
+        `${where}: expected a JSON object {"key": "HIGH"}`,
+      );
+    }
+    for (const [key, value] of Object.entries(raw)) {
+      map.set(key, checkLevel(value, `${where}: key ${JSON.stringify(key)}`));
+    }
+    return map;
+  }
+  const lines = body.split(/\r?\n/);
+  const header = lines[0].split(",").map((s) => s.trim());
+  if (header.length !== 2 || header[0] !== "key" || header[1] !== "severity") {
+    throw new InputSyntaxError(
+      `${where}: line 1: header must be "key,severity", got ${
+        JSON.stringify(lines[0])
+      }`,
+    );
+  }
+  const lineOf = new Map<string, number>();
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() === "") continue;
+    const cells = lines[i].split(",");
+    const at = `${where}: line ${i + 1}`;
+    if (cells.length !== 2) {
+      throw new InputSyntaxError(
+        `${at}: expected 2 fields (key,severity), got ${cells.length}`,
+      );
+    }
+    const key = cells[0].trim();
+    if (key === "") throw new InputRangeError(`${at}: key must not be empty`);
+    const first = lineOf.get(key);
+    if (first !== undefined) {
+      throw new InputRangeError(
+        `${at}: key ${JSON.stringify(key)} repeats line ${first}`,
+      );
+    }
+    lineOf.set(key, i + 1);
+    map.set(key, checkLevel(cells[1].trim(), at));
+  }
+  return map;
+}
+
+/**
+ * Read the severity flags into a {@linkcode SeveritySpec}, loading the map
+ * file when one is named. Exactly one of `severity`, `severityMap`,
+ * `severityField` must be given; `severityMapKey` (`field:PATH`) only with
+ * `severityMap`.
+ *
+ * @param flags The flags.
+ * @param readText Reads the map file (default: as strict UTF-8, refusing a
+ * folder, naming the file).
+ * @returns The spec.
+ * @throws {TypeError} When none or several are given, with {@linkcode SEVERITY_REQUIRED}; for a bad key form.
+ * @throws {RangeError | SyntaxError} As {@linkcode parseSeverityMap}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { severitySpec } from "./mapping.ts";
+ *
+ * assert.deepEqual(await severitySpec({ severity: "HIGH" }), { kind: "level", level: "HIGH" });
+ * await assert.rejects(() => severitySpec({}), /exactly one of --severity/);
+ * const spec = await severitySpec(
+ *   { severityMap: "m.csv", severityMapKey: "field:metadata.class" },
+ *   () => Promise.resolve("key,severity\nDUPLICATE,LOW\n"),
+ * );
+ * assert.equal(spec.kind, "map");
+ * ```
+ */
+export async function severitySpec(
+  flags: SeverityFlags,
+  readText: (path: string) => Promise<string> = (p) =>
+    readUtf8File(p, `Cannot load severity map ${p}`),
+): Promise<SeveritySpec> {
+  const given = [
+    flags.severity !== undefined ? "--severity" : null,
+    flags.severityMap !== undefined ? "--severity-map" : null,
+    flags.severityField !== undefined ? "--severity-field" : null,
+  ].filter((g) => g !== null);
+  if (given.length !== 1) {
+    throw new InputTypeError(
+      given.length === 0
+        ? SEVERITY_REQUIRED
+        : `${SEVERITY_REQUIRED}; got ${given.join(" and ")}`,
+    );
+  }
+  if (flags.severityMapKey !== undefined && flags.severityMap === undefined) {
+    throw new InputTypeError(
+      "--severity-map-key applies to --severity-map only",
+    );
+  }
+  if (flags.severity !== undefined) {
+    return {
+      kind: "level",
+      level: checkLevel(flags.severity.toUpperCase(), "--severity"),
+    };
+  }
+  if (flags.severityField !== undefined) {
+    return {
+      kind: "field",
+      path: parseFieldPath(flags.severityField, "--severity-field"),
+    };
+  }
+  const file = flags.severityMap!;
+  let keyPath: string[] | null = null;
+  if (flags.severityMapKey !== undefined) {
+    const m = /^field:(.+)$/.exec(flags.severityMapKey);
+    if (m === null) {
+      throw new InputTypeError(
+        `--severity-map-key must be field:PATH (for example field:metadata.class), got ${
+          JSON.stringify(flags.severityMapKey)
+        }`,
+      );
+    }
+    keyPath = parseFieldPath(m[1], "--severity-map-key");
+  }
+  return {
+    kind: "map",
+    file,
+    map: parseSeverityMap(await readText(file), file),
+    keyPath,
+  };
+}
+
+/**
+ * A function that gives each item its severity under a spec, and refuses an
+ * item it cannot place: a map that does not cover its key, a field that is
+ * missing or not a severity. The error names the item (`where`) and the
+ * field or key.
+ *
+ * @param spec From {@linkcode severitySpec}.
+ * @returns The resolver.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { severityResolver } from "./mapping.ts";
+ *
+ * const byField = severityResolver({ kind: "field", path: ["metadata", "severity"] });
+ * assert.equal(byField({ taskId: "1", record: { metadata: { severity: "LOW" } } }, "x.eval: sample 1 epoch 1"), "LOW");
+ * const byMap = severityResolver({ kind: "map", file: "m.csv", map: new Map([["1", "HIGH"]]), keyPath: null });
+ * assert.throws(() => byMap({ taskId: "2", record: {} }, "x.eval: sample 2 epoch 1"), /does not cover task id "2"/);
+ * ```
+ */
+export function severityResolver(spec: SeveritySpec): SeverityResolver {
+  switch (spec.kind) {
+    case "level":
+      return () => spec.level;
+    case "field": {
+      const name = spec.path.join(".");
+      return (item, where) => {
+        const value = valueAtPath(item.record, spec.path);
+        if (value === undefined) {
+          throw new InputTypeError(
+            `${where}: ${name} is missing (--severity-field ${name})`,
+          );
+        }
+        return checkLevel(value, `${where}: ${name}`);
+      };
+    }
+    case "map": {
+      return (item, where) => {
+        let key = item.taskId;
+        let what = `task id ${JSON.stringify(key)}`;
+        if (spec.keyPath !== null) {
+          const name = spec.keyPath.join(".");
+          const value = valueAtPath(item.record, spec.keyPath);
+          if (typeof value !== "string" && typeof value !== "number") {
+            throw new InputTypeError(
+              `${where}: ${name} must be a string or number to key the severity map, got ${
+                value === undefined ? "nothing" : JSON.stringify(value)
+              }`,
+            );
+          }
+          key = String(value);
+          what = `${name} ${JSON.stringify(key)}`;
+        }
+        const level = spec.map.get(key);
+        if (level === undefined) {
+          throw new InputRangeError(
+            `${where}: severity map ${spec.file} does not cover ${what}`,
+          );
+        }
+        return level;
+      };
+    }
+  }
+}
+
+/**
+ * Where a decision's probability came from: the model stated it; the
+ * softmax of option log-likelihoods; token log-probabilities; agreement over
+ * k samples; or a scorer's metadata key.
+ */
+export type PCorrectSource =
+  | "stated"
+  | "logprob-option"
+  | "logprob-token"
+  | `agreement@${number}`
+  | `score-metadata:${string}`;
+
+/** The sources that carry no parameter. */
+export const PCORRECT_SOURCES = [
+  "stated",
+  "logprob-option",
+  "logprob-token",
+] as const;
+
+/**
+ * Whether a value is a pCorrect source: one of {@linkcode PCORRECT_SOURCES},
+ * `agreement@k` with k an integer >= 1, or `score-metadata:KEY` with a
+ * non-empty key.
+ *
+ * @param value Any value.
+ * @returns `true` for a valid source.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isPCorrectSource } from "./mapping.ts";
+ *
+ * assert.equal(isPCorrectSource("agreement@5"), true);
+ * assert.equal(isPCorrectSource("score-metadata:confidence"), true);
+ * assert.equal(isPCorrectSource("score-metadata:a\nb"), true); // any non-empty key
+ * assert.equal(isPCorrectSource("score-metadata:"), false);
+ * assert.equal(isPCorrectSource("agreement@0"), false);
+ * assert.equal(isPCorrectSource("guess"), false);
+ * ```
+ */
+export function isPCorrectSource(value: unknown): value is PCorrectSource {
+  if (typeof value !== "string") return false;
+  if ((PCORRECT_SOURCES as readonly string[]).includes(value)) return true;
+  if (/^agreement@[1-9][0-9]*$/.test(value)) return true;
+  return /^score-metadata:.+$/s.test(value);
+}
+
+/** The message used when a `pCorrectSource` value is not in the vocabulary. */
+export const PCORRECT_SOURCE_ERROR = `must be one of ${
+  PCORRECT_SOURCES.join(", ")
+}, agreement@K, score-metadata:KEY, or null`;
+
+/**
+ * Check a `pCorrectSource` value: a valid source or `null`.
+ *
+ * @param value The value.
+ * @param where Names the file, record and field in the error.
+ * @returns The value.
+ * @throws {RangeError} For anything else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkPCorrectSource } from "./mapping.ts";
+ *
+ * assert.equal(checkPCorrectSource(null, "x"), null);
+ * assert.throws(() => checkPCorrectSource("agreement", "a.jsonl: line 3: pCorrectSource"), /line 3/);
+ * ```
+ */
+export function checkPCorrectSource(
+  value: unknown,
+  where: string,
+): PCorrectSource | null {
+  if (value === null || isPCorrectSource(value)) return value;
+  throw new InputRangeError(
+    `${where} ${PCORRECT_SOURCE_ERROR}, got ${JSON.stringify(value)}`,
+  );
+}
+
+/** One probability a log offers for a decision, with its source. */
+export interface PCorrectCandidate {
+  /** Its provenance. */
+  readonly source: PCorrectSource;
+  /** P(answer is correct), or `null` when this item lacks it. */
+  readonly value: number | null;
+}
+
+/** The probability chosen for one decision, and where it came from. */
+export interface PickedPCorrect {
+  /** P(answer is correct), or `null`. */
+  readonly value: number | null;
+  /** Its source, or `null` when there is no probability. */
+  readonly source: PCorrectSource | null;
+}
+
+/**
+ * Read `--pcorrect-from`: a source, `agreement` (any k), or `none` (no
+ * probability at all).
+ *
+ * @param value The flag's value.
+ * @returns The value, checked.
+ * @throws {TypeError} For anything else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePCorrectFrom } from "./mapping.ts";
+ *
+ * assert.equal(parsePCorrectFrom("agreement"), "agreement");
+ * assert.throws(() => parsePCorrectFrom("vibes"), /--pcorrect-from/);
+ * ```
+ */
+export function parsePCorrectFrom(value: string): string {
+  if (value === "agreement" || value === "none" || isPCorrectSource(value)) {
+    return value;
+  }
+  throw new InputTypeError(
+    `--pcorrect-from must be one of ${
+      PCORRECT_SOURCES.join(", ")
+    }, agreement, agreement@K, score-metadata:KEY or none, got ${
+      JSON.stringify(value)
+    }`,
+  );
+}
+
+function matches(from: string, source: PCorrectSource): boolean {
+  if (from === "agreement") return source.startsWith("agreement@");
+  return from === source;
+}
+
+/**
+ * Choose a decision's probability among those its log offers. Without
+ * `from`, the candidates are taken in the order given (the format's
+ * documented default order) and the first with a value wins. With `from`
+ * (`--pcorrect-from`), only that source is used; an item without it gets no
+ * probability (`null`, never a fallback), and `none` gives none to all.
+ *
+ * @param candidates The log's probabilities for this item, in default order.
+ * @param from The `--pcorrect-from` value, or `undefined`.
+ * @returns The value and its source (`null` and `null` when none applies).
+ * @throws {RangeError} When the chosen value is outside [0, 1] or not finite.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pickPCorrect } from "./mapping.ts";
+ *
+ * const offered = [
+ *   { source: "agreement@5" as const, value: null },
+ *   { source: "stated" as const, value: 0.7 },
+ * ];
+ * assert.deepEqual(pickPCorrect(offered), { value: 0.7, source: "stated" });
+ * assert.deepEqual(pickPCorrect(offered, "agreement"), { value: null, source: null });
+ * assert.deepEqual(pickPCorrect(offered, "none"), { value: null, source: null });
+ * ```
+ */
+export function pickPCorrect(
+  candidates: readonly PCorrectCandidate[],
+  from?: string,
+): PickedPCorrect {
+  if (from === "none") return { value: null, source: null };
+  for (const c of candidates) {
+    if (from !== undefined && !matches(from, c.source)) continue;
+    if (c.value === null) continue;
+    if (!(Number.isFinite(c.value) && c.value >= 0 && c.value <= 1)) {
+      throw new InputRangeError(
+        `pCorrect from ${c.source} must be in [0, 1], got ${c.value}`,
+      );
+    }
+    return { value: c.value, source: c.source };
+  }
+  return { value: null, source: null };
+}
+
+/**
+ * Count decisions by probability source, `"null"` for none: what the CLI
+ * prints so a reader sees where every probability came from.
+ *
+ * @param decisions Records with an optional `pCorrectSource`.
+ * @returns Source to count, in first-seen order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countPCorrectSources } from "./mapping.ts";
+ *
+ * const counts = countPCorrectSources([
+ *   { pCorrectSource: "stated" }, { pCorrectSource: null }, {}, { pCorrectSource: "stated" },
+ * ]);
+ * assert.deepEqual(counts, { stated: 2, null: 2 });
+ * ```
+ */
+export function countPCorrectSources(
+  decisions: Iterable<{ readonly pCorrectSource?: string | null }>,
+): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const d of decisions) {
+    const key = d.pCorrectSource ?? "null";
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * One line saying where a run's probabilities came from, for stderr.
+ *
+ * @param counts From {@linkcode countPCorrectSources}.
+ * @returns For example `pCorrect source: stated (12), null (3)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describePCorrectSources } from "./mapping.ts";
+ *
+ * assert.equal(describePCorrectSources({ stated: 2, null: 1 }), "pCorrect source: stated (2), none (1)");
+ * ```
+ */
+export function describePCorrectSources(
+  counts: Readonly<Record<string, number>>,
+): string {
+  const parts = Object.entries(counts).map(([k, n]) =>
+    `${k === "null" ? "none" : k} (${n})`
+  );
+  return `pCorrect source: ${
+    parts.length === 0 ? "no decisions" : parts.join(", ")
+  }`;
+}

@@ -1,0 +1,622 @@
+/**
+ * Arrow IPC run exports, and the flat (columnar) Decision layout that every
+ * columnar importer shares.
+ *
+ * A Decision laid out in columns is flat: the cost evidence becomes two
+ * columns, `costCompleteness` and `costUsd`, and the optional fields are
+ * nullable columns ({@linkcode DECISION_COLUMNS}). Arrow, Parquet and CSV
+ * files all hold that layout, so their readers check each row with
+ * {@linkcode flatDecision}, which applies the same zod schema as the JSONL
+ * loader and names the file, the row and the field on error.
+ *
+ * @module
+ */
+
+import * as aq from "arquero";
+import type { ColumnTable } from "arquero";
+import {
+  bool,
+  dictionary,
+  float64,
+  int64,
+  tableFromIPC,
+  utf8,
+} from "@uwdata/flechette";
+import { describeIssue } from "../_zod_issue.ts";
+import { type Decision, decisionSchema } from "../decision/decision.ts";
+import {
+  DECISION_COLUMNS,
+  decisionTable,
+  OPTIONAL_DECISION_COLUMNS,
+  type ParseDecisionsOptions,
+} from "./load_decisions.ts";
+import {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+} from "../input_error.ts";
+import { isPCorrectSource } from "../import/mapping.ts";
+
+import type { DecisionColumn } from "../decision/decision_columns.ts";
+import { decisionTupleKey } from "../_tuple_key.ts";
+
+export type { DecisionColumn };
+
+/** A column a file may leave out (see `OPTIONAL_DECISION_COLUMNS`). */
+type OptionalColumn = typeof OPTIONAL_DECISION_COLUMNS[number];
+
+/**
+ * One row of the flat layout: a value (or `null`) for every column; the
+ * optional columns may be missing (read as `null`).
+ */
+export type FlatDecisionRow =
+  & Record<Exclude<DecisionColumn, OptionalColumn>, unknown>
+  & Partial<Record<OptionalColumn, unknown>>;
+
+const NUMERIC: ReadonlySet<string> = new Set([
+  "trial",
+  "pCorrect",
+  "costUsd",
+  "tokensIn",
+  "tokensOut",
+  "latencyMs",
+]);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const SEVERITY: ReadonlySet<unknown> = new Set([
+  "LOW",
+  "MEDIUM",
+  "HIGH",
+  "CRITICAL",
+]);
+const OUTCOME: ReadonlySet<unknown> = new Set([
+  "resolved",
+  "model_failure",
+  "safety_failure",
+  "harness_failure",
+  "environment_failure",
+  "grader_failure",
+  "invalid_case",
+  "timeout",
+  "cancelled",
+]);
+
+/**
+ * Check that a file's column names are exactly the flat Decision columns.
+ *
+ * Order does not matter; a missing, unknown or repeated column is an error,
+ * so that no field is silently dropped or made up.
+ *
+ * @param names The column names found in the file, in file order.
+ * @param where Error prefix, e.g. `Cannot load run export runs/a.csv`.
+ * @throws {TypeError} When a column is missing, unknown or repeated.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkDecisionColumns } from "./arrow.ts";
+ * import { DECISION_COLUMNS } from "./load_decisions.ts";
+ *
+ * checkDecisionColumns([...DECISION_COLUMNS].reverse(), "a.csv");
+ * assert.throws(
+ *   () => checkDecisionColumns([...DECISION_COLUMNS, "confidence"], "a.csv"),
+ *   /a\.csv: unknown column "confidence"/,
+ * );
+ * ```
+ */
+export function checkDecisionColumns(
+  names: readonly string[],
+  where: string,
+): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) {
+      throw new InputTypeError(
+        `${where}: column ${JSON.stringify(name)} repeats`,
+      );
+    }
+    seen.add(name);
+  }
+  const expected = new Set<string>(DECISION_COLUMNS);
+  const unknown = names.filter((n) => !expected.has(n));
+  if (unknown.length > 0) {
+    throw new InputTypeError(
+      `${where}: unknown column${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((n) => JSON.stringify(n)).join(", ")
+      } (expected exactly ${DECISION_COLUMNS.join(", ")})`,
+    );
+  }
+  const optional = new Set<string>(OPTIONAL_DECISION_COLUMNS);
+  const missing = DECISION_COLUMNS.filter((c) =>
+    !seen.has(c) && !optional.has(c)
+  );
+  if (missing.length > 0) {
+    throw new InputTypeError(
+      `${where}: missing column${missing.length > 1 ? "s" : ""} ${
+        missing.join(", ")
+      }`,
+    );
+  }
+}
+
+function isId(v: unknown): boolean {
+  return typeof v === "string" && v.length > 0;
+}
+
+function isCount(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+function isOptionalCount(v: unknown): boolean {
+  return v === null || isCount(v);
+}
+
+// Accepts exactly the rows that decisionSchema accepts once unflattened (a
+// property test pins this); anything else goes through zod for the message.
+function isValidFlat(r: FlatDecisionRow): boolean {
+  const p = r.pCorrect;
+  const usd = r.costUsd;
+  const c = r.costCompleteness;
+  const lat = r.latencyMs;
+  return isId(r.runId) && isId(r.modelId) && isId(r.taskId) &&
+    isCount(r.trial) && SEVERITY.has(r.severity) && isId(r.trueClass) &&
+    isId(r.predClass) && typeof r.parseOk === "boolean" &&
+    (p === null || (typeof p === "number" && p >= 0 && p <= 1)) &&
+    (r.action === "auto" || r.action === "escalate") &&
+    ((c === "complete" || c === "partial")
+      ? typeof usd === "number" && Number.isFinite(usd) && usd >= 0
+      : (c === "unavailable" || c === "not_applicable") && usd === null) &&
+    OUTCOME.has(r.outcome) && isOptionalCount(r.tokensIn) &&
+    isOptionalCount(r.tokensOut) &&
+    (lat === null ||
+      (typeof lat === "number" && Number.isFinite(lat) && lat >= 0)) &&
+    (r.pCorrectSource == null || isPCorrectSource(r.pCorrectSource)) &&
+    (r.answer == null || typeof r.answer === "string") &&
+    (r.target == null || typeof r.target === "string");
+}
+
+function unflatten(r: FlatDecisionRow): Record<string, unknown> {
+  const value: Record<string, unknown> = {
+    runId: r.runId,
+    modelId: r.modelId,
+    taskId: r.taskId,
+    trial: r.trial,
+    severity: r.severity,
+    trueClass: r.trueClass,
+    predClass: r.predClass,
+    parseOk: r.parseOk,
+    pCorrect: r.pCorrect,
+    action: r.action,
+    cost: { completeness: r.costCompleteness, usd: r.costUsd },
+    outcome: r.outcome,
+  };
+  if (r.tokensIn !== null) value.tokensIn = r.tokensIn;
+  if (r.tokensOut !== null) value.tokensOut = r.tokensOut;
+  if (r.latencyMs !== null) value.latencyMs = r.latencyMs;
+  if (r.pCorrectSource != null) value.pCorrectSource = r.pCorrectSource;
+  if (r.answer != null) value.answer = r.answer;
+  if (r.target != null) value.target = r.target;
+  return value;
+}
+
+/**
+ * Check one flat row and turn it into a Decision.
+ *
+ * The row is unflattened (`costCompleteness` and `costUsd` become `cost`; a
+ * `null` optional field is left out) and checked with the same zod schema
+ * as a JSONL line, so every format accepts and refuses the same values. An
+ * empty or null required field, a pCorrect outside [0, 1], an unknown
+ * severity, a negative cost, NaN and infinities are errors; nothing is
+ * coerced. Whole-number
+ * bigints (Arrow and DuckDB int64) become numbers when they are safe
+ * integers. Errors use the flat column names (`costUsd`, not `cost.usd`).
+ *
+ * @param row A value (or `null`) for every column of {@linkcode DECISION_COLUMNS}.
+ * @param where Error prefix naming file and row, e.g. `Cannot load run export a.parquet: row 3`.
+ * @returns The decision.
+ * @throws {TypeError} When a field has the wrong type or is missing.
+ * @throws {RangeError} When a value is out of range or not in its closed set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { flatDecision } from "./arrow.ts";
+ *
+ * const row = {
+ *   runId: "r", modelId: "m", taskId: "t", trial: 0n, severity: "HIGH",
+ *   trueClass: "MATCH", predClass: "MATCH", parseOk: true, pCorrect: 0.8,
+ *   action: "auto", costCompleteness: "complete", costUsd: 0.01,
+ *   outcome: "resolved", tokensIn: null, tokensOut: null, latencyMs: null,
+ * };
+ * assert.deepEqual(flatDecision(row, "x").cost, { completeness: "complete", usd: 0.01 });
+ * assert.throws(
+ *   () => flatDecision({ ...row, costUsd: -1 }, "Cannot load run export a.arrow: row 2"),
+ *   { name: "RangeError", message: "Cannot load run export a.arrow: row 2: costUsd must be >= 0, got -1" },
+ * );
+ * ```
+ */
+export function flatDecision(row: FlatDecisionRow, where: string): Decision {
+  let r = row;
+  for (const c of NUMERIC) {
+    const v = r[c as DecisionColumn];
+    if (typeof v === "number" && !Number.isFinite(v)) {
+      throw new InputRangeError(
+        `${where}: ${c} must be a finite number, got ${v}`,
+      );
+    }
+    if (typeof v === "bigint") {
+      if (v > MAX_SAFE || v < MIN_SAFE) {
+        throw new InputRangeError(
+          `${where}: ${c} must be a safe integer, got ${v}`,
+        );
+      }
+      r = r === row ? { ...row } : r;
+      (r as Record<string, unknown>)[c] = Number(v);
+    }
+  }
+  const value = unflatten(r);
+  if (isValidFlat(r)) return value as unknown as Decision;
+  const parsed = decisionSchema.safeParse(value);
+  if (parsed.success) return parsed.data as Decision;
+  const issue = parsed.error.issues[0];
+  const head = issue.path[0];
+  const flat = head !== "cost"
+    ? issue
+    : issue.path[1] === "usd"
+    ? { ...issue, path: ["costUsd"] }
+    : {
+      ...issue,
+      path: ["costCompleteness"],
+      message: `must be one of complete, partial, unavailable, not_applicable`,
+    };
+  const message = `${where}: ${
+    describeIssue(flat as typeof issue, r as Record<string, unknown>)
+  }`;
+  throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
+    ? new InputTypeError(message, { cause: parsed.error })
+    : new InputRangeError(message, { cause: parsed.error });
+}
+
+/**
+ * The identity of a decision: run, model, task and trial. Two decisions with
+ * the same key are a duplicate, which every loader refuses.
+ *
+ * @param d A decision.
+ * @returns A string that is equal for equal keys.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionKey } from "./arrow.ts";
+ *
+ * const a = { runId: "r", modelId: "m", taskId: "t", trial: 0 };
+ * assert.equal(decisionKey(a), decisionKey({ ...a }));
+ * assert.notEqual(decisionKey(a), decisionKey({ ...a, trial: 1 }));
+ * ```
+ */
+export function decisionKey(
+  d: Pick<Decision, "runId" | "modelId" | "taskId" | "trial">,
+): string {
+  return decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
+}
+
+/**
+ * The error for a second decision with the same key, worded as the JSONL
+ * loader words it.
+ *
+ * @param d The repeated decision.
+ * @param where Error prefix naming file and the repeat's row or line.
+ * @param first Where the first one was, e.g. `row 3` or `line 4`.
+ * @returns A RangeError.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duplicateDecisionError } from "./arrow.ts";
+ *
+ * const e = duplicateDecisionError(
+ *   { runId: "r", modelId: "m", taskId: "t", trial: 0 }, "a.csv: line 3", "line 2");
+ * assert.match(e.message, /line 3: duplicate decision for runId "r", .* \(first on line 2\)/);
+ * ```
+ */
+export function duplicateDecisionError(
+  d: Pick<Decision, "runId" | "modelId" | "taskId" | "trial">,
+  where: string,
+  first: string,
+): RangeError {
+  return new InputRangeError(
+    `${where}: duplicate decision for runId ${
+      JSON.stringify(d.runId)
+    }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+      JSON.stringify(d.taskId)
+    }, trial ${d.trial} (first on ${first})`,
+  );
+}
+
+/**
+ * Parse Arrow IPC bytes (file or stream format, e.g. `.arrow`, `.feather`
+ * version 2, `.ipc`) into Decision records.
+ *
+ * The table must have exactly the columns of {@linkcode DECISION_COLUMNS},
+ * in any order. Each row is checked with {@linkcode flatDecision}; a
+ * repeated (runId, modelId, taskId, trial) is an error. Int64 columns are
+ * read as bigints and must hold safe integers. Cost is O(rows).
+ *
+ * @param bytes The file's bytes.
+ * @param options Where the bytes came from.
+ * @returns The decisions, in row order.
+ * @throws {SyntaxError} When the bytes are not Arrow IPC.
+ * @throws {TypeError | RangeError} As {@linkcode flatDecision}, prefixed with the path and `row N` (1-based).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionsToArrow, parseDecisionsArrow } from "./arrow.ts";
+ * import { decisionTable } from "./load_decisions.ts";
+ *
+ * const d = {
+ *   runId: "r", modelId: "m", taskId: "t", trial: 0, severity: "LOW",
+ *   trueClass: "MATCH", predClass: "MATCH", parseOk: true, pCorrect: null,
+ *   action: "auto", outcome: "resolved",
+ *   cost: { completeness: "unavailable", usd: null },
+ * } as const;
+ * assert.deepEqual(parseDecisionsArrow(decisionsToArrow(decisionTable([d]))), [d]);
+ * ```
+ */
+export function parseDecisionsArrow(
+  bytes: Uint8Array,
+  options: ParseDecisionsOptions = {},
+): Decision[] {
+  const where = `Cannot load run export ${options.path ?? "<inline>"}`;
+  let table: ReturnType<typeof tableFromIPC>;
+  try {
+    table = tableFromIPC(bytes, { useBigInt: true });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InputSyntaxError(`${where}: not Arrow IPC data: ${detail}`, {
+      cause: error,
+    });
+  }
+  checkDecisionColumns(table.schema.fields.map((f) => f.name), where);
+  for (const f of table.schema.fields) {
+    // a timestamp, date, time or duration column holds numbers that are not
+    // counts: refused rather than read as a trial or a token count
+    const t = (f.type as { typeId: number }).typeId;
+    if (TEMPORAL_TYPE_IDS.has(t)) {
+      throw new InputTypeError(
+        `${where}: column ${f.name} is an Arrow ${
+          TEMPORAL_TYPE_IDS.get(t)
+        } column; ${f.name} must be a number column`,
+      );
+    }
+  }
+  const cols = {} as Record<DecisionColumn, ArrayLike<unknown>>;
+  const names = new Set(table.schema.fields.map((f) => f.name));
+  for (const c of DECISION_COLUMNS) {
+    cols[c] = names.has(c)
+      ? table.getChild(c).toArray() as ArrayLike<unknown>
+      : new Array(table.numRows).fill(null);
+  }
+  // the Arrow reader replaces invalid UTF-8 by U+FFFD; refuse it instead
+  for (const c of DECISION_COLUMNS) {
+    const col = cols[c];
+    for (let i = 0; i < table.numRows; i++) {
+      const v = col[i];
+      if (typeof v === "string" && v.includes("\uFFFD")) {
+        throw new InputSyntaxError(
+          `${where}: row ${
+            i + 1
+          }: ${c} is not valid UTF-8 (it decodes to U+FFFD)`,
+        );
+      }
+    }
+  }
+  return decisionsFromColumns(cols, table.numRows, where);
+}
+
+// Arrow type ids of temporal types (Date 8, Time 9, Timestamp 10, Interval 11, Duration 18)
+const TEMPORAL_TYPE_IDS = new Map<number, string>([
+  [8, "date"],
+  [9, "time"],
+  [10, "timestamp"],
+  [11, "interval"],
+  [18, "duration"],
+]);
+
+// A cell as flatDecision wants it: undefined is null, and a safe bigint is a
+// number already (so that flatDecision need not copy the row).
+function value(v: unknown): unknown {
+  return v === undefined
+    ? null
+    : typeof v === "bigint" && v <= MAX_SAFE && v >= MIN_SAFE
+    ? Number(v)
+    : v;
+}
+
+/**
+ * Check flat columns row by row into Decision records, refusing duplicates.
+ * Shared by the columnar readers; rows are labelled `row N` (1-based).
+ *
+ * @param cols One array per column of {@linkcode DECISION_COLUMNS}.
+ * @param rows Number of rows.
+ * @param where Error prefix naming the file.
+ * @returns The decisions, in row order.
+ * @throws {TypeError | RangeError} As {@linkcode flatDecision}, or on a duplicate.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionsFromColumns } from "./arrow.ts";
+ *
+ * const one = (v: unknown) => [v];
+ * const cols = {
+ *   runId: one("r"), modelId: one("m"), taskId: one("t"), trial: one(0), severity: one("LOW"),
+ *   trueClass: one("MATCH"), predClass: one("MATCH"), parseOk: one(true), pCorrect: one(1),
+ *   action: one("auto"), costCompleteness: one("not_applicable"), costUsd: one(null),
+ *   outcome: one("resolved"), tokensIn: one(null), tokensOut: one(null), latencyMs: one(null),
+ * };
+ * assert.equal(decisionsFromColumns(cols, 1, "x")[0].pCorrect, 1);
+ * ```
+ */
+export function decisionsFromColumns(
+  cols:
+    & Readonly<
+      Record<Exclude<DecisionColumn, OptionalColumn>, ArrayLike<unknown>>
+    >
+    & Readonly<Partial<Record<OptionalColumn, ArrayLike<unknown>>>>,
+  rows: number,
+  where: string,
+): Decision[] {
+  const out: Decision[] = new Array(rows);
+  const seen = new Map<string, number>();
+  const c = cols;
+  for (let i = 0; i < rows; i++) {
+    // explicit fields keep the row's shape fixed, which keeps this loop fast
+    const row: FlatDecisionRow = {
+      runId: value(c.runId[i]),
+      modelId: value(c.modelId[i]),
+      taskId: value(c.taskId[i]),
+      trial: value(c.trial[i]),
+      severity: value(c.severity[i]),
+      trueClass: value(c.trueClass[i]),
+      predClass: value(c.predClass[i]),
+      parseOk: value(c.parseOk[i]),
+      pCorrect: value(c.pCorrect[i]),
+      action: value(c.action[i]),
+      costCompleteness: value(c.costCompleteness[i]),
+      costUsd: value(c.costUsd[i]),
+      outcome: value(c.outcome[i]),
+      tokensIn: value(c.tokensIn?.[i]),
+      tokensOut: value(c.tokensOut?.[i]),
+      latencyMs: value(c.latencyMs?.[i]),
+      pCorrectSource: value(c.pCorrectSource?.[i]),
+      answer: value(c.answer?.[i]),
+      target: value(c.target?.[i]),
+    };
+    const at = `${where}: row ${i + 1}`;
+    const d = flatDecision(row, at);
+    const key = decisionKey(d);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw duplicateDecisionError(d, at, `row ${first}`);
+    }
+    seen.set(key, i + 1);
+    out[i] = d;
+  }
+  return out;
+}
+
+/**
+ * Read an Arrow IPC run export into an Arquero decision table.
+ *
+ * The result has the same columns and values as
+ * {@linkcode loadDecisionsJsonl} gives for the same decisions.
+ *
+ * @param path Path of the `.arrow`, `.feather` or `.ipc` file.
+ * @returns The decision table.
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {SyntaxError | TypeError | RangeError} As {@linkcode parseDecisionsArrow}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadDecisionsArrow, writeDecisionsArrow } from "./arrow.ts";
+ * import { loadDecisionsJsonl } from "./load_decisions.ts";
+ *
+ * const t = await loadDecisionsJsonl(
+ *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
+ * );
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/ab.arrow`;
+ * await writeDecisionsArrow(path, t);
+ * assert.deepEqual((await loadDecisionsArrow(path)).objects(), t.objects());
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function loadDecisionsArrow(path: string): Promise<ColumnTable> {
+  return decisionTable(
+    parseDecisionsArrow(await Deno.readFile(path), { path }),
+  );
+}
+
+/** Arrow types of the flat layout, as {@linkcode decisionsToArrow} writes them. */
+function arrowTypes() {
+  const enumType = () => dictionary(utf8());
+  return {
+    runId: utf8(),
+    modelId: enumType(),
+    taskId: utf8(),
+    trial: int64(),
+    severity: enumType(),
+    trueClass: enumType(),
+    predClass: enumType(),
+    parseOk: bool(),
+    pCorrect: float64(),
+    action: enumType(),
+    costCompleteness: enumType(),
+    costUsd: float64(),
+    outcome: enumType(),
+    tokensIn: int64(),
+    tokensOut: int64(),
+    latencyMs: float64(),
+    pCorrectSource: enumType(),
+    answer: utf8(),
+    target: utf8(),
+  };
+}
+
+/**
+ * Encode a decision table as Arrow IPC (file format) bytes.
+ *
+ * Columns are written with fixed types whatever their values: strings as
+ * UTF-8 (the closed sets and class names dictionary-encoded), `trial` and
+ * token counts as Int64, probabilities, dollars and latency as Float64,
+ * `parseOk` as Bool; `null` stays null.
+ *
+ * @param table A decision table with the columns of {@linkcode DECISION_COLUMNS}.
+ * @returns Arrow IPC file bytes.
+ * @throws {TypeError} When the table lacks a column or has an extra one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionsToArrow } from "./arrow.ts";
+ * import { decisionTable } from "./load_decisions.ts";
+ *
+ * assert.ok(decisionsToArrow(decisionTable([])).byteLength > 0);
+ * ```
+ */
+export function decisionsToArrow(table: ColumnTable): Uint8Array {
+  checkDecisionColumns(table.columnNames(), "Cannot write Arrow run export");
+  return aq.toArrowIPC(table.select(...DECISION_COLUMNS), {
+    format: "file",
+    types: arrowTypes(),
+  });
+}
+
+/**
+ * Write a decision table to an Arrow IPC file.
+ *
+ * @param path Destination path (`.arrow`, `.feather` or `.ipc`).
+ * @param table A decision table.
+ * @throws {TypeError} As {@linkcode decisionsToArrow}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadDecisionsArrow, writeDecisionsArrow } from "./arrow.ts";
+ * import { decisionTable } from "./load_decisions.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/empty.arrow`;
+ * await writeDecisionsArrow(path, decisionTable([]));
+ * assert.equal((await loadDecisionsArrow(path)).numRows(), 0);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeDecisionsArrow(
+  path: string,
+  table: ColumnTable,
+): Promise<void> {
+  await Deno.writeFile(path, decisionsToArrow(table));
+}

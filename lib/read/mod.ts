@@ -1,0 +1,16 @@
+/**
+ * Reading and writing run exports: JSONL, CSV, Arrow IPC and Parquet, each
+ * refusing the same bad values naming file, line and field, and the
+ * sufficient statistics streamed from a file without loading it.
+ *
+ * @module
+ */
+
+export * from "./load_decisions.ts";
+export * from "./jsonl_stats.ts";
+export * from "./jsonl_text_stats.ts";
+export * from "./arrow.ts";
+export * from "./csv.ts";
+export * from "./parquet.ts";
+export * from "./load_any.ts";
+export * from "./duckdb_session.ts";

@@ -1,0 +1,173 @@
+/**
+ * The decision SQL for someone who wants to run it in their own warehouse:
+ * the table layout, the aggregate, the row checks and the duplicate-key
+ * query, for one of the three engines the SQL is tested on (DuckDB,
+ * PostgreSQL, SQLite). The queries are the same text on all three; only
+ * the `CREATE TABLE` type names differ.
+ *
+ * @module
+ */
+
+import {
+  firstInvalidDecisionsSql,
+  repeatedDecisionKeysSql,
+} from "./decision_sql_rows.ts";
+import {
+  DECISION_CHECKS,
+  decisionStatsSql,
+  duplicateDecisionsSql,
+} from "./duckdb_stats_sql.ts";
+import { DECISION_COLUMNS } from "../decision/decision_columns.ts";
+import { decisionColumnKind } from "../decision/decision_columns.ts";
+
+/** The engines the decision SQL is run on in lossbook's tests. */
+export const SQL_DIALECTS = ["duckdb", "postgres", "sqlite"] as const;
+
+/** One of {@linkcode SQL_DIALECTS}. */
+export type SqlDialect = typeof SQL_DIALECTS[number];
+
+const INTEGER_COLUMNS = new Set(["trial", "tokensIn", "tokensOut"]);
+
+const TYPES: Record<
+  SqlDialect,
+  { text: string; integer: string; real: string; boolean: string }
+> = {
+  duckdb: {
+    text: "VARCHAR",
+    integer: "BIGINT",
+    real: "DOUBLE",
+    boolean: "BOOLEAN",
+  },
+  postgres: {
+    text: "text",
+    integer: "bigint",
+    real: "double precision",
+    boolean: "boolean",
+  },
+  // SQLite has no boolean: parseOk holds 1 or 0
+  sqlite: {
+    text: "TEXT",
+    integer: "INTEGER",
+    real: "REAL",
+    boolean: "INTEGER",
+  },
+};
+
+/** Options for {@linkcode decisionsTableSql}. */
+export interface DecisionsTableOptions {
+  /**
+   * Add one `CHECK (NOT (<check>))` per entry of `DECISION_CHECKS`, in its
+   * order. A CHECK refuses a row only when its expression is FALSE, so one
+   * whose check is NULL passes, as the row checks count a NULL check as
+   * valid (`CASE WHEN <check> THEN 1 ELSE 0 END`): the table then admits
+   * exactly the rows the row checks admit. Default: `false`.
+   */
+  readonly checks?: boolean;
+  /** Add `PRIMARY KEY (runId, modelId, taskId, trial)`. Default: `false`. */
+  readonly primaryKey?: boolean;
+}
+
+/**
+ * `CREATE TABLE` for a decisions table with unquoted column names, in a
+ * dialect's type names; optionally with the row checks as CHECK
+ * constraints and the decision key as primary key (identifiers unquoted
+ * there too; DuckDB, PostgreSQL and SQLite accept the same constraint
+ * text).
+ *
+ * @param dialect The engine.
+ * @param table The table name. Default: `decisions`.
+ * @param options The constraints to add. Default: none.
+ * @returns The statement, without a trailing semicolon.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionsTableSql } from "./decision_sql_export.ts";
+ *
+ * assert.match(decisionsTableSql("postgres"), /^CREATE TABLE decisions \(\n  runId text NOT NULL,/);
+ * assert.match(decisionsTableSql("sqlite"), /parseOk INTEGER NOT NULL/);
+ * const strict = decisionsTableSql("duckdb", "d", { checks: true, primaryKey: true });
+ * assert.match(strict, /,\n  CHECK \(NOT \(runId IS NULL OR runId = ''\)\),/);
+ * assert.match(strict, /,\n  PRIMARY KEY \(runId, modelId, taskId, trial\)\n\)$/);
+ * ```
+ */
+export function decisionsTableSql(
+  dialect: SqlDialect,
+  table = "decisions",
+  options: DecisionsTableOptions = {},
+): string {
+  const t = TYPES[dialect];
+  const optional = new Set(["pCorrect", "costUsd", "tokensIn", "tokensOut"]);
+  const nullable = (c: string) =>
+    optional.has(c) || ["latencyMs", "pCorrectSource", "answer", "target"]
+      .includes(c);
+  const lines = DECISION_COLUMNS.map((c) => {
+    const kind = decisionColumnKind(c);
+    const type = kind === "text"
+      ? t.text
+      : kind === "boolean"
+      ? t.boolean
+      : INTEGER_COLUMNS.has(c)
+      ? t.integer
+      : t.real;
+    return `  ${c} ${type}${nullable(c) ? "" : " NOT NULL"}`;
+  });
+  if (options.checks === true) {
+    for (const c of DECISION_CHECKS) lines.push(`  CHECK (NOT (${c.sql}))`);
+  }
+  if (options.primaryKey === true) {
+    lines.push("  PRIMARY KEY (runId, modelId, taskId, trial)");
+  }
+  return `CREATE TABLE ${table} (\n${lines.join(",\n")}\n)`;
+}
+
+/** The queries of {@linkcode decisionSqlExport}. */
+export interface DecisionSqlExport {
+  /** The engine they were made for. */
+  readonly dialect: SqlDialect;
+  /** The relation they read. */
+  readonly table: string;
+  /** The table layout the queries expect. */
+  readonly createTable: string;
+  /** Sufficient statistics with a count of bad rows (`decisionStatsSql`). */
+  readonly aggregate: string;
+  /** The first rows failing a check, with one flag per check. */
+  readonly rowChecks: string;
+  /** How many decision keys repeat (`duplicateDecisionsSql`). */
+  readonly duplicateKeys: string;
+  /** The first repeated keys, with their row counts. */
+  readonly repeatedKeys: string;
+}
+
+/**
+ * Every decision query for one engine and table.
+ *
+ * @param dialect The engine.
+ * @param table The table or view. Default: `decisions`.
+ * @returns The queries.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionSqlExport } from "./decision_sql_export.ts";
+ *
+ * const pg = decisionSqlExport("postgres", "runs.decisions");
+ * const lite = decisionSqlExport("sqlite", "runs.decisions");
+ * assert.equal(pg.aggregate, lite.aggregate);
+ * assert.match(pg.aggregate, /FROM runs\.decisions/);
+ * ```
+ */
+export function decisionSqlExport(
+  dialect: SqlDialect,
+  table = "decisions",
+): DecisionSqlExport {
+  return {
+    dialect,
+    table,
+    createTable: decisionsTableSql(dialect, table),
+    aggregate: decisionStatsSql(table),
+    rowChecks: firstInvalidDecisionsSql(table, 100),
+    duplicateKeys: duplicateDecisionsSql(table),
+    repeatedKeys: repeatedDecisionKeysSql(table, 100),
+  };
+}

@@ -1,0 +1,418 @@
+/**
+ * Sufficient statistics of a JSONL run export computed by DuckDB, with
+ * lossbook's validation: the rows never reach JavaScript, and a file that
+ * the line loader would refuse is sent to the line loader, so the error
+ * still names file, line and field.
+ *
+ * One parallel scan of the raw objects (`read_json_objects`, which stops on
+ * malformed JSON and invalid UTF-8) builds a compact table: per line the
+ * hash of its key list (`json_keys`, repeats kept), the fields extracted by
+ * one `json_transform` with every field typed `JSON` (nothing converted),
+ * each field's JSON type checked by its first character, `cost`'s key list,
+ * a trailing-comma test (DuckDB's parser accepts `{"a":1,}`; the line
+ * loader does not; the test is conservative: a `,}` inside a string also
+ * sends the file to the line loader), the row checks of `DECISION_CHECKS`,
+ * and hashes of the decision key and of (modelId, taskId). Small queries on
+ * that table then check each distinct key list against the Decision schema
+ * (no repeats, no unknown key, required keys present; a list other than the
+ * first line's is kept only on the lines that have it), count nulls where a
+ * field may be missing but not null, aggregate the statistics with a
+ * `GROUP BY` (no window over the rows), and count distinct key hashes:
+ * when every decision hash and every (modelId, taskId) hash is distinct,
+ * no decision repeats and every task has one trial, so `taskShare` = `n`.
+ * Otherwise the exact checks run (`duplicateDecisionsSql`, and trials per
+ * task by a `GROUP BY` joined back), so a hash collision costs time, never
+ * correctness. When any check fails, the file is read again line by line
+ * (`jsonlStatsFile`), which throws the loaders' error (or, should DuckDB
+ * have refused what the line loader accepts, returns its statistics).
+ *
+ * @module
+ */
+
+import type { StatsRow } from "../metrics/sufficient_stats.ts";
+import {
+  duckdbFileLiteral,
+  type DuckDBOptions,
+  regularFile,
+  sqlString,
+  withDuckDB,
+} from "../read/duckdb_session.ts";
+import {
+  duplicateDecisionsSql,
+  invalidDecisionSql,
+  statsRowsOfSql,
+} from "./duckdb_stats_sql.ts";
+import { jsonlStatsFile } from "../read/jsonl_stats.ts";
+
+type JsonType = "VARCHAR" | "NUMBER" | "BOOLEAN" | "NULL" | "OBJECT";
+
+// The JSON types each top-level field may have, and whether it must be
+// there (the Decision schema): ids and enums are strings, counts and
+// amounts numbers, `cost` an object.
+const FIELDS: ReadonlyArray<[string, readonly JsonType[], boolean]> = [
+  ["runId", ["VARCHAR"], true],
+  ["modelId", ["VARCHAR"], true],
+  ["taskId", ["VARCHAR"], true],
+  ["trial", ["NUMBER"], true],
+  ["severity", ["VARCHAR"], true],
+  ["trueClass", ["VARCHAR"], true],
+  ["predClass", ["VARCHAR"], true],
+  ["parseOk", ["BOOLEAN"], true],
+  ["pCorrect", ["NUMBER", "NULL"], true],
+  ["action", ["VARCHAR"], true],
+  ["cost", ["OBJECT"], true],
+  ["outcome", ["VARCHAR"], true],
+  ["tokensIn", ["NUMBER"], false],
+  ["tokensOut", ["NUMBER"], false],
+  ["latencyMs", ["NUMBER"], false],
+  ["pCorrectSource", ["VARCHAR", "NULL"], false],
+  ["answer", ["VARCHAR"], false],
+  ["target", ["VARCHAR"], false],
+];
+const COST_FIELDS: ReadonlyArray<[string, readonly JsonType[], boolean]> = [
+  ["completeness", ["VARCHAR"], true],
+  ["usd", ["NUMBER", "NULL"], true],
+];
+
+/** Optional fields that may not be null: a JSON null there is an error. */
+const NOT_NULL_OPTIONAL = FIELDS.filter(([, types, required]) =>
+  !required && !types.includes("NULL")
+).map(([f]) => f);
+
+/**
+ * What is wrong with a key list, as the Decision schema sees it, or `null`.
+ *
+ * @param keys The keys of one object, in order, repeats kept.
+ * @param fields The fields the object may have, with whether each is required.
+ * @returns A reason, or `null` for a good list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keyListProblem } from "./duckdb_jsonl.ts";
+ *
+ * const cost: Array<[string, unknown, boolean]> = [["completeness", null, true], ["usd", null, true]];
+ * assert.equal(keyListProblem(["completeness", "usd"], cost), null);
+ * assert.equal(keyListProblem(["usd", "usd"], cost), "a key repeats");
+ * assert.equal(keyListProblem(["completeness", "eur"], cost), "unknown key eur");
+ * assert.equal(keyListProblem(["completeness"], cost), "missing key usd");
+ * ```
+ */
+export function keyListProblem(
+  keys: readonly string[],
+  fields: ReadonlyArray<readonly [string, unknown, boolean]> = FIELDS,
+): string | null {
+  if (new Set(keys).size !== keys.length) return "a key repeats";
+  const known = new Set(fields.map(([f]) => f));
+  const unknown = keys.find((k) => !known.has(k));
+  if (unknown !== undefined) return `unknown key ${unknown}`;
+  const missing = fields.find(([f, , required]) =>
+    required && !keys.includes(f)
+  );
+  if (missing !== undefined) return `missing key ${missing[0]}`;
+  return null;
+}
+
+// A SQL test that JSON text `v` (as json_transform writes it, or NULL for a
+// JSON null or a missing key) has one of the types; NULL passes, the key
+// lists decide about nulls.
+function typeTest(
+  v: string,
+  types: readonly JsonType[],
+  required: boolean,
+): string {
+  const one = types.filter((t) => t !== "NULL").map((t) => {
+    if (t === "VARCHAR") return `starts_with(${v}, '"')`;
+    if (t === "BOOLEAN") return `${v} IN ('true', 'false')`;
+    if (t === "OBJECT") return `starts_with(${v}, '{')`;
+    return `TRY_CAST(${v}::VARCHAR AS DOUBLE) IS NOT NULL`;
+  });
+  // a required field that may not be null: SQL NULL (JSON null or no key) fails
+  return required && !types.includes("NULL")
+    ? `coalesce(${one.join(" OR ")}, false)`
+    : `(${v} IS NULL OR ${one.join(" OR ")})`;
+}
+
+// The SQL value of JSON text `v` of the schema's type.
+function valueOf(v: string, types: readonly JsonType[]): string {
+  if (types.includes("NUMBER")) return `TRY_CAST(${v}::VARCHAR AS DOUBLE)`;
+  if (types.includes("BOOLEAN")) {
+    return `CASE ${v}::VARCHAR WHEN 'true' THEN true WHEN 'false' THEN false END`;
+  }
+  // a string without escapes is its text between the quotes
+  return `CASE WHEN contains(${v}::VARCHAR, '\\') THEN ${v} ->> '$' ELSE (${v}::VARCHAR)[2:-2] END`;
+}
+
+// `cost` as JSON.stringify writes it (json_transform writes it back the
+// same way): completeness from the vocabulary, usd a number or null
+const CANONICAL_COST =
+  '\\{"completeness":"[a-z_]+","usd":(null|-?[0-9][0-9.eE+-]*)\\}';
+
+function structure(
+  fields: ReadonlyArray<readonly [string, unknown, boolean]>,
+): string {
+  return `'{${fields.map(([f]) => `"${f}":"JSON"`).join(",")}}'`;
+}
+
+/**
+ * The DuckDB statement that scans a JSONL run export once into the table
+ * `lines` that {@linkcode duckdbJsonlStats} checks and aggregates: the flat
+ * Decision columns as SQL values, `bad` (TRUE for a line failing a type
+ * test, a row check of `DECISION_CHECKS` or the trailing-comma test),
+ * `kh` (hash of the key list), `costKh` (hash of `cost`'s key list), the
+ * fields that may be missing but not null as JSON text (to count their
+ * nulls), `kOther` (the key list, kept only where it differs from
+ * `firstKeys`), `costOther` likewise for a `cost` not in the canonical
+ * shape, and the hashes `dh` of the
+ * decision key and `th` of (modelId, taskId).
+ *
+ * @param path The `.jsonl` file (glob characters are escaped).
+ * @param firstKeys The first line's key list.
+ * @returns The `CREATE TEMP TABLE lines AS ...` statement.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duckdbJsonlScanSql } from "./duckdb_jsonl.ts";
+ *
+ * const sql = duckdbJsonlScanSql("/data/run[1].jsonl", ["runId"]);
+ * assert.match(sql, /read_json_objects\('\/data\/run\[\[\]1\]\.jsonl', format = 'newline_delimited'\)/);
+ * assert.match(sql, /json_keys\(json\)/);
+ * ```
+ */
+export function duckdbJsonlScanSql(
+  path: string,
+  firstKeys: readonly string[],
+  perTask = false,
+): string {
+  const keysLiteral = `[${firstKeys.map(sqlString).join(", ")}]::VARCHAR[]`;
+  const typeOk = [
+    ...FIELDS.map(([f, types, required]) =>
+      typeTest(`s.${f}`, types, required)
+    ),
+    ...COST_FIELDS.map(([f, types, required]) =>
+      typeTest(`c.${f}`, types, required)
+    ),
+  ].join("\n      AND ");
+  const columns = FIELDS.filter(([f]) => f !== "cost").map(([f, types]) =>
+    `${valueOf(`s.${f}`, types)} AS ${f}`
+  );
+  columns.push(
+    `${valueOf("c.completeness", ["VARCHAR"])} AS costCompleteness`,
+    `${valueOf("c.usd", ["NUMBER"])} AS costUsd`,
+  );
+  return `WITH raw AS (
+  SELECT json_keys(json) AS k,
+    regexp_matches(json, ',[ \\t\\r\\n]*[\\]}]') AS trailingComma,
+    json_transform(json, ${structure(FIELDS)}) AS s
+  FROM read_json_objects(${
+    duckdbFileLiteral(path)
+  }, format = 'newline_delimited')
+), shaped AS (
+  SELECT *, regexp_full_match(s.cost, '${CANONICAL_COST}') AS costFast
+  FROM raw
+), parsed AS (
+  -- a cost as writers write it is split as text, any other one parsed
+  SELECT k, trailingComma, s,
+    CASE WHEN costFast
+      THEN {'completeness': '"' || split_part(s.cost, '"', 4) || '"',
+        'usd': NULLIF(rtrim(split_part(s.cost, '"usd":', 2), '}'), 'null')}
+      ELSE json_transform(s.cost, ${
+    structure(COST_FIELDS)
+  })::STRUCT(completeness VARCHAR, usd VARCHAR) END AS c,
+    CASE WHEN costFast THEN 0 ELSE hash(json_keys(s.cost)) END AS costKh,
+    CASE WHEN costFast THEN NULL ELSE json_keys(s.cost) END AS costOther
+  FROM shaped
+), typed AS (
+  SELECT hash(k) AS kh, k, costKh, costOther, trailingComma,
+    CASE WHEN k IS DISTINCT FROM ${keysLiteral} THEN k END AS kOther,
+    ${typeOk} AS typeOk,
+    ${NOT_NULL_OPTIONAL.map((f) => `s.${f} AS ${f}Json`).join(", ")},
+    ${columns.join(",\n    ")}
+  FROM parsed
+), checked AS (
+  SELECT *, hash(runId, modelId, taskId, trial) AS dh,
+    hash(modelId, taskId) AS th,
+    trailingComma OR NOT coalesce(typeOk, false) OR coalesce(
+      ${rowChecksSql()}, true) AS bad
+  FROM typed
+)
+${
+    perTask
+      ? PER_TASK
+      : "SELECT"
+  } modelId, severity, trueClass, predClass, action,
+  COUNT(*) AS n,
+  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  COUNT(*) - COUNT(pCorrect) AS pMissing,
+  SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
+  SUM(CASE WHEN bad THEN 1 ELSE 0 END) AS invalidRows,
+  ${perTask ? "SUM(1.0E0 / taskTrials)" : "COUNT(*) * 1.0E0"} AS taskShare,
+  kh, costKh,
+  MIN(kOther), MAX(kOther), COUNT(kOther),
+  MIN(costOther), MAX(costOther), COUNT(costOther),
+  ${NOT_NULL_OPTIONAL.map((f) => `COUNT(${f}Json)`).join(", ")},
+  COUNT(DISTINCT dh) AS decisionHashes, COUNT(DISTINCT th) AS taskHashes,
+  GROUPING(kh) AS total
+FROM ${perTask ? "withTrials" : "checked"}
+GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, action), ())`;
+}
+
+// trials per (modelId, taskId) by a GROUP BY joined back: the second query,
+// run only when some task has more than one line
+const PER_TASK = `, trials AS (
+  SELECT modelId AS m, taskId AS t, COUNT(*) AS taskTrials
+  FROM checked GROUP BY modelId, taskId
+), withTrials AS (
+  SELECT checked.*, taskTrials FROM checked
+  JOIN trials ON checked.modelId = trials.m AND checked.taskId = trials.t
+)
+SELECT`;
+
+// The row checks, with `x NOT IN ('a', ...)` written as a list lookup:
+// DuckDB plans a long IN list as a join, which materializes the scan.
+function rowChecksSql(): string {
+  return invalidDecisionSql().replace(
+    /(\w+) NOT IN \(([^)]*)\)/g,
+    (_, column, values) => `NOT list_contains([${values}], ${column})`,
+  );
+}
+
+function toNumber(v: unknown): number {
+  return Number(v);
+}
+
+/** Options for {@linkcode duckdbJsonlStats}. */
+export interface DuckDBJsonlOptions extends DuckDBOptions {
+  /** Called when the file goes to the line loader, with the reason. */
+  onFallback?: (reason: string) => void;
+}
+
+/**
+ * Build sufficient statistics from a JSONL run export with DuckDB.
+ *
+ * Equal to `jsonlStatsFile(path)` (counts exactly, `pErrorSum` up to the
+ * order of floating-point addition) for every file it accepts, and throws
+ * the same error for every file it refuses, because a file failing any
+ * check is read again by the line loader (see the module notes).
+ *
+ * @param path The `.jsonl` file.
+ * @param options DuckDB resources; a callback told when the line loader takes over.
+ * @returns Statistics rows in canonical order.
+ * @throws {Deno.errors.NotFound} When the file does not exist.
+ * @throws {Deno.errors.IsADirectory} For a directory.
+ * @throws {SyntaxError | RangeError | TypeError} As the line loader, naming file, line and field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { duckdbJsonlStats } from "./duckdb_jsonl.ts";
+ * import { jsonlStatsFile } from "../read/jsonl_stats.ts";
+ *
+ * const path = new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname;
+ * const sql = await duckdbJsonlStats(path, { threads: 1 });
+ * assert.deepEqual(sql.map((r) => r.n), (await jsonlStatsFile(path)).stats.map((r) => r.n));
+ * ```
+ */
+export async function duckdbJsonlStats(
+  path: string,
+  options: DuckDBJsonlOptions = {},
+): Promise<StatsRow[]> {
+  await regularFile(path, `Cannot load run export ${path}`);
+  const outcome = await withDuckDB(async (connection) => {
+    const all = async (sql: string) =>
+      (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
+    let rows: unknown[][];
+    try {
+      const first = await all(
+        `SELECT json_keys(json) FROM read_json_objects(${
+          duckdbFileLiteral(path)
+        }, format = 'newline_delimited') LIMIT 1`,
+      );
+      if (first.length === 0) return "no lines";
+      const firstKeys = first[0][0] as string[] | null;
+      if (firstKeys === null) return "a line is not an object";
+      const firstProblem = keyListProblem(firstKeys);
+      if (firstProblem !== null) return `line 1: ${firstProblem}`;
+      const scan = (perTask: boolean) =>
+        all(duckdbJsonlScanSql(path, firstKeys, perTask));
+      let result = await scan(false);
+      const total = result.find((r) => Number(r[r.length - 1]) === 1)!;
+      const [n, decisions, tasks] = [5, total.length - 3, total.length - 2]
+        .map((i) => Number(total[i]));
+      const groups = result.filter((r) => Number(r[r.length - 1]) === 0);
+      // each group has one key-list hash and one cost key-list hash; the key
+      // lists themselves (other than the first line's and the canonical cost)
+      // come as their least and greatest, so two lists sharing a hash show
+      for (const r of groups) {
+        const lines = Number(r[5]);
+        const [kMin, kMax, kRows, cMin, cMax, cRows] = r.slice(13, 19);
+        const notNull = r.slice(19, 19 + NOT_NULL_OPTIONAL.length).map(Number);
+        const same = (a: unknown, b: unknown) =>
+          JSON.stringify(a) === JSON.stringify(b);
+        if (
+          (Number(kRows) !== 0 && Number(kRows) !== lines) ||
+          !same(kMin, kMax) ||
+          (Number(cRows) !== 0 && Number(cRows) !== lines) || !same(cMin, cMax)
+        ) return "two key lists share a hash";
+        const keys = (Number(kRows) === 0 ? firstKeys : kMin) as
+          | string[]
+          | null;
+        const problem = keys === null
+          ? "a line is not an object"
+          : keyListProblem(keys);
+        if (problem !== null) return `${lines} lines: ${problem}`;
+        for (const [i, f] of NOT_NULL_OPTIONAL.entries()) {
+          if (keys!.includes(f) && notNull[i] !== lines) {
+            return `${f} is null on a line`;
+          }
+        }
+        // no list: the canonical cost, or none, which the type test refuses
+        if (Number(cRows) > 0) {
+          const costProblem = cMin === null
+            ? "cost is not an object"
+            : keyListProblem(cMin as string[], COST_FIELDS);
+          if (costProblem !== null) {
+            return `${lines} lines: cost: ${costProblem}`;
+          }
+        }
+      }
+      const invalid = groups.reduce((s, r) => s + toNumber(r[9]), 0);
+      if (invalid > 0) return `${invalid} lines fail a check`;
+      if (decisions !== n) {
+        // distinct hashes prove distinct keys; equal hashes are checked exactly
+        const [repeated] = await all(
+          `${
+            duckdbJsonlScanSql(path, firstKeys).replace(
+              /\nSELECT modelId, severity[^]*$/,
+              "",
+            )
+          }\n${duplicateDecisionsSql("checked")}`,
+        );
+        if (toNumber(repeated[0]) > 0) return "a decision key repeats";
+      }
+      if (tasks !== n) result = await scan(true);
+      // the groups are per key list too: add up the rows of each statistics cell
+      const cells = new Map<string, unknown[]>();
+      for (const r of result.filter((r) => Number(r[r.length - 1]) === 0)) {
+        const key = JSON.stringify(r.slice(0, 5));
+        const cell = cells.get(key);
+        if (cell === undefined) cells.set(key, r.slice(0, 11));
+        else {for (let i = 5; i < 11; i++) {
+            cell[i] = toNumber(cell[i]) + toNumber(r[i]);
+          }}
+      }
+      rows = [...cells.values()];
+    } catch (error) {
+      return `DuckDB refused the file: ${(error as Error).message}`;
+    }
+    const invalid = rows.reduce((s, r) => s + toNumber(r[9]), 0);
+    if (invalid > 0) return `${invalid} lines fail a check`;
+    return rows;
+  }, options);
+  if (typeof outcome === "string") {
+    options.onFallback?.(outcome);
+    return (await jsonlStatsFile(path)).stats;
+  }
+  return statsRowsOfSql(outcome, toNumber);
+}

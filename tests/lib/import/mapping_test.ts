@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import {
+  countPCorrectSources,
+  isPCorrectSource,
+  parsePCorrectFrom,
+  parseSeverityMap,
+  pickPCorrect,
+  SEVERITY_REQUIRED,
+  severityResolver,
+  severitySpec,
+} from "../../../lib/import/mapping.ts";
+
+const files: Record<string, string> = {
+  "map.csv": "key,severity\n1,HIGH\n2,LOW\n",
+  "map.json": '{"AMOUNT_MISMATCH": "HIGH", "DUPLICATE": "LOW"}',
+};
+const read = (p: string) => Promise.resolve(files[p]);
+
+Deno.test("severitySpec() requires exactly one of --severity, --severity-map and --severity-field, and says so", async () => {
+  await assert.rejects(() => severitySpec({}), {
+    name: "TypeError",
+    message: SEVERITY_REQUIRED,
+  });
+  await assert.rejects(
+    () => severitySpec({ severity: "HIGH", severityField: "metadata.s" }),
+    /exactly one of .*; got --severity and --severity-field/,
+  );
+  await assert.rejects(
+    () => severitySpec({ severity: "HIGH", severityMapKey: "field:x" }),
+    /--severity-map-key applies to --severity-map only/,
+  );
+  await assert.rejects(
+    () =>
+      severitySpec(
+        { severityMap: "map.csv", severityMapKey: "metadata.x" },
+        read,
+      ),
+    /must be field:PATH/,
+  );
+  await assert.rejects(
+    () => severitySpec({ severity: "SEVERE" }),
+    /--severity: severity must be one of LOW/,
+  );
+});
+
+Deno.test("a severity map keyed by task id refuses an item it does not cover, naming it", async () => {
+  const of = severityResolver(
+    await severitySpec({ severityMap: "map.csv" }, read),
+  );
+  assert.equal(
+    of({ taskId: "1", record: {} }, "a.eval: sample 1 epoch 1"),
+    "HIGH",
+  );
+  assert.throws(
+    () => of({ taskId: "3", record: {} }, "a.eval: sample 3 epoch 1"),
+    {
+      name: "RangeError",
+      message:
+        'a.eval: sample 3 epoch 1: severity map map.csv does not cover task id "3"',
+    },
+  );
+});
+
+Deno.test("--severity-map-key field:PATH keys a JSON map on a metadata value", async () => {
+  const of = severityResolver(
+    await severitySpec(
+      { severityMap: "map.json", severityMapKey: "field:metadata.class" },
+      read,
+    ),
+  );
+  const rec = (cls: unknown) => ({
+    taskId: "9",
+    record: { metadata: { class: cls } },
+  });
+  assert.equal(of(rec("DUPLICATE"), "x"), "LOW");
+  assert.throws(
+    () => of(rec("MATCH"), "x: sample 9"),
+    /does not cover metadata\.class "MATCH"/,
+  );
+  assert.throws(
+    () => of({ taskId: "9", record: {} }, "x: sample 9"),
+    /metadata\.class must be a string or number .* got nothing/,
+  );
+});
+
+Deno.test("--severity-field reads the severity from the item and refuses a missing or unknown one", async () => {
+  const of = severityResolver(
+    await severitySpec({ severityField: "metadata.severity" }),
+  );
+  assert.equal(
+    of({ taskId: "1", record: { metadata: { severity: "CRITICAL" } } }, "x"),
+    "CRITICAL",
+  );
+  assert.throws(
+    () =>
+      of({ taskId: "1", record: { metadata: {} } }, "a.json: sample 1 epoch 2"),
+    /a\.json: sample 1 epoch 2: metadata\.severity is missing/,
+  );
+  assert.throws(
+    () => of({ taskId: "1", record: { metadata: { severity: "high" } } }, "x"),
+    /metadata\.severity: severity must be one of/,
+  );
+});
+
+Deno.test("parseSeverityMap() refuses a bad header, a repeated key, an unknown severity and a JSON non-object", () => {
+  assert.throws(
+    () => parseSeverityMap("id,severity\n", "m.csv"),
+    /line 1: header must be "key,severity"/,
+  );
+  assert.throws(
+    () => parseSeverityMap("key,severity\na,LOW\na,HIGH\n", "m.csv"),
+    /line 3: key "a" repeats line 2/,
+  );
+  assert.throws(
+    () => parseSeverityMap("key,severity\na,LOW,x\n", "m.csv"),
+    /line 2: expected 2 fields/,
+  );
+  assert.throws(
+    () => parseSeverityMap('["a"]', "m.json"),
+    /expected a JSON object/,
+  );
+  assert.throws(
+    () => parseSeverityMap('{"a": "MILD"}', "m.json"),
+    /key "a": severity must be one of/,
+  );
+  assert.equal(
+    parseSeverityMap("\uFEFFkey,severity\r\na,LOW\r\n\r\n", "m.csv").get("a"),
+    "LOW",
+  );
+});
+
+Deno.test("isPCorrectSource() accepts exactly the documented vocabulary", () => {
+  for (
+    const ok of [
+      "stated",
+      "logprob-option",
+      "logprob-token",
+      "agreement@1",
+      "agreement@12",
+      "score-metadata:p",
+    ]
+  ) {
+    assert.equal(isPCorrectSource(ok), true, ok);
+  }
+  for (
+    const bad of [
+      "",
+      "agreement",
+      "agreement@0",
+      "agreement@07",
+      "score-metadata:",
+      "Stated",
+      null,
+      3,
+    ]
+  ) {
+    assert.equal(isPCorrectSource(bad), false, String(bad));
+  }
+  assert.equal(parsePCorrectFrom("none"), "none");
+  assert.throws(
+    () => parsePCorrectFrom("agreement@x"),
+    /--pcorrect-from must be one of/,
+  );
+});
+
+Deno.test("pickPCorrect() takes the first available source in default order, or only the one asked for", () => {
+  const offered = [
+    { source: "agreement@3" as const, value: null },
+    { source: "logprob-token" as const, value: 0.4 },
+    { source: "score-metadata:conf" as const, value: 0.9 },
+  ];
+  assert.deepEqual(pickPCorrect(offered), {
+    value: 0.4,
+    source: "logprob-token",
+  });
+  assert.deepEqual(pickPCorrect(offered, "score-metadata:conf"), {
+    value: 0.9,
+    source: "score-metadata:conf",
+  });
+  assert.deepEqual(pickPCorrect(offered, "stated"), {
+    value: null,
+    source: null,
+  });
+  assert.deepEqual(pickPCorrect([]), { value: null, source: null });
+  assert.throws(
+    () => pickPCorrect([{ source: "stated", value: 1.2 }]),
+    /pCorrect from stated must be in \[0, 1\], got 1\.2/,
+  );
+  assert.throws(
+    () => pickPCorrect([{ source: "stated", value: NaN }]),
+    /got NaN/,
+  );
+  assert.deepEqual(countPCorrectSources([{ pCorrectSource: "stated" }, {}]), {
+    stated: 1,
+    null: 1,
+  });
+});
+
+Deno.test("a JSON severity map with a repeated key is refused, not resolved to the last", () => {
+  assert.throws(
+    () => parseSeverityMap('{"a": "LOW", "a": "CRITICAL"}', "m.json"),
+    /duplicate key \$\.a/,
+  );
+});

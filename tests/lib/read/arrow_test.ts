@@ -1,0 +1,250 @@
+import assert from "node:assert/strict";
+import * as aq from "arquero";
+import { float64, int64, utf8 } from "@uwdata/flechette";
+import fc from "fast-check";
+import {
+  decisionsToArrow,
+  flatDecision,
+  type FlatDecisionRow,
+  loadDecisionsArrow,
+  parseDecisionsArrow,
+  writeDecisionsArrow,
+} from "../../../lib/read/arrow.ts";
+import {
+  type Decision,
+  decisionSchema,
+} from "../../../lib/decision/decision.ts";
+import {
+  DECISION_COLUMNS,
+  decisionTable,
+  loadDecisionsJsonl,
+} from "../../../lib/read/load_decisions.ts";
+import {
+  decision,
+  mixedDecisions as mixed,
+  tempDir,
+  tempFile,
+} from "../../_helpers.ts";
+
+/** Flat rows of decisions, as objects, for building malformed tables. */
+function flatRows(ds: Decision[]): Record<string, unknown>[] {
+  return decisionTable(ds).objects() as Record<string, unknown>[];
+}
+
+/** Arrow IPC bytes of flat rows, with Arquero's type inference. */
+function ipc(
+  rows: Record<string, unknown>[],
+  types: Record<string, unknown> = {},
+): Uint8Array {
+  // deno-lint-ignore no-explicit-any
+  return aq.toArrowIPC(aq.from(rows), { types: types as any });
+}
+
+function fails(bytes: Uint8Array, expected: { name: string; message: RegExp }) {
+  assert.throws(
+    () => parseDecisionsArrow(bytes, { path: "runs/a.arrow" }),
+    expected,
+  );
+}
+
+Deno.test("loadDecisionsArrow() round-trips a written table to the JSONL load of the same decisions", async () => {
+  const ds = mixed();
+  const jsonl = await tempFile(
+    "a.jsonl",
+    ds.map((d) => JSON.stringify(d)).join("\n"),
+  );
+  const path = `${await tempDir()}/a.arrow`;
+  await writeDecisionsArrow(path, decisionTable(ds));
+  const fromArrow = await loadDecisionsArrow(path);
+  assert.deepEqual(fromArrow.columnNames(), [...DECISION_COLUMNS]);
+  assert.deepEqual(
+    fromArrow.objects(),
+    (await loadDecisionsJsonl(jsonl)).objects(),
+  );
+  assert.deepEqual(parseDecisionsArrow(await Deno.readFile(path)), ds);
+});
+
+Deno.test("parseDecisionsArrow() reads the stream format, other column orders and inferred types", () => {
+  const ds = mixed();
+  const stream = aq.toArrowIPC(
+    decisionTable(ds).select(...[...DECISION_COLUMNS].reverse()),
+    { format: "stream" },
+  );
+  assert.deepEqual(parseDecisionsArrow(stream), ds);
+});
+
+Deno.test("parseDecisionsArrow() names row and field for a value out of range", () => {
+  const rows = flatRows(mixed());
+  rows[1] = { ...rows[1], pCorrect: 1.3 };
+  fails(ipc(rows), {
+    name: "RangeError",
+    message:
+      /^Cannot load run export runs\/a\.arrow: row 2: pCorrect must be in \[0, 1\], got 1\.3$/,
+  });
+  const sev = flatRows(mixed());
+  sev[2] = { ...sev[2], severity: "SEVERE" };
+  fails(ipc(sev), {
+    name: "RangeError",
+    message:
+      /row 3: severity must be one of LOW, MEDIUM, HIGH, CRITICAL, got "SEVERE"/,
+  });
+  const usd = flatRows(mixed());
+  usd[0] = { ...usd[0], costUsd: -0.5 };
+  fails(ipc(usd), {
+    name: "RangeError",
+    message: /row 1: costUsd must be >= 0, got -0\.5/,
+  });
+  const act = flatRows(mixed());
+  act[4] = { ...act[4], action: "defer" };
+  fails(ipc(act), {
+    name: "RangeError",
+    message: /row 5: action must be "auto" or "escalate"/,
+  });
+});
+
+Deno.test("parseDecisionsArrow() names row and field for a wrong type or a null where a value is due", () => {
+  const text = flatRows(mixed()).map((r) => ({
+    ...r,
+    pCorrect: r.pCorrect === null ? null : String(r.pCorrect),
+  }));
+  fails(ipc(text, { pCorrect: utf8() }), {
+    name: "TypeError",
+    message:
+      /^Cannot load run export runs\/a\.arrow: row 1: pCorrect must be number, got "0\.9"$/,
+  });
+  const noRun = flatRows(mixed());
+  noRun[3] = { ...noRun[3], runId: null };
+  fails(ipc(noRun), {
+    name: "TypeError",
+    message: /row 4: runId must be string, got null/,
+  });
+  const zero = flatRows(mixed());
+  zero[1] = { ...zero[1], costUsd: 0 };
+  fails(ipc(zero, { costUsd: float64() }), {
+    name: "TypeError",
+    message: /row 2: costUsd must be null, got 0/,
+  });
+  const big = flatRows(mixed());
+  big[0] = { ...big[0], trial: 2 ** 60 };
+  fails(ipc(big, { trial: int64() }), {
+    name: "RangeError",
+    message: /row 1: trial must be a safe integer, got 1152921504606846976/,
+  });
+});
+
+Deno.test("parseDecisionsArrow() refuses extra and missing columns", () => {
+  const rows = flatRows(mixed());
+  fails(ipc(rows.map((r) => ({ ...r, confidence: 0.9 }))), {
+    name: "TypeError",
+    message:
+      /^Cannot load run export runs\/a\.arrow: unknown column "confidence"/,
+  });
+  fails(ipc(rows.map(({ costUsd: _, ...r }) => r)), {
+    name: "TypeError",
+    message: /^Cannot load run export runs\/a\.arrow: missing column costUsd$/,
+  });
+});
+
+Deno.test("parseDecisionsArrow() refuses bytes that are not Arrow and repeated decisions", () => {
+  fails(new TextEncoder().encode("runId,modelId\n"), {
+    name: "SyntaxError",
+    message: /^Cannot load run export runs\/a\.arrow: not Arrow IPC data/,
+  });
+  fails(decisionsToArrow(decisionTable([decision(), decision()])), {
+    name: "RangeError",
+    message:
+      /row 2: duplicate decision for runId "r1", modelId "m", taskId "t1", trial 0 \(first on row 1\)/,
+  });
+});
+
+Deno.test("loadDecisionsArrow() puts the file path in errors", async () => {
+  const rows = flatRows(mixed());
+  rows[4] = { ...rows[4], pCorrect: 2 };
+  const path = `${await tempDir()}/bad.arrow`;
+  await Deno.writeFile(path, ipc(rows));
+  await assert.rejects(() => loadDecisionsArrow(path), {
+    name: "RangeError",
+    message:
+      `Cannot load run export ${path}: row 5: pCorrect must be in [0, 1], got 2`,
+  });
+});
+
+Deno.test("flatDecision() accepts exactly the rows the Decision schema accepts (property, seed 20261131)", () => {
+  // mostly good values, so that both outcomes are common
+  const pick = (good: unknown[], bad: unknown[]) =>
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...good), weight: 9 },
+      { arbitrary: fc.constantFrom(...bad), weight: 1 },
+    );
+  const row = fc.record({
+    runId: pick(["r"], ["", null, 1]),
+    modelId: pick(["m", "n"], [""]),
+    taskId: pick(["t"], [null]),
+    trial: pick([0, 2, 2n], [1.5, -1, null, "0", 2 ** 60, 2n ** 60n]),
+    severity: pick(["LOW", "CRITICAL"], ["SEVERE", null]),
+    trueClass: pick(["MATCH"], [""]),
+    predClass: pick(["MATCH", "DUPLICATE"], [null]),
+    parseOk: pick([true, false], [null, "true"]),
+    pCorrect: pick([0, 1, 0.5, null], [1.3, -0.1, NaN, "0.5"]),
+    action: pick(["auto", "escalate"], ["defer", null]),
+    costCompleteness: pick(
+      ["complete", "partial", "unavailable", "not_applicable"],
+      ["estimated", null],
+    ),
+    costUsd: pick([0, 0.5, null], [-1, Infinity, NaN]),
+    outcome: pick(["resolved", "timeout"], ["crashed"]),
+    tokensIn: pick([null, 0, 12], [-3, 1.5]),
+    tokensOut: pick([null, 7, 3n], [-1n]),
+    latencyMs: pick([null, 0, 1.25], [-1, Infinity]),
+    pCorrectSource: pick(
+      [null, "stated", "agreement@5", "score-metadata:p"],
+      ["agreement@0", "", 3],
+    ),
+    answer: pick([null, "No.", ""], [7]),
+    target: pick([null, "No"], [false]),
+  });
+  let accepted = 0, refused = 0;
+  fc.assert(
+    fc.property(row, (r) => {
+      const flat = r as FlatDecisionRow;
+      const asNumber = (v: unknown) => typeof v === "bigint" ? Number(v) : v;
+      const nested: Record<string, unknown> = {
+        runId: r.runId,
+        modelId: r.modelId,
+        taskId: r.taskId,
+        trial: asNumber(r.trial),
+        severity: r.severity,
+        trueClass: r.trueClass,
+        predClass: r.predClass,
+        parseOk: r.parseOk,
+        pCorrect: r.pCorrect,
+        action: r.action,
+        cost: { completeness: r.costCompleteness, usd: r.costUsd },
+        outcome: r.outcome,
+      };
+      if (r.tokensIn !== null) nested.tokensIn = asNumber(r.tokensIn);
+      if (r.tokensOut !== null) nested.tokensOut = asNumber(r.tokensOut);
+      if (r.latencyMs !== null) nested.latencyMs = r.latencyMs;
+      if (r.pCorrectSource !== null) nested.pCorrectSource = r.pCorrectSource;
+      if (r.answer !== null) nested.answer = r.answer;
+      if (r.target !== null) nested.target = r.target;
+      const expected = decisionSchema.safeParse(nested);
+      let got: Decision | Error;
+      try {
+        got = flatDecision(flat, "x");
+      } catch (error) {
+        got = error as Error;
+      }
+      if (expected.success) {
+        accepted++;
+        assert.deepEqual(got, expected.data);
+      } else {
+        refused++;
+        assert.ok(got instanceof TypeError || got instanceof RangeError);
+        assert.match(got.message, /^x: [a-zA-Z]+ /);
+      }
+    }),
+    { seed: 20261131, numRuns: 2000 },
+  );
+  assert.ok(accepted > 100 && refused > 100, `${accepted} / ${refused}`);
+});
