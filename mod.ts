@@ -29,6 +29,9 @@
  */
 
 export { VERSION } from "./version.ts";
+export { isPCorrectSource } from "./lib/decision/mod.ts";
+export type { PCorrectSource } from "./lib/decision/mod.ts";
+export { loadProfileFile, loadRegistryFile } from "./lib/read/mod.ts";
 
 // costs
 export {
@@ -40,8 +43,6 @@ export {
   getProfile,
   isFlatProfile,
   isSeverity,
-  loadProfileFile,
-  loadRegistryFile,
   parseProfile,
   parseRegistry,
   profileFromAnchor,
@@ -168,7 +169,6 @@ export {
   HARNESS_FORMATS,
   HARNESS_IMPORTERS,
   harnessImporter,
-  isPCorrectSource,
   loadHelmRun,
   loadInspectLog,
   loadLmEvalSamples,
@@ -233,7 +233,6 @@ export type {
   ImportResult,
   LmEvalOptions,
   LossbenchOptions,
-  PCorrectSource,
   ProbabilityMeaning,
   PromptfooOptions,
   ReconforgeDecision,

@@ -153,8 +153,8 @@ export async function resolveProfiles(
   for (const spec of specs) {
     const profile = /\.(json|ya?ml)$/i.test(spec)
       // the profile reader (and its YAML parser) loads only for a file
-      ? await (await importLater<typeof import("../lib/costs/load.ts")>(
-        new URL("../lib/costs/load.ts", import.meta.url),
+      ? await (await importLater<typeof import("../lib/read/cost_files.ts")>(
+        new URL("../lib/read/cost_files.ts", import.meta.url),
       )).loadProfileFile(spec, {
         lenient: options.lenient ?? false,
         onUnknownKeys: (line) => console.error(`warning: ${line}`),

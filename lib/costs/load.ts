@@ -1,7 +1,8 @@
 /**
- * Reading cost profiles and the cost registry from JSON or YAML, with errors
- * that name the file, the entry and the field; and the shipped data (from
- * shipped.ts, re-exported here).
+ * Parsing cost profiles and the cost registry from JSON or YAML text, with
+ * errors that name the file, the entry and the field; and the shipped data
+ * (from shipped.ts, re-exported here). Reading them from files is
+ * lib/read/cost_files.ts.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { profileFileSchema } from "./_schema.ts";
 import { profileFromObject, registryFromObject } from "./_from_object.ts";
 import { InputSyntaxError } from "../input_error.ts";
 import { isInputError } from "../input_error.ts";
-import { readUtf8File, stripBom } from "../read/_utf8.ts";
+import { stripBom } from "../_bom.ts";
 import { parseJsonNoDuplicates } from "../_json_keys.ts";
 
 export {
@@ -183,59 +184,4 @@ export function parseRegistry(
 ): CostRegistry {
   const path = options.path ?? "<inline>";
   return registryFromObject(parseText(text, "cost registry", path), path);
-}
-
-/**
- * Read a cost profile file (`.json`, `.yaml` or `.yml`).
- *
- * @param path Path of the file.
- * @returns The validated profile.
- * @throws {Deno.errors.NotFound} When the file does not exist.
- * @throws {SyntaxError | RangeError | TypeError} As {@linkcode parseProfile}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadProfileFile } from "./load.ts";
- *
- * const p = await loadProfileFile(
- *   new URL("../../data/profiles/reconciliation.json", import.meta.url).pathname,
- * );
- * assert.equal(p.K.HIGH, 10);
- * ```
- */
-export async function loadProfileFile(
-  path: string,
-  options: Omit<ParseProfileOptions, "path"> = {},
-): Promise<CostProfile> {
-  return parseProfile(
-    await readUtf8File(path, `Cannot load cost profile ${path}`),
-    { ...options, path },
-  );
-}
-
-/**
- * Read a cost registry file (`.json`, `.yaml` or `.yml`).
- *
- * @param path Path of the file.
- * @returns The validated registry.
- * @throws {Deno.errors.NotFound} When the file does not exist.
- * @throws {SyntaxError | RangeError | TypeError} As {@linkcode parseRegistry}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadRegistryFile } from "./load.ts";
- *
- * const r = await loadRegistryFile(
- *   new URL("../../data/registry.json", import.meta.url).pathname,
- * );
- * assert.equal(r.anchors.length, 10);
- * ```
- */
-export async function loadRegistryFile(path: string): Promise<CostRegistry> {
-  return parseRegistry(
-    await readUtf8File(path, `Cannot load cost registry ${path}`),
-    { path },
-  );
 }

@@ -3,8 +3,8 @@
 // (a property test pins this); on anything it does not accept, the caller
 // re-runs zod to produce the precise error message.
 import type { Decision } from "./decision.ts";
-import { isPCorrectSource } from "../import/mapping.ts";
-import { DECISION_KEYS, REQUIRED_KEYS } from "../read/_decision_scan.ts";
+import { isPCorrectSource } from "./pcorrect_source.ts";
+import { DECISION_KEYS, REQUIRED_KEYS } from "./decision.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import { FAILURE_CLASSES } from "../evidence/cost_evidence.ts";
 

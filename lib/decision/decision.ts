@@ -22,7 +22,7 @@ import {
   isPCorrectSource,
   PCORRECT_SOURCE_ERROR,
   type PCorrectSource,
-} from "../import/mapping.ts";
+} from "./pcorrect_source.ts";
 
 /**
  * One line of a run export (docs/formats.md).
@@ -188,3 +188,27 @@ export function isCorrect(
 ): boolean {
   return d.predClass === d.trueClass;
 }
+
+/** The Decision's keys: the 12 required ones, then the optional ones. */
+export const DECISION_KEYS = [
+  "runId",
+  "modelId",
+  "taskId",
+  "trial",
+  "severity",
+  "trueClass",
+  "predClass",
+  "parseOk",
+  "pCorrect",
+  "action",
+  "cost",
+  "outcome",
+  "tokensIn",
+  "tokensOut",
+  "latencyMs",
+  "pCorrectSource",
+  "answer",
+  "target",
+] as const;
+/** How many of {@linkcode DECISION_KEYS} a decision must have. */
+export const REQUIRED_KEYS = 12;

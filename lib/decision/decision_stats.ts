@@ -31,7 +31,8 @@ import {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decisionStats, decisionTable } from "./mod.ts";
+ * import { decisionStats } from "./decision_stats.ts";
+ * import { decisionTable } from "../read/load_decisions.ts";
  *
  * const base = {
  *   runId: "r", modelId: "m", trial: 0, severity: "HIGH", trueClass: "AMOUNT_MISMATCH",

@@ -11,3 +11,4 @@ export * from "./decision_stats.ts";
 export * from "./paired_stats.ts";
 export * from "./paired_tasks.ts";
 export * from "./decision_columns.ts";
+export * from "./pcorrect_source.ts";

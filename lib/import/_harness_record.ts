@@ -9,7 +9,8 @@ import {
   VERDICT_INCORRECT,
   VERDICT_NO_ANSWER,
 } from "../metrics/sufficient_stats.ts";
-import type { PCorrectSource, PickedPCorrect } from "./mapping.ts";
+import type { PickedPCorrect } from "./mapping.ts";
+import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** The predicted classes of a harness decision, by verdict (the reserved verdict classes). */

@@ -19,7 +19,7 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
-import { stripBom } from "../read/_utf8.ts";
+import { stripBom } from "../_bom.ts";
 import { jsonlLines } from "../read/_jsonl_lines.ts";
 import { regularFile } from "../read/_regular_file.ts";
 import { refuseDuplicateKeys } from "../_json_keys.ts";

@@ -21,9 +21,9 @@ import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
 import {
   parsePCorrectFrom,
   type PCorrectCandidate,
-  type PCorrectSource,
   pickPCorrect,
 } from "./mapping.ts";
+import { type PCorrectSource } from "../decision/pcorrect_source.ts";
 import {
   reconforgeScores,
   rfCorrect,

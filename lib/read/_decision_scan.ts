@@ -12,13 +12,17 @@
 // precise error. A property test pins that whatever the scanner accepts,
 // `decisionFromLine` accepts with the same fields.
 
-import { isPCorrectSource, PCORRECT_SOURCES } from "../import/mapping.ts";
+import {
+  isPCorrectSource,
+  PCORRECT_SOURCES,
+} from "../decision/pcorrect_source.ts";
 import { SEVERITIES } from "../costs/severity.ts";
 import {
   COST_COMPLETENESS,
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
 
+import { DECISION_KEYS, REQUIRED_KEYS } from "../decision/decision.ts";
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COLON = 58;
@@ -26,29 +30,6 @@ const COMMA = 44;
 const LBRACE = 123;
 const RBRACE = 125;
 
-/** The Decision's keys: the 12 required ones, then the optional ones. */
-export const DECISION_KEYS = [
-  "runId",
-  "modelId",
-  "taskId",
-  "trial",
-  "severity",
-  "trueClass",
-  "predClass",
-  "parseOk",
-  "pCorrect",
-  "action",
-  "cost",
-  "outcome",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-] as const;
-/** How many of {@linkcode DECISION_KEYS} a decision must have. */
-export const REQUIRED_KEYS = 12;
 const KEY_NAMES = DECISION_KEYS;
 // field ids: indexes into KEY_NAMES
 const RUN = 0;

@@ -87,8 +87,3 @@ export async function readUtf8File(
   await regularFile(path, what);
   return decodeUtf8(await Deno.readFile(path), what);
 }
-
-/** `text` without a leading byte-order mark. */
-export function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}

@@ -35,7 +35,7 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
-import { isPCorrectSource } from "../import/mapping.ts";
+import { isPCorrectSource } from "../decision/pcorrect_source.ts";
 
 import type { DecisionColumn } from "../decision/decision_columns.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";

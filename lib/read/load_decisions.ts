@@ -11,7 +11,7 @@ import type { Decision } from "../decision/decision.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
 import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
-import { stripBom } from "./_utf8.ts";
+import { stripBom } from "../_bom.ts";
 import { DECISION_COLUMNS } from "../decision/decision_columns.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 

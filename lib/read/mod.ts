@@ -14,3 +14,4 @@ export * from "./csv.ts";
 export * from "./parquet.ts";
 export * from "./load_any.ts";
 export * from "./duckdb_session.ts";
+export * from "./cost_files.ts";

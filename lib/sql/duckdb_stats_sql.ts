@@ -58,7 +58,10 @@ import {
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
 import type { DecisionColumn } from "../decision/decision_columns.ts";
-import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "../import/mapping.ts";
+import {
+  PCORRECT_SOURCE_ERROR,
+  PCORRECT_SOURCES,
+} from "../decision/pcorrect_source.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
 
 /** One row check: the field it is about and a predicate true for bad rows. */

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import {
-  combineProfiles,
-  getProfile,
   loadProfileFile,
   loadRegistryFile,
+} from "../../../lib/read/cost_files.ts";
+import {
+  combineProfiles,
+  getProfile,
   parseProfile,
   parseRegistry,
   profileSpan,

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import {
   countPCorrectSources,
-  isPCorrectSource,
   parsePCorrectFrom,
   parseSeverityMap,
   pickPCorrect,
@@ -9,6 +8,7 @@ import {
   severityResolver,
   severitySpec,
 } from "../../../lib/import/mapping.ts";
+import { isPCorrectSource } from "../../../lib/decision/pcorrect_source.ts";
 
 const files: Record<string, string> = {
   "map.csv": "key,severity\n1,HIGH\n2,LOW\n",

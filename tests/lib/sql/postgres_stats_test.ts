@@ -32,7 +32,7 @@ import {
   DECISION_COLUMNS,
   decisionTable,
 } from "../../../lib/read/load_decisions.ts";
-import { PCORRECT_SOURCES } from "../../../lib/import/mapping.ts";
+import { PCORRECT_SOURCES } from "../../../lib/decision/pcorrect_source.ts";
 import { decisionColumnKind } from "../../../lib/read/parquet.ts";
 import {
   type ChecksGuarantee,
