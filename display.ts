@@ -51,6 +51,7 @@ import {
   tableHtml,
   type TableHtmlOptions,
 } from "./lib/report/html.ts";
+import { readChartFonts } from "./lib/read/chart_fonts.ts";
 
 /** The symbol the Deno kernel looks up to display an object richly. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
@@ -182,8 +183,8 @@ function svgSize(svg: string): { width: number; height: number } | null {
  * ```
  */
 export async function showChart(spec: VegaLiteSpec): Promise<Displayable> {
-  const svg = await renderSvg(spec);
-  const png = await renderPng(svg, { scale: 2 });
+  const svg = await renderSvg(spec, readChartFonts());
+  const png = await renderPng(svg, readChartFonts(), { scale: 2 });
   const shown = displayable({
     "application/vnd.vegalite.v6+json": spec,
     "application/vnd.vegalite.v5+json": spec,
@@ -270,7 +271,9 @@ export function showClaims(claims: readonly Claim[]): Displayable {
  */
 export async function showResult(result: AnalysisResult): Promise<Displayable> {
   const charts = Object.entries(result.charts);
-  const svgs = await Promise.all(charts.map(([, s]) => renderSvg(s)));
+  const svgs = await Promise.all(
+    charts.map(([, s]) => renderSvg(s, readChartFonts())),
+  );
   const figures = charts.map(([name], i) =>
     `<figure style="margin:0 0 1em"><div style="max-width:100%;overflow:auto">${
       svgs[i].replace(/^<\?xml[^>]*>\s*/, "")

@@ -29,6 +29,7 @@
  */
 
 export { VERSION } from "./version.ts";
+export { chartFontFiles, readChartFonts } from "./lib/read/mod.ts";
 export { isPCorrectSource } from "./lib/decision/mod.ts";
 export type { PCorrectSource } from "./lib/decision/mod.ts";
 export { loadProfileFile, loadRegistryFile } from "./lib/read/mod.ts";
@@ -786,7 +787,6 @@ export {
   CHART_CONFIG,
   CHART_FONT,
   CHART_PALETTE,
-  chartFontFiles,
   MODEL_COLORS,
   modelColor,
   modelColorScale,

@@ -27,6 +27,7 @@ import { countClaimsByKind } from "./lib/claims/claim_counts.ts";
 import { reportHtml, type ReportSection } from "./lib/report/report.ts";
 import { VERSION } from "./version.ts";
 import { InputRangeError, isInputError } from "./lib/input_error.ts";
+import { readChartFonts } from "./lib/read/chart_fonts.ts";
 
 /** Options for {@linkcode reproduce}. */
 export interface ReproduceOptions {
@@ -381,11 +382,13 @@ export async function reproduce(
     }
     const figures = [];
     for (const [name, spec] of Object.entries(result.charts)) {
-      const svg = await renderSvg(spec);
+      const svg = await renderSvg(spec, readChartFonts());
       const base = `figures/${result.id}.${name}`;
       await write(`${base}.vl.json`, JSON.stringify(spec, null, 2) + "\n");
       await write(`${base}.svg`, svg);
-      if (png) await write(`${base}.png`, await renderPng(svg));
+      if (png) {
+        await write(`${base}.png`, await renderPng(svg, readChartFonts()));
+      }
       figures.push({
         name,
         svg,

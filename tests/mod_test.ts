@@ -330,6 +330,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "rankReversalDistance",
     "rate",
     "rateInterval",
+    "readChartFonts",
     "readDecisionsJsonl",
     "readEnvelope",
     "readHeadFile",

@@ -70,6 +70,7 @@ export interface CostThresholdOptions {
  * import assert from "node:assert/strict";
  * import { costThresholdChart } from "./cost_threshold_curve.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const spec = costThresholdChart(
  *   [{ c: 0, cost: 0.1 }, { c: 0.001, cost: 0.06 }, { c: 0.002, cost: 0.12 }],
@@ -79,7 +80,7 @@ export interface CostThresholdOptions {
  *     marks: [{ x: 0.001, y: 0.06, label: "operating point" }],
  *   },
  * );
- * assert.match(await renderSvg(spec), /operating point/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /operating point/);
  * ```
  */
 export function costThresholdChart(

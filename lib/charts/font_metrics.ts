@@ -28,7 +28,7 @@ export interface FontMetrics {
  * ```ts
  * import assert from "node:assert/strict";
  * import { readFontMetrics } from "./font_metrics.ts";
- * import { chartFontFiles } from "./render.ts";
+ * import { chartFontFiles } from "../read/chart_fonts.ts";
  *
  * const [regular] = chartFontFiles();
  * const m = readFontMetrics(Deno.readFileSync(regular), regular);

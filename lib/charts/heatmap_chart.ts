@@ -54,12 +54,13 @@ export interface HeatmapOptions {
  * import assert from "node:assert/strict";
  * import { heatmapChart } from "./heatmap_chart.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const spec = heatmapChart(
  *   [{ hi: "1", crit: "1", winner: "A" }, { hi: "10", crit: "1", winner: "B" }],
  *   { x: "hi", y: "crit", color: "winner", title: "Win regions" },
  * );
- * assert.match(await renderSvg(spec), /Win regions/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /Win regions/);
  * ```
  */
 export function heatmapChart(

@@ -68,6 +68,7 @@ export interface LineChartOptions {
  * import assert from "node:assert/strict";
  * import { lineChart } from "./line_chart.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const values = [1, 10, 100].flatMap((r) => [
  *   { r, model: "A", loss: 20 + 400 * r },
@@ -77,7 +78,7 @@ export interface LineChartOptions {
  *   x: "r", y: "loss", group: "model", title: "Loss along r", xScale: "log", yScale: "log",
  *   markers: [{ x: 5.8, label: "A × B at 5.8" }],
  * });
- * assert.match(await renderSvg(spec), /A × B at 5\.8/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /A × B at 5\.8/);
  * ```
  */
 export function lineChart(

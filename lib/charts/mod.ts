@@ -4,12 +4,13 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { groupedBarChart, renderSvg } from "./mod.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const spec = groupedBarChart(
  *   [{ profile: "flat", model: "A", loss: 16 }, { profile: "flat", model: "B", loss: 62 }],
  *   { x: "profile", group: "model", y: "loss", title: "Loss" },
  * );
- * assert.match(await renderSvg(spec), /<svg/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /<svg/);
  * ```
  *
  * @module

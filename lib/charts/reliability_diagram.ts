@@ -61,13 +61,14 @@ export interface ReliabilityChartOptions {
  * import assert from "node:assert/strict";
  * import { reliabilityDiagramChart } from "./reliability_diagram.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const spec = reliabilityDiagramChart([
  *   { series: "m", lo: 0.8, hi: 0.9, n: 40, meanConfidence: 0.86, accuracy: 0.7 },
  *   { series: "m", lo: 0.9, hi: 1, n: 60, meanConfidence: 0.95, accuracy: 0.8 },
  *   { series: "m", lo: 0.7, hi: 0.8, n: 0, meanConfidence: null, accuracy: null },
  * ], { title: "Reliability" });
- * assert.match(await renderSvg(spec), /Reliability/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /Reliability/);
  * ```
  */
 export function reliabilityDiagramChart(

@@ -6,7 +6,6 @@
 
 import * as vega from "vega";
 import { compile } from "vega-lite";
-import { fileURLToPath } from "node:url";
 import type { VegaLiteSpec } from "../claims/analysis_result.ts";
 import { CHART_FONT, withTheme } from "./theme.ts";
 import {
@@ -26,6 +25,7 @@ import {
  * the room they take in the PNG.
  *
  * @param spec A Vega-Lite spec with inline data.
+ * @param fonts The pinned chart font (`readChartFonts()` of lib/read).
  * @returns The SVG document as text.
  * @throws {Error} When Vega-Lite cannot compile the spec.
  *
@@ -34,15 +34,19 @@ import {
  * import assert from "node:assert/strict";
  * import { groupedBarChart } from "./specs.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const svg = await renderSvg(groupedBarChart(
  *   [{ s: "HIGH", m: "A", v: 10 }], { x: "s", group: "m", y: "v", title: "t" },
- * ));
+ * ), readChartFonts());
  * assert.match(svg, /^<svg/);
  * ```
  */
-export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
-  useChartFontMetrics();
+export async function renderSvg(
+  spec: VegaLiteSpec,
+  fonts: ChartFonts,
+): Promise<string> {
+  useChartFontMetrics(fonts);
   // deno-lint-ignore no-explicit-any
   const compiled = compile(withTheme(spec) as any).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
@@ -71,6 +75,7 @@ export interface RenderPngOptions {
  * drawn in the pinned font too.
  *
  * @param svg SVG document text.
+ * @param fonts The pinned chart font (`readChartFonts()` of lib/read).
  * @param options Scale and background.
  * @returns PNG bytes.
  *
@@ -78,13 +83,15 @@ export interface RenderPngOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { renderPng } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
- * const png = await renderPng('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>');
+ * const png = await renderPng('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>', readChartFonts());
  * assert.deepEqual([...png.slice(1, 4)], [80, 78, 71]); // "PNG"
  * ```
  */
 export async function renderPng(
   svg: string,
+  fonts: ChartFonts,
   options: RenderPngOptions = {},
 ): Promise<Uint8Array> {
   const { Resvg } = await import("@resvg/resvg-js");
@@ -93,7 +100,7 @@ export async function renderPng(
     background: options.background ?? "white",
     font: {
       loadSystemFonts: false,
-      fontFiles: chartFontFiles(),
+      fontFiles: [...fonts.files],
       defaultFontFamily: CHART_FONT,
       sansSerifFamily: CHART_FONT,
       serifFamily: CHART_FONT,
@@ -105,53 +112,24 @@ export async function renderPng(
   return resvg.render().asPng();
 }
 
-/** The font files of the pinned chart font, as npm installs them. */
-const FONT_SPECIFIERS = [
-  "dejavu-fonts-ttf/ttf/DejaVuSans.ttf",
-  "dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf",
-  "dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf",
-  "dejavu-fonts-ttf/ttf/DejaVuSans-BoldOblique.ttf",
-] as const;
-
 /**
- * Paths of the pinned chart font's TTF files (regular, bold, oblique, bold
- * oblique) in `node_modules`, where `deno install` puts the npm package
- * `dejavu-fonts-ttf` that `deno.json` pins.
- *
- * @returns Absolute file paths, one per style.
- * @throws {Error} When the package is not installed (run `deno install`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { chartFontFiles } from "./render.ts";
- *
- * const files = chartFontFiles();
- * assert.equal(files.length, 4);
- * assert.ok(files.every((f) => f.endsWith(".ttf")));
- * ```
+ * The pinned chart font, as read by the caller (lib/read/chart_fonts.ts
+ * reads it from the npm package): the TTF files resvg draws with, and the
+ * regular and bold files' bytes, whose advance widths measure text.
  */
-export function chartFontFiles(): string[] {
-  return FONT_SPECIFIERS.map((specifier) => {
-    const url = import.meta.resolve(specifier);
-    if (!url.startsWith("file:")) {
-      throw new Error(
-        `Cannot find the chart font ${specifier}: it resolved to ${url}, not a file; lossbook needs "nodeModulesDir": "auto" and \`deno install\``,
-      );
-    }
-    const path = fileURLToPath(url);
-    try {
-      Deno.statSync(path);
-    } catch {
-      throw new Error(
-        `Cannot find the chart font ${path}: the npm package dejavu-fonts-ttf is not installed; run \`deno install\``,
-      );
-    }
-    return path;
-  });
+export interface ChartFonts {
+  /** Paths of the font's TTF files (regular, bold, oblique, bold oblique). */
+  readonly files: readonly string[];
+  /** The regular face's bytes. */
+  readonly regular: Uint8Array;
+  /** The bold face's bytes. */
+  readonly bold: Uint8Array;
 }
 
-let metrics: { regular: FontMetrics; bold: FontMetrics } | null = null;
+const measured = new WeakMap<
+  ChartFonts,
+  { regular: FontMetrics; bold: FontMetrics }
+>();
 
 /**
  * Make Vega measure text with the pinned chart font's advance widths
@@ -165,22 +143,24 @@ let metrics: { regular: FontMetrics; bold: FontMetrics } | null = null;
  * import assert from "node:assert/strict";
  * import * as vega from "vega";
  * import { useChartFontMetrics } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
- * useChartFontMetrics();
+ * useChartFontMetrics(readChartFonts());
  * // deno-lint-ignore no-explicit-any
  * const w = (vega as any).textMetrics.width({ fontSize: 10 }, "iiii");
  * assert.ok(w > 10 && w < 16); // DejaVu Sans "i" is 0.28 em; the estimate would be 32
  * ```
  */
-export function useChartFontMetrics(): void {
-  if (metrics === null) {
-    const [regular, bold] = chartFontFiles();
-    metrics = {
-      regular: readFontMetrics(Deno.readFileSync(regular), regular),
-      bold: readFontMetrics(Deno.readFileSync(bold), bold),
+export function useChartFontMetrics(fonts: ChartFonts): void {
+  let m = measured.get(fonts);
+  if (m === undefined) {
+    m = {
+      regular: readFontMetrics(fonts.regular, fonts.files[0]),
+      bold: readFontMetrics(fonts.bold, fonts.files[1]),
     };
+    measured.set(fonts, m);
   }
-  const m = metrics;
+  const metrics = m;
   // Raw width of the text given: Vega truncates labels over their limit
   // itself, by calling this on shorter and shorter prefixes.
   // deno-lint-ignore no-explicit-any
@@ -190,6 +170,6 @@ export function useChartFontMetrics(): void {
     const isBold = weight === "bold" || weight === "bolder" ||
       (Number(weight) >= 600);
     const line = text == null ? "" : String(text).trim();
-    return textWidth(isBold ? m.bold : m.regular, line, size);
+    return textWidth(isBold ? metrics.bold : metrics.regular, line, size);
   };
 }

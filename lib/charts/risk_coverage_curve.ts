@@ -53,13 +53,14 @@ export interface RiskCoverageChartOptions {
  * import assert from "node:assert/strict";
  * import { riskCoverageChart } from "./risk_coverage_curve.ts";
  * import { renderSvg } from "./render.ts";
+ * import { readChartFonts } from "../read/chart_fonts.ts";
  *
  * const spec = riskCoverageChart([
  *   { series: "m", coverage: 0, cost: 1 },
  *   { series: "m", coverage: 0.8, cost: 0.3, optimal: true },
  *   { series: "m", coverage: 1, cost: 0.9 },
  * ], { title: "Risk-coverage in money" });
- * assert.match(await renderSvg(spec), /Risk-coverage in money/);
+ * assert.match(await renderSvg(spec, readChartFonts()), /Risk-coverage in money/);
  * ```
  */
 export function riskCoverageChart(

@@ -15,3 +15,4 @@ export * from "./parquet.ts";
 export * from "./load_any.ts";
 export * from "./duckdb_session.ts";
 export * from "./cost_files.ts";
+export * from "./chart_fonts.ts";

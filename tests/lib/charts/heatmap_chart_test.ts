@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { heatmapChart, renderSvg } from "../../../lib/charts/mod.ts";
+import { readChartFonts } from "../../../lib/read/chart_fonts.ts";
 
 Deno.test("heatmapChart() orders both axes as given, the y axis bottom to top", async () => {
   const values = ["1", "10", "100"].flatMap((x) =>
@@ -16,7 +17,7 @@ Deno.test("heatmapChart() orders both axes as given, the y axis bottom to top", 
   const enc = spec.encoding as Record<string, { sort?: unknown }>;
   assert.deepEqual(enc.x.sort, ["1", "10", "100"]);
   assert.deepEqual(enc.y.sort, ["10", "1"]);
-  const svg = await renderSvg(spec);
+  const svg = await renderSvg(spec, readChartFonts());
   assert.match(svg, />regions</);
   // one cell per (x, y)
   assert.equal(

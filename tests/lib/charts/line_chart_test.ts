@@ -4,6 +4,7 @@ import {
   renderSvg,
   VEGA_LITE_SCHEMA,
 } from "../../../lib/charts/mod.ts";
+import { readChartFonts } from "../../../lib/read/chart_fonts.ts";
 
 Deno.test("lineChart() draws one line per group on log axes and labels every marker", async () => {
   const values = [1, 10, 100, 1000].flatMap((r) => [
@@ -20,7 +21,7 @@ Deno.test("lineChart() draws one line per group on log axes and labels every mar
     markers: [{ x: 5.8, label: "cross at 5.8" }, { x: 300, label: "second" }],
   });
   assert.equal(spec.$schema, VEGA_LITE_SCHEMA);
-  const svg = await renderSvg(spec);
+  const svg = await renderSvg(spec, readChartFonts());
   assert.match(svg, />cross at 5\.8</);
   assert.match(svg, />second</);
   // two series lines plus two dashed marker rules
@@ -38,6 +39,6 @@ Deno.test("lineChart() keeps a null value as a gap and honours a fixed y domain"
     x: 2,
     tau: null,
   });
-  const svg = await renderSvg(spec);
+  const svg = await renderSvg(spec, readChartFonts());
   assert.match(svg, /values from −1\.0 to 1\.0/);
 });

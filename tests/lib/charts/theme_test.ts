@@ -15,6 +15,7 @@ import {
   modelColorScale,
   withTheme,
 } from "../../../lib/charts/theme.ts";
+import { readChartFonts } from "../../../lib/read/chart_fonts.ts";
 
 type Scale = { domain: string[]; range: string[] };
 const colorOf = (spec: Record<string, unknown>): Map<string, string> => {
@@ -149,7 +150,7 @@ Deno.test("counts get integer ticks only", async () => {
     [{ s: "a", m: "A", n: 3 }, { s: "b", m: "A", n: 1 }],
     { x: "s", group: "m", y: "n", title: "t", yCounts: true },
   );
-  const svg = await renderSvg(spec);
+  const svg = await renderSvg(spec, readChartFonts());
   const ticks = [...svg.matchAll(/>(\d+(?:\.\d+)?)<\/text>/g)].map((m) => m[1]);
   assert.ok(ticks.includes("2"));
   assert.ok(ticks.every((t) => !t.includes(".")), ticks.join(" "));
@@ -230,6 +231,7 @@ Deno.test("a chart with dashed coinciding series still has a legend naming every
   ]);
   const svg = await renderSvg(
     lineChart(rows, { x: "x", y: "y", group: "s", title: "t" }),
+    readChartFonts(),
   );
   for (const name of ["series alpha", "series beta", "series gamma"]) {
     assert.match(svg, new RegExp(`>${name}<`), `legend lacks ${name}`);
