@@ -1,42 +1,59 @@
-// Private: a hand-written check of one parsed JSONL line against the Decision
-// schema, for the hot path. It accepts exactly what `decisionSchema` accepts
-// (a property test pins this); on anything it does not accept, the caller
-// re-runs zod to produce the precise error message.
+// Private: the check of one parsed JSONL line against the Decision schema
+// (lib/decision/schema.ts) without zod, for the hot path. It accepts exactly
+// what `decisionSchema` accepts (a property test pins this); on anything it
+// does not accept, the caller re-runs zod to produce the precise error.
 import type { Decision } from "./decision.ts";
-import { isPCorrectSource } from "./pcorrect_source.ts";
-import { DECISION_KEYS, REQUIRED_KEYS } from "./decision.ts";
-import { SEVERITIES } from "../costs/severity.ts";
-import { FAILURE_CLASSES } from "../evidence/cost_evidence.ts";
+import {
+  DECISION_FIELDS,
+  DECISION_KEYS,
+  type DecisionField,
+  REQUIRED_KEYS,
+  satisfies,
+} from "./schema.ts";
 
-const SEVERITY = new Set<string>(SEVERITIES);
-const OUTCOME = new Set<string>(FAILURE_CLASSES);
-const REQUIRED = REQUIRED_KEYS;
 const KEYS = new Set<string>(DECISION_KEYS);
 const OPTIONAL = new Set<string>(DECISION_KEYS.slice(REQUIRED_KEYS));
 
-function id(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
+/** A field's place in a record: its top-level key, and its inner key if nested. */
+interface Slot {
+  readonly field: DecisionField;
+  readonly head: string;
+  readonly inner: string | null;
+  /** For a `when` null rule: the slot of the column it names. */
+  tag: Slot | null;
 }
 
-function count(v: unknown): boolean {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const SLOTS: readonly Slot[] = DECISION_FIELDS.map((field) => {
+  const dot = field.key.indexOf(".");
+  return dot < 0 ? { field, head: field.key, inner: null, tag: null } : {
+    field,
+    head: field.key.slice(0, dot),
+    inner: field.key.slice(dot + 1),
+    tag: null,
+  };
+});
+for (const s of SLOTS) {
+  const n = s.field.nulls;
+  if (n.reads === "when") {
+    s.tag = SLOTS.find((t) => t.field.column === n.column)!;
+  }
 }
 
-function cost(v: unknown): boolean {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  let keys = 0;
-  for (const k in v) {
-    if (k !== "completeness" && k !== "usd") return false;
-    keys++;
-  }
-  if (keys !== 2) return false;
-  const { completeness, usd } = v as { completeness: unknown; usd: unknown };
-  if (completeness === "complete" || completeness === "partial") {
-    return typeof usd === "number" && Number.isFinite(usd) && usd >= 0;
-  }
-  return (completeness === "unavailable" ||
-    completeness === "not_applicable") && usd === null;
+function valueAt(value: Record<string, unknown>, s: Slot): unknown {
+  const outer = value[s.head];
+  return s.inner === null ? outer : (outer as Record<string, unknown>)[s.inner];
 }
+
+/** Nested keys and the inner keys each must have, exactly. */
+const GROUPS: ReadonlyMap<string, readonly string[]> = (() => {
+  const groups = new Map<string, string[]>();
+  for (const s of SLOTS) {
+    if (s.inner !== null) {
+      (groups.get(s.head) ?? groups.set(s.head, []).get(s.head)!).push(s.inner);
+    }
+  }
+  return groups;
+})();
 
 /** Options for {@linkcode isDecisionShape}. */
 export interface DecisionShapeOptions {
@@ -44,46 +61,55 @@ export interface DecisionShapeOptions {
   nullableGold?: boolean;
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function hasExactly(
+  v: Record<string, unknown>,
+  keys: readonly string[],
+): boolean {
+  let n = 0;
+  for (const k in v) {
+    if (!keys.includes(k)) return false;
+    n++;
+  }
+  return n === keys.length;
+}
+
 /** Whether a parsed value has exactly the Decision shape (see the module note). */
 export function isDecisionShape(
   value: unknown,
   options: DecisionShapeOptions = {},
 ): boolean {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return false;
-  }
-  const d = value as Record<string, unknown>;
+  if (!isObject(value)) return false;
   let required = 0;
-  for (const k in d) {
+  for (const k in value) {
     if (!KEYS.has(k)) return false;
     if (!OPTIONAL.has(k)) required++;
   }
-  if (required !== REQUIRED) return false;
-  const p = d.pCorrect;
-  const gold = d.trueClass;
-  if (
-    !id(d.runId) || !id(d.modelId) || !id(d.taskId) || !count(d.trial) ||
-    typeof d.severity !== "string" || !SEVERITY.has(d.severity) ||
-    !(id(gold) || (options.nullableGold === true && gold === null)) ||
-    !id(d.predClass) ||
-    typeof d.parseOk !== "boolean" ||
-    !(p === null || (typeof p === "number" && p >= 0 && p <= 1)) ||
-    (d.action !== "auto" && d.action !== "escalate") || !cost(d.cost) ||
-    typeof d.outcome !== "string" || !OUTCOME.has(d.outcome)
-  ) return false;
-  if (d.tokensIn !== undefined && !count(d.tokensIn)) return false;
-  if (d.tokensOut !== undefined && !count(d.tokensOut)) return false;
-  if (
-    d.latencyMs !== undefined &&
-    !(typeof d.latencyMs === "number" && Number.isFinite(d.latencyMs) &&
-      d.latencyMs >= 0)
-  ) return false;
-  if (
-    d.pCorrectSource !== undefined && d.pCorrectSource !== null &&
-    !isPCorrectSource(d.pCorrectSource)
-  ) return false;
-  if (d.answer !== undefined && typeof d.answer !== "string") return false;
-  if (d.target !== undefined && typeof d.target !== "string") return false;
+  if (required !== REQUIRED_KEYS) return false;
+  for (const [head, inner] of GROUPS) {
+    const g = value[head];
+    if (!isObject(g) || !hasExactly(g, inner)) return false;
+  }
+  for (const slot of SLOTS) {
+    const field = slot.field;
+    const v = valueAt(value, slot);
+    if (v === undefined) {
+      if (field.required) return false;
+      continue;
+    }
+    const n = field.nulls;
+    const nullWhen = n.reads === "when" &&
+      n.values.includes(valueAt(value, slot.tag!) as string);
+    if (v === null) {
+      if (n.reads === "value" || nullWhen) continue;
+      if (options.nullableGold === true && field.key === "trueClass") continue;
+      return false;
+    }
+    if (nullWhen || !satisfies(field.rule, v)) return false;
+  }
   return true;
 }
 

@@ -5,12 +5,8 @@
  */
 
 import { z } from "zod";
-import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import {
-  type CostEvidence,
-  FAILURE_CLASSES,
-  type FailureClass,
-} from "../evidence/cost_evidence.ts";
+import type { Severity } from "../costs/severity.ts";
+import type { CostEvidence, FailureClass } from "../evidence/cost_evidence.ts";
 
 /** The class a clean item (no exception) carries. */
 export const CLEAN_CLASS = "MATCH";
@@ -18,6 +14,13 @@ export const CLEAN_CLASS = "MATCH";
 export type { Action } from "../metrics/sufficient_stats.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
 import { InputRangeError } from "../input_error.ts";
+import {
+  DECISION_FIELDS,
+  type DecisionField,
+  type FieldRule,
+  type NullRule,
+} from "./schema.ts";
+export { DECISION_KEYS, REQUIRED_KEYS } from "./schema.ts";
 import {
   isPCorrectSource,
   PCORRECT_SOURCE_ERROR,
@@ -74,71 +77,115 @@ export interface Decision {
   readonly target?: string;
 }
 
-const id = z.string({ error: "must be a string" }).min(1, {
-  error: "must not be empty",
-});
-const count = z.number({ error: "must be a number" }).int({
-  error: "must be an integer",
-})
-  .min(0, { error: "must be >= 0" });
-const usd = z.number({ error: "must be a number" }).refine(Number.isFinite, {
-  error: "must be finite",
-}).refine((v) => v >= 0, { error: "must be >= 0" });
+/** The zod message of an enum: two values quoted, more listed. */
+function enumMessage(values: readonly string[]): string {
+  return values.length === 2
+    ? `must be ${JSON.stringify(values[0])} or ${JSON.stringify(values[1])}`
+    : `must be one of ${values.join(", ")}`;
+}
+
+/** The zod type of a field's non-null values, from its rule. */
+function zodOfRule(rule: FieldRule): z.ZodType {
+  switch (rule.kind) {
+    case "id":
+      return z.string({ error: "must be a string" }).min(1, {
+        error: "must not be empty",
+      });
+    case "text":
+      return z.string({ error: "must be a string" });
+    case "count":
+      return z.number({ error: "must be a number" }).int({
+        error: "must be an integer",
+      }).min(0, { error: "must be >= 0" });
+    case "amount":
+      return z.number({ error: "must be a number" }).refine(Number.isFinite, {
+        error: "must be finite",
+      }).refine((v) => v >= 0, { error: "must be >= 0" });
+    case "probability":
+      return z.number({ error: "must be a number in [0, 1] or null" })
+        .min(0, { error: "must be in [0, 1]" }).max(1, {
+          error: "must be in [0, 1]",
+        });
+    case "boolean":
+      return z.boolean({ error: "must be true or false" });
+    case "enum":
+      return z.enum(rule.values as [string, ...string[]], {
+        error: enumMessage(rule.values),
+      });
+    case "pcorrect-source":
+      return z.string({ error: PCORRECT_SOURCE_ERROR }).refine(
+        isPCorrectSource,
+        { error: PCORRECT_SOURCE_ERROR },
+      );
+  }
+}
+
+/** The zod type of a top-level field: its rule, then its nulls and presence. */
+function zodOfField(f: DecisionField): z.ZodType {
+  const t = zodOfRule(f.rule);
+  const nullable = f.nulls.reads === "value" ? t.nullable() : t;
+  return f.required ? nullable : nullable.optional();
+}
+
+/**
+ * The zod type of a nested key (`cost`): a union on the member that a
+ * `when` null rule names, each branch strict; a member may be null exactly
+ * when that rule says so.
+ */
+function zodOfGroup(members: readonly DecisionField[]): z.ZodType {
+  const dependent = members.find((m) => m.nulls.reads === "when")!;
+  const on = dependent.nulls as Extract<NullRule, { reads: "when" }>;
+  const tag = members.find((m) => m.column === on.column)!;
+  const local = (f: DecisionField) => f.key.slice(f.key.indexOf(".") + 1);
+  const values = (tag.rule as { values: readonly string[] }).values;
+  const branches = values.map((v) =>
+    z.object({
+      [local(tag)]: z.literal(v),
+      [local(dependent)]: on.values.includes(v)
+        ? z.null({ error: `must be null when ${local(tag)} is ${v}` })
+        : zodOfRule(dependent.rule),
+    }).strict()
+  );
+  return z.discriminatedUnion(
+    local(tag),
+    branches as unknown as [
+      z.ZodObject<z.ZodRawShape>,
+      ...z.ZodObject<z.ZodRawShape>[],
+    ],
+    { error: `${local(tag)} ${enumMessage(values)}` },
+  );
+}
+
+function decisionShape(): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  const groups = new Map<string, DecisionField[]>();
+  for (const f of DECISION_FIELDS) {
+    const dot = f.key.indexOf(".");
+    if (dot < 0) {
+      shape[f.key] = zodOfField(f);
+      continue;
+    }
+    const head = f.key.slice(0, dot);
+    if (!groups.has(head)) {
+      groups.set(head, []);
+      shape[head] = z.never(); // holds the key's place in the order
+    }
+    groups.get(head)!.push(f);
+  }
+  for (const [head, members] of groups) shape[head] = zodOfGroup(members);
+  return shape;
+}
+
+const SHAPE = decisionShape();
 
 /** zod schema of cost evidence: the state decides whether `usd` may be a number. */
-export const costEvidenceSchema = z.discriminatedUnion("completeness", [
-  z.object({ completeness: z.literal("complete"), usd }).strict(),
-  z.object({ completeness: z.literal("partial"), usd }).strict(),
-  z.object({
-    completeness: z.literal("unavailable"),
-    usd: z.null({ error: "must be null when completeness is unavailable" }),
-  }).strict(),
-  z.object({
-    completeness: z.literal("not_applicable"),
-    usd: z.null({ error: "must be null when completeness is not_applicable" }),
-  }).strict(),
-], {
-  error:
-    `completeness must be one of complete, partial, unavailable, not_applicable`,
-});
+export const costEvidenceSchema: z.ZodType = SHAPE.cost;
 
-/** zod schema of one Decision line; unknown fields are rejected, not dropped. */
-export const decisionSchema = z.object({
-  runId: id,
-  modelId: id,
-  taskId: id,
-  trial: count,
-  severity: z.enum(SEVERITIES, {
-    error: `must be one of ${SEVERITIES.join(", ")}`,
-  }),
-  trueClass: id,
-  predClass: id,
-  parseOk: z.boolean({ error: "must be true or false" }),
-  pCorrect: z.number({ error: "must be a number in [0, 1] or null" })
-    .min(0, { error: "must be in [0, 1]" }).max(1, {
-      error: "must be in [0, 1]",
-    })
-    .nullable(),
-  action: z.enum(["auto", "escalate"], {
-    error: 'must be "auto" or "escalate"',
-  }),
-  cost: costEvidenceSchema,
-  outcome: z.enum(FAILURE_CLASSES, {
-    error: `must be one of ${FAILURE_CLASSES.join(", ")}`,
-  }),
-  tokensIn: count.optional(),
-  tokensOut: count.optional(),
-  latencyMs: z.number({ error: "must be a number" }).min(0, {
-    error: "must be >= 0",
-  })
-    .optional(),
-  pCorrectSource: z.string({ error: PCORRECT_SOURCE_ERROR }).refine(
-    isPCorrectSource,
-    { error: PCORRECT_SOURCE_ERROR },
-  ).nullable().optional(),
-  answer: z.string({ error: "must be a string" }).optional(),
-  target: z.string({ error: "must be a string" }).optional(),
-}).strict();
+/**
+ * zod schema of one Decision line, derived from the Decision schema
+ * (lib/decision/schema.ts); unknown fields are rejected, not dropped.
+ */
+export const decisionSchema = z.object(SHAPE).strict();
 
 /**
  * The probability that a decision is wrong: `1 - pCorrect`.
@@ -188,27 +235,3 @@ export function isCorrect(
 ): boolean {
   return d.predClass === d.trueClass;
 }
-
-/** The Decision's keys: the 12 required ones, then the optional ones. */
-export const DECISION_KEYS = [
-  "runId",
-  "modelId",
-  "taskId",
-  "trial",
-  "severity",
-  "trueClass",
-  "predClass",
-  "parseOk",
-  "pCorrect",
-  "action",
-  "cost",
-  "outcome",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-  "pCorrectSource",
-  "answer",
-  "target",
-] as const;
-/** How many of {@linkcode DECISION_KEYS} a decision must have. */
-export const REQUIRED_KEYS = 12;

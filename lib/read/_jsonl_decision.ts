@@ -49,5 +49,5 @@ export function decisionFromLine(line: string, where: string): Decision {
       ? new InputTypeError(message, { cause: parsed.error })
       : new InputRangeError(message, { cause: parsed.error });
   }
-  return parsed.data as Decision;
+  return parsed.data as unknown as Decision;
 }

@@ -37,13 +37,16 @@ import {
 } from "../input_error.ts";
 import { isPCorrectSource } from "../decision/pcorrect_source.ts";
 
-import type { DecisionColumn } from "../decision/decision_columns.ts";
+import type {
+  DecisionColumn,
+  OptionalDecisionColumn,
+} from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 
 export type { DecisionColumn };
 
 /** A column a file may leave out (see `OPTIONAL_DECISION_COLUMNS`). */
-type OptionalColumn = typeof OPTIONAL_DECISION_COLUMNS[number];
+type OptionalColumn = OptionalDecisionColumn;
 
 /**
  * One row of the flat layout: a value (or `null`) for every column; the
@@ -257,7 +260,7 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
   const value = unflatten(r);
   if (isValidFlat(r)) return value as unknown as Decision;
   const parsed = decisionSchema.safeParse(value);
-  if (parsed.success) return parsed.data as Decision;
+  if (parsed.success) return parsed.data as unknown as Decision;
   const issue = parsed.error.issues[0];
   const head = issue.path[0];
   const flat = head !== "cost"
