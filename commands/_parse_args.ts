@@ -1,8 +1,8 @@
 // Private to the CLI: command-line flags parsed as Node's util.parseArgs
 // parses them in strict mode with positionals allowed, the one way lossbook
-// calls it. Written here because importing any `node:` module costs a
-// process 22 to 36 ms (Deno sets up its Node compatibility layer on first
-// use), and every command parses its flags first. A fast-check property
+// calls it. Written here because importing any `node:` module makes Deno
+// set up its Node compatibility layer, a cost paid at every process start,
+// and every command parses its flags first. A fast-check property
 // holds it against `parseArgs` from node:util, results and error messages.
 
 /** One option, as util.parseArgs takes it. */

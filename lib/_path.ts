@@ -1,8 +1,8 @@
 // Private: the three path functions the harness importers use, as
 // node:path's POSIX ones compute them. Written here because importing any
-// `node:` module costs a process 22 to 36 ms (Deno sets up its Node
-// compatibility layer on first use), and format detection, which every run
-// goes through, needs them. A fast-check property holds them against
+// `node:` module makes Deno set up its Node compatibility layer, a cost paid
+// at every process start, and format detection, which every run goes
+// through, needs them. A fast-check property holds them against
 // node:path/posix. On Windows a backslash also separates names.
 
 const WINDOWS = Deno.build.os === "windows";

@@ -138,9 +138,8 @@ export function formatQuantity(
 
 /**
  * A whole number with its thousands grouped, as {@linkcode formatQuantity}
- * prints one, without the engine's locale data (whose first use costs a
- * process some 20 ms): for progress lines, printed before anything else
- * needs it.
+ * prints one, without the engine's locale data (whose first use is slow to
+ * load): for progress lines, printed before anything else needs it.
  *
  * @param n A safe integer.
  * @returns `n.toLocaleString("en-US")`: 1234567 is "1,234,567".

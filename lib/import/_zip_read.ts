@@ -6,8 +6,8 @@
 // data descriptor by scanning for a signature, so neither reads every
 // inspect_ai log; the central directory gives every entry's exact extent.
 // fflate's browser build: the same synchronous inflate, without the Node
-// build's worker_threads (its asynchronous API's), which cost a CLI start
-// tens of milliseconds to load
+// build's worker_threads (its asynchronous API's), whose loading would slow
+// every CLI start
 import { inflateSync } from "fflate/browser";
 import { decompress as zstdDecompress } from "fzstd";
 import { InputSyntaxError } from "../input_error.ts";

@@ -9,10 +9,10 @@
 // to the one-thread reader, which compares the lines and names them, so a
 // hash match never decides.
 //
-// Memory touched for the first time is dear (on the virtual machines this
-// was measured on, 3.7 to 4 ms a MiB, against 0.03 ms to write it again),
-// so nothing here copies the keys: the segments' arrays are read in place,
-// and the table is made once.
+// Memory touched for the first time is dear (the system has to provide
+// each page, which costs far more than writing the page again), so nothing
+// here copies the keys: the segments' arrays are read in place, and the
+// table is made once.
 
 import { keysTempDir } from "./_key_spill.ts";
 

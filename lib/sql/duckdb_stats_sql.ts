@@ -328,8 +328,8 @@ FROM (
  * fails a check. The same columns in the same order as `decisionStatsSql`
  * except that `taskShare` is `n`, followed by the least and greatest `runId`
  * and `trial` of each cell (runId is grouped, not aggregated: the least
- * and greatest of a text column per row cost more than one more key to
- * hash, measured on PostgreSQL).
+ * and greatest of a text column per row cost PostgreSQL more than one
+ * more key to hash).
  * When, for every model, those are one runId and one trial value (one run,
  * one trial: the common case) and no decision repeats, every (modelId,
  * taskId) has one row, so `taskShare` = `n` is exact; otherwise run
@@ -528,8 +528,8 @@ function textOrder(dialect: SqlDialect): string {
 
 // "Some text of the group is empty", over a group: the least text is ''
 // (it sorts first), or on PostgreSQL the least byte length is 0: a MIN over
-// an integer instead of over text (backend CPU on 2,000,000 rows: 1.48 s
-// against 1.76 s with MIN(taskId COLLATE "C"); DuckDB has no OCTET_LENGTH of
+// an integer, which the server computes with less CPU than a MIN over text,
+// even in byte order (MIN(taskId COLLATE "C")); DuckDB has no OCTET_LENGTH of
 // text).
 function emptyText(c: DecisionColumn, dialect: SqlDialect): string {
   return dialect === "postgres"

@@ -391,14 +391,14 @@ async function connect(connection: PostgresConnection): Promise<Sql> {
     max: 1,
     // the queries here return no arrays (catalog lists come as JSON text),
     // so the client need not read the server's array types first (one
-    // query and its parsing, 20 to 30 ms of every run)
+    // more query and its parsing on every run)
     fetch_types: false,
     connect_timeout: 30,
     onnotice: () => {},
     // JIT's inlining and optimization passes (above their cost thresholds)
-    // took 3.8 s of an 8.0 s decisionCellsSql on 10,000,000 rows; compiled
-    // expressions without them pay: backend CPU 7.8 s, against 9.9 s with
-    // JIT off (bare aggregate with the server's defaults: 5.2 s)
+    // spend more compiling a large decisionCellsSql than they save; compiled
+    // expressions without them still pay for themselves against JIT off, so
+    // JIT stays on and only those passes are switched off
     connection: { jit_inline_above_cost: "-1", jit_optimize_above_cost: "-1" },
   });
 }
@@ -541,7 +541,7 @@ export async function postgresDecisionStats(
         }
         // the runIds of each model from an index on (runId, modelId), which
         // the lock keeps from being dropped: then the scan need not group
-        // by runId (7% of the server's time on 10,000,000 rows)
+        // by runId, which costs the server more on a large table
         const pairs = await runModelPairs(tx, table);
         if (pairs !== null) {
           await options.onScan?.("by-key");
@@ -617,7 +617,7 @@ export async function postgresDecisionStats(
     return statsRowsOfSql(rows, num);
   } finally {
     // every query has returned: send Terminate and close now, rather than
-    // wait for the server to close the socket (14 ms against 2.5 ms)
+    // wait for the server to close the socket, which takes longer
     await sql.end({ timeout: 0 });
   }
 }
@@ -914,7 +914,7 @@ export async function postgresChecksGuaranteed(
     ) as ChecksGuarantee;
   } finally {
     // every query has returned: send Terminate and close now, rather than
-    // wait for the server to close the socket (14 ms against 2.5 ms)
+    // wait for the server to close the socket, which takes longer
     await sql.end({ timeout: 0 });
   }
 }
@@ -964,9 +964,9 @@ export function postgresCellOptions(
 // Rows minus distinct 64-bit hashes of (runId, modelId, taskId, trial): 0
 // proves that no key repeats (equal keys hash alike); more means a repeat or
 // a hash collision, which the exact query tells apart. COUNT(DISTINCT) sorts
-// one bigint per row: measured 0.9 s of backend CPU on 2,000,000 rows, where
-// the GROUP BY of duplicateDecisionsSql took 3.9 s and a GROUP BY over the
-// same hash 2.1 s (both spill their hash tables). Run after the row checks
+// one bigint per row, which costs the server less CPU than the GROUP BY of
+// duplicateDecisionsSql or a GROUP BY over the same hash (both spill their
+// hash tables). Run after the row checks
 // passed: trial is then a whole number in [0, 2^53), so the cast to bigint
 // keeps equal trials equal.
 function repeatedKeyHashesSql(relation: string): string {
@@ -976,8 +976,8 @@ FROM ${relation}`;
 }
 
 // The sort of repeatedKeyHashesSql stays in memory when work_mem holds about
-// 40 bytes per row (measured on 10,000,000 rows: 10.0 s in 400 MB, 17.3 s
-// spilling in the default 4 MB): the session's work_mem is raised to that,
+// 40 bytes per row (spilling in the default 4 MB makes it much slower):
+// the session's work_mem is raised to that,
 // at most 1 GB (beyond, the sort spills to disk and stays exact).
 async function repeatedKeyHashes(
   sql: Sql,
