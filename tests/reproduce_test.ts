@@ -5,10 +5,28 @@ import { UNKNOWN_NULL } from "../lib/report/null_reasons.ts";
 import { reproduce } from "../reproduce.ts";
 import { tempDir } from "./_helpers.ts";
 
+// One whole run (PNG and API reference included) serves every test that only
+// reads its output; a second run checks that the output repeats byte for byte.
+let whole:
+  | Promise<
+    {
+      outDir: string;
+      log: string[];
+      summary: Awaited<ReturnType<typeof reproduce>>;
+    }
+  >
+  | null = null;
+function wholeRun() {
+  return whole ??= (async () => {
+    const outDir = await tempDir("lossbook-out-");
+    const log: string[] = [];
+    const summary = await reproduce({ outDir, log: (l) => log.push(l) });
+    return { outDir, log, summary };
+  })();
+}
+
 Deno.test("reproduce() writes tables, figures, claims.json and a self-contained report", async () => {
-  const outDir = await tempDir("lossbook-out-");
-  const log: string[] = [];
-  const summary = await reproduce({ outDir, log: (l) => log.push(l) });
+  const { outDir, log, summary } = await wholeRun();
   assert.equal(summary.failed, 0);
   for (
     const f of [
@@ -66,8 +84,7 @@ Deno.test("reproduce() writes tables, figures, claims.json and a self-contained 
 });
 
 Deno.test("reproduce() report: every null cell of every analysis says why, and no cell is blank, NaN or undefined", async () => {
-  const outDir = await tempDir("lossbook-out-");
-  await reproduce({ outDir, log: () => {}, png: false, apiDocs: false });
+  const { outDir } = await wholeRun();
   const html = await Deno.readTextFile(`${outDir}/report.html`);
   const cells = [...html.matchAll(/<td([^>]*)>([^<]*)<\/td>/g)];
   assert.ok(cells.length > 5000, `${cells.length} cells`);
@@ -109,9 +126,8 @@ Deno.test("reproduce() tolerates a failing API reference, says why and still wri
 });
 
 Deno.test("reproduce() output other than the report is byte-identical across runs", async () => {
-  const a = await tempDir();
+  const a = (await wholeRun()).outDir;
   const b = await tempDir();
-  await reproduce({ outDir: a, log: () => {}, png: false, apiDocs: false });
   await reproduce({ outDir: b, log: () => {}, png: false, apiDocs: false });
   for (
     const f of [
