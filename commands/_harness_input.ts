@@ -3,8 +3,6 @@
 // the import of harness logs into decisions, saying what was done.
 import type { Decision } from "../lib/decision/decision.ts";
 import {
-  detectHarnessFormats,
-  detectInput,
   HARNESS_FORMATS,
   HARNESS_IMPORTERS,
   type HarnessFormat,
@@ -319,52 +317,6 @@ export async function importHarness(
     setAside,
     pCorrectSources: countPCorrectSources(decisions),
   };
-}
-
-/** Whether the head of a `.json` file opens like a ReconForge per-task file. */
-function looksLikeReconforge(head: Uint8Array): boolean {
-  const t = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
-  return /^\s*\{\s*"run"\s*:/.test(t) || /"per_task"\s*:\s*\[/.test(t);
-}
-
-/**
- * The format of an input, from its content where that is unambiguous: a
- * harness importer that claims it; a `.json` that opens like a ReconForge
- * file; otherwise a Decision run export (by extension, as before). A `.json`
- * that is neither ReconForge nor a harness log, and a folder no importer
- * claims, are refused.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { detectFormat } from "./_harness_input.ts";
- *
- * assert.equal(await detectFormat("data/examples/harness/inspect_sonnet.json"), "inspect");
- * assert.equal(await detectFormat("data/examples/reconforge_run.json"), "reconforge");
- * assert.equal(await detectFormat("data/examples/model_ab.jsonl"), "decisions");
- * ```
- */
-export async function detectFormat(path: string): Promise<string> {
-  const input = await detectInput(path);
-  const claims = detectHarnessFormats(input);
-  if (claims.length > 1) {
-    throw new UsageError(
-      `${path} could be ${claims.join(" or ")}; say which with --format`,
-    );
-  }
-  if (claims.length === 1) return claims[0];
-  if (input.isDirectory) {
-    throw new UsageError(
-      `${path} is a folder that no importer recognises (a HELM run folder holds run_spec.json, scenario_state.json and per_instance_stats.json); pass --format`,
-    );
-  }
-  if (/\.json$/i.test(path)) {
-    if (looksLikeReconforge(input.head)) return "reconforge";
-    throw new UsageError(
-      `Cannot tell what ${path} is: it is neither a ReconForge per-task file ({"run": ..., "per_task": [...]}) nor an inspect_ai log ({"version": ..., "status": ..., "eval": ...}); pass --format`,
-    );
-  }
-  return "decisions";
 }
 
 /**

@@ -16,12 +16,12 @@ import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/import/harness.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import {
-  detectFormat,
   importHarness,
   isHarness,
   type MappingFlags,
   refuseMappingFlags,
 } from "./_harness_input.ts";
+import { detectFormat } from "../lib/import/detect.ts";
 
 // The readers of the other formats and engines load when a run needs them
 // (importLater), so that reading a JSONL export loads neither Arquero nor

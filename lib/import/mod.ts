@@ -15,3 +15,4 @@ export * from "./inspect.ts";
 export * from "./inspect_eval.ts";
 export * from "./harness.ts";
 export * from "./mapping.ts";
+export * from "./detect.ts";

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { zipSync } from "fflate";
 import {
   detectHarnessFormats,
   detectInput,
-} from "../../../lib/import/harness.ts";
+} from "../../../lib/import/detect.ts";
+import { zipSync } from "fflate";
+import {} from "../../../lib/import/harness.ts";
 import {
   inspectImporter,
   loadInspectLog,
