@@ -58,11 +58,60 @@ export function decision(patch: Partial<Decision> = {}): Decision {
   };
 }
 
-/** Run the CLI in a subprocess; return exit code, stdout and stderr. */
+/** Options for {@linkcode runCli}. */
+export interface RunCliOptions {
+  /**
+   * Run `deno run cli.ts` as a child process instead of calling the CLI's
+   * `main` in this process: for what only a process shows (its exit code
+   * from Deno.exit, what it loads at start-up, signals, a clean stderr when
+   * an error escapes). Default: `false`.
+   */
+  process?: boolean;
+}
+
+/** The CLI's output in this process: console.log and console.error, captured. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function captured(args: unknown[]): string {
+  return args.map((a) => typeof a === "string" ? a : Deno.inspect(a)).join(
+    " ",
+  ) + "\n";
+}
+
+/**
+ * Run the CLI and return exit code, stdout and stderr. By default it calls
+ * the CLI's `main` in this process (one command at a time, with the console
+ * captured), which spares a process start per call; `{ process: true }`
+ * runs it as a child process.
+ */
 export async function runCli(
   args: readonly string[],
+  options: RunCliOptions = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const root = new URL("../", import.meta.url).pathname;
+  if (options.process !== true && Deno.cwd() + "/" === root) {
+    const run = queue.then(async () => {
+      const { main } = await import("../cli.ts");
+      const out: string[] = [];
+      const err: string[] = [];
+      const saved = {
+        log: console.log,
+        error: console.error,
+        warn: console.warn,
+        info: console.info,
+      };
+      console.log = console.info = (...a: unknown[]) => out.push(captured(a));
+      console.error = console.warn = (...a: unknown[]) => err.push(captured(a));
+      try {
+        const code = await main(args);
+        return { code, stdout: out.join(""), stderr: err.join("") };
+      } finally {
+        Object.assign(console, saved);
+      }
+    });
+    queue = run.catch(() => {});
+    return await run;
+  }
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -212,7 +212,7 @@ Deno.test("lossbook generate shows a progress bar on stderr for a large suite", 
     "10000",
     "--out",
     `${dir}/big.jsonl`,
-  ]);
+  ], { process: true }); // the bar is written to the process's stderr
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /\[#+\.*\]\s+\d+% [\d,]+\/10,000 tasks/);
   assert.match(r.stderr, /100% 10,000\/10,000 tasks/);
@@ -226,7 +226,7 @@ Deno.test("lossbook generate shows a progress bar on stderr for a large suite", 
     "10",
     "--out",
     `${dir}/small.jsonl`,
-  ]);
+  ], { process: true });
   assert.equal(small.stderr, "");
 });
 
