@@ -1,15 +1,18 @@
 /**
- * The Decision schema (lib/decision/schema.ts) in SQL terms: the row
- * checks, one ANSI SQL predicate per field. They follow from a field's rule
- * kind and null rule, so a field added to the schema gets its check here
- * without naming it; every function takes the field list (default: the
- * schema's) so that an extended list can be tried without editing the
- * schema.
+ * The Decision schema (lib/decision/schema.ts) in SQL terms: each field's
+ * column type per engine, the type of the NULL that stands for a missing
+ * optional column, and the row checks, one ANSI SQL predicate per field.
+ * All of it follows from a field's rule kind and null rule, so a field
+ * added to the schema gets its column, its NULL and its check here without
+ * naming it; every function takes the field list (default: the schema's)
+ * so that an extended list can be tried without editing the schema.
  *
  * ```ts
  * import assert from "node:assert/strict";
- * import { decisionChecks } from "./schema_sql.ts";
+ * import { decisionChecks, sqlColumnType } from "./schema_sql.ts";
+ * import { fieldOfColumn } from "./schema.ts";
  *
+ * assert.equal(sqlColumnType(fieldOfColumn("trial"), "postgres"), "bigint");
  * assert.equal(decisionChecks()[0].sql, "runId IS NULL OR runId = ''");
  * ```
  *
@@ -21,9 +24,166 @@ import {
   type DecisionColumn,
   type DecisionField,
   type FieldRule,
+  kindOfRule,
   ruleInWords,
 } from "./schema.ts";
 import { PCORRECT_SOURCE_ERROR, PCORRECT_SOURCES } from "./pcorrect_source.ts";
+
+/**
+ * The SQL type a rule's column is declared with, before the engine names
+ * it: counts are integers, amounts and probabilities reals, booleans
+ * booleans, everything else text.
+ */
+export type SqlTypeClass = "text" | "integer" | "real" | "boolean";
+
+/**
+ * A rule's {@linkcode SqlTypeClass}.
+ *
+ * @param rule A field's rule.
+ * @returns `"text"`, `"integer"`, `"real"` or `"boolean"`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sqlTypeClass } from "./schema_sql.ts";
+ *
+ * assert.equal(sqlTypeClass({ kind: "count" }), "integer");
+ * assert.equal(sqlTypeClass({ kind: "probability" }), "real");
+ * assert.equal(sqlTypeClass({ kind: "enum", values: ["a"] }), "text");
+ * ```
+ */
+export function sqlTypeClass(rule: FieldRule): SqlTypeClass {
+  const kind = kindOfRule(rule);
+  return kind === "number"
+    ? (rule.kind === "count" ? "integer" : "real")
+    : kind;
+}
+
+/**
+ * The type names of each engine the decision SQL runs on. SQLite has no
+ * boolean: a boolean column there holds 1 or 0.
+ */
+export const SQL_TYPE_NAMES: {
+  readonly [E in "duckdb" | "postgres" | "sqlite"]: Readonly<
+    Record<SqlTypeClass, string>
+  >;
+} = {
+  duckdb: {
+    text: "VARCHAR",
+    integer: "BIGINT",
+    real: "DOUBLE",
+    boolean: "BOOLEAN",
+  },
+  postgres: {
+    text: "text",
+    integer: "bigint",
+    real: "double precision",
+    boolean: "boolean",
+  },
+  sqlite: {
+    text: "TEXT",
+    integer: "INTEGER",
+    real: "REAL",
+    boolean: "INTEGER",
+  },
+};
+
+/** An engine of {@linkcode SQL_TYPE_NAMES}. */
+export type SqlEngine = keyof typeof SQL_TYPE_NAMES;
+
+/**
+ * The type a field's column is declared with on an engine.
+ *
+ * @param field A field.
+ * @param engine The engine.
+ * @returns The type name, e.g. `BIGINT` for a count on DuckDB.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sqlColumnType } from "./schema_sql.ts";
+ * import { fieldOfColumn } from "./schema.ts";
+ *
+ * assert.equal(sqlColumnType(fieldOfColumn("latencyMs"), "duckdb"), "DOUBLE");
+ * assert.equal(sqlColumnType(fieldOfColumn("parseOk"), "sqlite"), "INTEGER");
+ * ```
+ */
+export function sqlColumnType(field: DecisionField, engine: SqlEngine): string {
+  return SQL_TYPE_NAMES[engine][sqlTypeClass(field.rule)];
+}
+
+/**
+ * The type of the NULL that stands for a missing optional column of a
+ * field: a text or boolean NULL for a text or boolean field, and for a
+ * number a NULL of the engine's real type, which compares with any numeric
+ * column a file may hold.
+ *
+ * @param field A field.
+ * @param engine The engine.
+ * @returns The type name for `CAST(NULL AS <type>)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sqlNullType } from "./schema_sql.ts";
+ * import { fieldOfColumn } from "./schema.ts";
+ *
+ * assert.equal(sqlNullType(fieldOfColumn("tokensIn"), "duckdb"), "DOUBLE");
+ * assert.equal(sqlNullType(fieldOfColumn("answer"), "postgres"), "text");
+ * ```
+ */
+export function sqlNullType(field: DecisionField, engine: SqlEngine): string {
+  const kind = kindOfRule(field.rule);
+  return SQL_TYPE_NAMES[engine][kind === "number" ? "real" : kind];
+}
+
+/**
+ * Whether a field's column is declared `NOT NULL`: when its null reads
+ * `never` (every other null rule lets some row hold a null).
+ *
+ * @param field A field.
+ * @returns `true` for a column that never holds a null.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sqlNotNull } from "./schema_sql.ts";
+ * import { fieldOfColumn } from "./schema.ts";
+ *
+ * assert.equal(sqlNotNull(fieldOfColumn("runId")), true);
+ * assert.equal(sqlNotNull(fieldOfColumn("costUsd")), false);
+ * ```
+ */
+export function sqlNotNull(field: DecisionField): boolean {
+  return field.nulls.reads === "never";
+}
+
+/**
+ * The column definitions of a decisions table, one per field in order:
+ * `<column> <type>`, with ` NOT NULL` where {@linkcode sqlNotNull}.
+ *
+ * @param engine The engine whose type names to use.
+ * @param fields The fields. Default: the schema's.
+ * @returns One definition per field, without indentation or comma.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionColumnsSql } from "./schema_sql.ts";
+ *
+ * const cols = decisionColumnsSql("postgres");
+ * assert.equal(cols[0], "runId text NOT NULL");
+ * assert.ok(cols.includes("pCorrect double precision"));
+ * ```
+ */
+export function decisionColumnsSql(
+  engine: SqlEngine,
+  fields: readonly DecisionField[] = DECISION_FIELDS,
+): string[] {
+  return fields.map((f) =>
+    `${f.column} ${sqlColumnType(f, engine)}${sqlNotNull(f) ? " NOT NULL" : ""}`
+  );
+}
 
 /** The largest whole number a count may be (`Number.MAX_SAFE_INTEGER`). */
 const MAX_SAFE = "9007199254740991";
