@@ -32,6 +32,12 @@ const NUMERIC_TYPE =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
 
 import { decisionColumnKind } from "../decision/decision_columns.ts";
+import { DECISION_FIELDS, fieldOfColumn } from "../decision/schema.ts";
+import {
+  sqlColumnType,
+  sqlNullType,
+  sqlTypeClass,
+} from "../decision/schema_sql.ts";
 
 export { decisionColumnKind };
 
@@ -195,9 +201,7 @@ export function parquetSource(
   if (extra.length === 0) return base;
   return `(SELECT *, ${
     extra.map((c) =>
-      `CAST(NULL AS ${
-        decisionColumnKind(c) === "number" ? "DOUBLE" : "VARCHAR"
-      }) AS "${c}"`
+      `CAST(NULL AS ${sqlNullType(fieldOfColumn(c), "duckdb")}) AS "${c}"`
     ).join(", ")
   } FROM ${base}) AS decisions_source`;
 }
@@ -272,33 +276,12 @@ export async function loadDecisionsParquet(
   );
 }
 
-const SQL_TYPE: Record<DecisionColumn, string> = {
-  runId: "VARCHAR",
-  modelId: "VARCHAR",
-  taskId: "VARCHAR",
-  trial: "BIGINT",
-  severity: "VARCHAR",
-  trueClass: "VARCHAR",
-  predClass: "VARCHAR",
-  parseOk: "BOOLEAN",
-  pCorrect: "DOUBLE",
-  action: "VARCHAR",
-  costCompleteness: "VARCHAR",
-  costUsd: "DOUBLE",
-  outcome: "VARCHAR",
-  tokensIn: "BIGINT",
-  tokensOut: "BIGINT",
-  latencyMs: "DOUBLE",
-  pCorrectSource: "VARCHAR",
-  answer: "VARCHAR",
-  target: "VARCHAR",
-};
-
 /**
  * Write a decision table to a Parquet file (zstd-compressed).
  *
- * Text columns are VARCHAR, `trial` and token counts BIGINT, probabilities,
- * dollars and latency DOUBLE, `parseOk` BOOLEAN; `null` stays null.
+ * Column types follow the Decision schema (`sqlColumnType`): text columns
+ * are VARCHAR, counts (`trial`, tokens) BIGINT, probabilities and amounts
+ * (dollars, latency) DOUBLE, `parseOk` BOOLEAN; `null` stays null.
  *
  * @param path Destination path.
  * @param table A decision table with the columns of {@linkcode DECISION_COLUMNS}.
@@ -325,13 +308,13 @@ export async function writeDecisionsParquet(
 ): Promise<void> {
   checkDecisionColumns(table.columnNames(), "Cannot write Parquet run export");
   const cols = DECISION_COLUMNS.map((c) => table.array(c));
+  const classes = DECISION_FIELDS.map((f) => sqlTypeClass(f.rule));
+  const layout = DECISION_FIELDS.map((f) =>
+    `"${f.column}" ${sqlColumnType(f, "duckdb")}`
+  );
   const n = table.numRows();
   await withDuckDB(async (connection) => {
-    await connection.run(
-      `CREATE TABLE decisions (${
-        DECISION_COLUMNS.map((c) => `"${c}" ${SQL_TYPE[c]}`).join(", ")
-      })`,
-    );
+    await connection.run(`CREATE TABLE decisions (${layout.join(", ")})`);
     const appender = await connection.createAppender("decisions");
     try {
       for (let i = 0; i < n; i++) {
@@ -341,14 +324,14 @@ export async function writeDecisionsParquet(
             appender.appendNull();
             continue;
           }
-          switch (SQL_TYPE[DECISION_COLUMNS[k]]) {
-            case "VARCHAR":
+          switch (classes[k]) {
+            case "text":
               appender.appendVarchar(v as string);
               break;
-            case "BIGINT":
+            case "integer":
               appender.appendBigInt(BigInt(v as number));
               break;
-            case "DOUBLE":
+            case "real":
               appender.appendDouble(v as number);
               break;
             default:

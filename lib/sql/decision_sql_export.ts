@@ -17,41 +17,13 @@ import {
   decisionStatsSql,
   duplicateDecisionsSql,
 } from "./duckdb_stats_sql.ts";
-import { DECISION_COLUMNS } from "../decision/decision_columns.ts";
-import { decisionColumnKind } from "../decision/decision_columns.ts";
+import { decisionColumnsSql } from "../decision/schema_sql.ts";
 
 /** The engines the decision SQL is run on in lossbook's tests. */
 export const SQL_DIALECTS = ["duckdb", "postgres", "sqlite"] as const;
 
 /** One of {@linkcode SQL_DIALECTS}. */
 export type SqlDialect = typeof SQL_DIALECTS[number];
-
-const INTEGER_COLUMNS = new Set(["trial", "tokensIn", "tokensOut"]);
-
-const TYPES: Record<
-  SqlDialect,
-  { text: string; integer: string; real: string; boolean: string }
-> = {
-  duckdb: {
-    text: "VARCHAR",
-    integer: "BIGINT",
-    real: "DOUBLE",
-    boolean: "BOOLEAN",
-  },
-  postgres: {
-    text: "text",
-    integer: "bigint",
-    real: "double precision",
-    boolean: "boolean",
-  },
-  // SQLite has no boolean: parseOk holds 1 or 0
-  sqlite: {
-    text: "TEXT",
-    integer: "INTEGER",
-    real: "REAL",
-    boolean: "INTEGER",
-  },
-};
 
 /** Options for {@linkcode decisionsTableSql}. */
 export interface DecisionsTableOptions {
@@ -96,22 +68,7 @@ export function decisionsTableSql(
   table = "decisions",
   options: DecisionsTableOptions = {},
 ): string {
-  const t = TYPES[dialect];
-  const optional = new Set(["pCorrect", "costUsd", "tokensIn", "tokensOut"]);
-  const nullable = (c: string) =>
-    optional.has(c) || ["latencyMs", "pCorrectSource", "answer", "target"]
-      .includes(c);
-  const lines = DECISION_COLUMNS.map((c) => {
-    const kind = decisionColumnKind(c);
-    const type = kind === "text"
-      ? t.text
-      : kind === "boolean"
-      ? t.boolean
-      : INTEGER_COLUMNS.has(c)
-      ? t.integer
-      : t.real;
-    return `  ${c} ${type}${nullable(c) ? "" : " NOT NULL"}`;
-  });
+  const lines = decisionColumnsSql(dialect).map((c) => `  ${c}`);
   if (options.checks === true) {
     for (const c of DECISION_CHECKS) lines.push(`  CHECK (NOT (${c.sql}))`);
   }

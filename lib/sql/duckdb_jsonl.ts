@@ -43,36 +43,127 @@ import {
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { jsonlStatsFile } from "../read/jsonl_stats.ts";
+import {
+  DECISION_FIELDS,
+  type DecisionField,
+  kindOfRule,
+} from "../decision/schema.ts";
 
-type JsonType = "VARCHAR" | "NUMBER" | "BOOLEAN" | "NULL" | "OBJECT";
+/** A JSON type as the scan tests it (by the first character of its text). */
+export type JsonType = "VARCHAR" | "NUMBER" | "BOOLEAN" | "NULL" | "OBJECT";
 
-// The JSON types each top-level field may have, and whether it must be
-// there (the Decision schema): ids and enums are strings, counts and
-// amounts numbers, `cost` an object.
-const FIELDS: ReadonlyArray<[string, readonly JsonType[], boolean]> = [
-  ["runId", ["VARCHAR"], true],
-  ["modelId", ["VARCHAR"], true],
-  ["taskId", ["VARCHAR"], true],
-  ["trial", ["NUMBER"], true],
-  ["severity", ["VARCHAR"], true],
-  ["trueClass", ["VARCHAR"], true],
-  ["predClass", ["VARCHAR"], true],
-  ["parseOk", ["BOOLEAN"], true],
-  ["pCorrect", ["NUMBER", "NULL"], true],
-  ["action", ["VARCHAR"], true],
-  ["cost", ["OBJECT"], true],
-  ["outcome", ["VARCHAR"], true],
-  ["tokensIn", ["NUMBER"], false],
-  ["tokensOut", ["NUMBER"], false],
-  ["latencyMs", ["NUMBER"], false],
-  ["pCorrectSource", ["VARCHAR", "NULL"], false],
-  ["answer", ["VARCHAR"], false],
-  ["target", ["VARCHAR"], false],
+/** A JSON key of a Decision, the JSON types its value may have, and whether it must be there. */
+export type JsonField = readonly [
+  key: string,
+  types: readonly JsonType[],
+  required: boolean,
 ];
-const COST_FIELDS: ReadonlyArray<[string, readonly JsonType[], boolean]> = [
-  ["completeness", ["VARCHAR"], true],
-  ["usd", ["NUMBER", "NULL"], true],
-];
+
+/**
+ * The Decision fields as the JSONL scan reads them: the top-level keys,
+ * and the keys of the one nested object (a dotted field key such as
+ * `cost.usd`), each with its flat column.
+ */
+export interface DecisionJsonFields {
+  /** The top-level keys, the nested object's as `OBJECT`, in schema order. */
+  readonly fields: readonly JsonField[];
+  /** The flat column of each top-level key that is not the object. */
+  readonly columns: readonly string[];
+  /** The nested object's key. */
+  readonly object: string;
+  /** The nested object's keys, in schema order. */
+  readonly objectFields: readonly JsonField[];
+  /** The flat column of each of `objectFields`. */
+  readonly objectColumns: readonly string[];
+}
+
+// The JSON types of a field's value: its rule's kind of value, and null
+// where the null is a value of the field or stands for an unknown one (a
+// field whose null reads "absent" is left out of a JSON record, never null)
+function jsonTypes(f: DecisionField): JsonType[] {
+  const kind = kindOfRule(f.rule);
+  const type = kind === "text"
+    ? "VARCHAR"
+    : kind === "number"
+    ? "NUMBER"
+    : "BOOLEAN";
+  return f.nulls.reads === "value" || f.nulls.reads === "when"
+    ? [type, "NULL"]
+    : [type];
+}
+
+/**
+ * The JSON keys of a Decision and the JSON types of their values, derived
+ * from the Decision fields by rule kind (ids, texts, enums and sources are
+ * strings, counts, amounts and probabilities numbers, booleans booleans)
+ * and null rule (a null that reads as a value or as unknown is JSON
+ * `null`; an absent one is a missing key); a dotted key's head is an
+ * `OBJECT`, required when any of its keys is.
+ *
+ * @param fields The Decision fields. Default: the schema's.
+ * @returns The keys, their types and columns.
+ * @throws {TypeError} When the fields have no nested object or more than
+ * one (the scan reads exactly one).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionJsonFields } from "./duckdb_jsonl.ts";
+ *
+ * const j = decisionJsonFields();
+ * assert.deepEqual(j.fields.find(([k]) => k === "pCorrect"), ["pCorrect", ["NUMBER", "NULL"], true]);
+ * assert.deepEqual(j.fields.find(([k]) => k === "tokensIn"), ["tokensIn", ["NUMBER"], false]);
+ * assert.equal(j.object, "cost");
+ * assert.deepEqual(j.objectColumns, ["costCompleteness", "costUsd"]);
+ * ```
+ */
+export function decisionJsonFields(
+  fields: readonly DecisionField[] = DECISION_FIELDS,
+): DecisionJsonFields {
+  const top: JsonField[] = [];
+  const columns: string[] = [];
+  const objects = new Map<string, DecisionField[]>();
+  for (const f of fields) {
+    const dot = f.key.indexOf(".");
+    if (dot < 0) {
+      top.push([f.key, jsonTypes(f), f.required]);
+      columns.push(f.column);
+      continue;
+    }
+    const head = f.key.slice(0, dot);
+    const inner = objects.get(head);
+    if (inner === undefined) {
+      objects.set(head, [f]);
+      top.push([head, ["OBJECT"], f.required]);
+    } else {
+      inner.push(f);
+      if (f.required) {
+        const i = top.findIndex(([k]) => k === head);
+        top[i] = [head, ["OBJECT"], true];
+      }
+    }
+  }
+  if (objects.size !== 1) {
+    throw new TypeError(
+      `the JSONL scan reads one nested object, the fields have ${objects.size}`,
+    );
+  }
+  const [[object, inner]] = objects;
+  const name = (f: DecisionField) => f.key.slice(object.length + 1);
+  return {
+    fields: top,
+    columns,
+    object,
+    objectFields: inner.map((f) => [name(f), jsonTypes(f), f.required]),
+    objectColumns: inner.map((f) => f.column),
+  };
+}
+
+const JSON_FIELDS = decisionJsonFields();
+const FIELDS = JSON_FIELDS.fields;
+// the nested object: the cost
+const COST = JSON_FIELDS.object;
+const COST_FIELDS = JSON_FIELDS.objectFields;
 
 /** Optional fields that may not be null: a JSON null there is an error. */
 const NOT_NULL_OPTIONAL = FIELDS.filter(([, types, required]) =>
@@ -143,10 +234,39 @@ function valueOf(v: string, types: readonly JsonType[]): string {
   return `CASE WHEN contains(${v}::VARCHAR, '\\') THEN ${v} ->> '$' ELSE (${v}::VARCHAR)[2:-2] END`;
 }
 
-// `cost` as JSON.stringify writes it (json_transform writes it back the
-// same way): completeness from the vocabulary, usd a number or null
-const CANONICAL_COST =
-  '\\{"completeness":"[a-z_]+","usd":(null|-?[0-9][0-9.eE+-]*)\\}';
+// The nested object as JSON.stringify writes it (json_transform writes it
+// back the same way) is split as text rather than parsed, when it has the
+// one shape the splitting reads: two keys, a vocabulary of lower-case words
+// (the 4th '"'-separated part of the text) and then a number or null (what
+// follows its key, less the closing brace), as the cost has them
+// (completeness, usd). For any other shape `regex` is null: no text is
+// split, every object is parsed.
+function canonicalObject(
+  object: string,
+  fields: readonly DecisionField[],
+): { regex: string | null; struct: string | null } {
+  const inner = fields.filter((f) => f.key.startsWith(`${object}.`));
+  const [words, number] = inner;
+  const name = (f: DecisionField) => f.key.slice(object.length + 1);
+  if (
+    inner.length !== 2 || words.rule.kind !== "enum" ||
+    !words.rule.values.every((v) => /^[a-z_]+$/.test(v)) ||
+    words.nulls.reads !== "never" || kindOfRule(number.rule) !== "number" ||
+    number.nulls.reads === "absent"
+  ) return { regex: null, struct: null };
+  const value = "-?[0-9][0-9.eE+-]*";
+  return {
+    regex: `\\{"${name(words)}":"[a-z_]+","${name(number)}":${
+      number.nulls.reads === "never" ? value : `(null|${value})`
+    }\\}`,
+    struct: `{'${name(words)}': '"' || split_part(s.${object}, '"', 4) || '"',
+        '${name(number)}': NULLIF(rtrim(split_part(s.${object}, '"${
+      name(number)
+    }":', 2), '}'), 'null')}`,
+  };
+}
+
+const CANONICAL_COST = canonicalObject(COST, DECISION_FIELDS);
 
 function structure(
   fields: ReadonlyArray<readonly [string, unknown, boolean]>,
@@ -194,13 +314,17 @@ export function duckdbJsonlScanSql(
       typeTest(`c.${f}`, types, required)
     ),
   ].join("\n      AND ");
-  const columns = FIELDS.filter(([f]) => f !== "cost").map(([f, types]) =>
-    `${valueOf(`s.${f}`, types)} AS ${f}`
-  );
-  columns.push(
-    `${valueOf("c.completeness", ["VARCHAR"])} AS costCompleteness`,
-    `${valueOf("c.usd", ["NUMBER"])} AS costUsd`,
-  );
+  const columns = [
+    ...FIELDS.filter(([f]) => f !== COST).map(([f, types], i) =>
+      `${valueOf(`s.${f}`, types)} AS ${JSON_FIELDS.columns[i]}`
+    ),
+    ...COST_FIELDS.map(([f, types], i) =>
+      `${valueOf(`c.${f}`, types)} AS ${JSON_FIELDS.objectColumns[i]}`
+    ),
+  ];
+  const parseCost = `json_transform(s.${COST}, ${
+    structure(COST_FIELDS)
+  })::STRUCT(${COST_FIELDS.map(([f]) => `${f} VARCHAR`).join(", ")})`;
   return `WITH raw AS (
   SELECT json_keys(json) AS k,
     regexp_matches(json, ',[ \\t\\r\\n]*[\\]}]') AS trailingComma,
@@ -209,19 +333,20 @@ export function duckdbJsonlScanSql(
     duckdbFileLiteral(path)
   }, format = 'newline_delimited')
 ), shaped AS (
-  SELECT *, regexp_full_match(s.cost, '${CANONICAL_COST}') AS costFast
+  SELECT *, ${
+    CANONICAL_COST.regex === null
+      ? "false"
+      : `regexp_full_match(s.${COST}, '${CANONICAL_COST.regex}')`
+  } AS costFast
   FROM raw
 ), parsed AS (
   -- a cost as writers write it is split as text, any other one parsed
   SELECT k, trailingComma, s,
     CASE WHEN costFast
-      THEN {'completeness': '"' || split_part(s.cost, '"', 4) || '"',
-        'usd': NULLIF(rtrim(split_part(s.cost, '"usd":', 2), '}'), 'null')}
-      ELSE json_transform(s.cost, ${
-    structure(COST_FIELDS)
-  })::STRUCT(completeness VARCHAR, usd VARCHAR) END AS c,
-    CASE WHEN costFast THEN 0 ELSE hash(json_keys(s.cost)) END AS costKh,
-    CASE WHEN costFast THEN NULL ELSE json_keys(s.cost) END AS costOther
+      THEN ${CANONICAL_COST.struct ?? parseCost}
+      ELSE ${parseCost} END AS c,
+    CASE WHEN costFast THEN 0 ELSE hash(json_keys(s.${COST})) END AS costKh,
+    CASE WHEN costFast THEN NULL ELSE json_keys(s.${COST}) END AS costOther
   FROM shaped
 ), typed AS (
   SELECT hash(k) AS kh, k, costKh, costOther, trailingComma,
@@ -370,10 +495,10 @@ export async function duckdbJsonlStats(
         // no list: the canonical cost, or none, which the type test refuses
         if (Number(cRows) > 0) {
           const costProblem = cMin === null
-            ? "cost is not an object"
+            ? `${COST} is not an object`
             : keyListProblem(cMin as string[], COST_FIELDS);
           if (costProblem !== null) {
-            return `${lines} lines: cost: ${costProblem}`;
+            return `${lines} lines: ${COST}: ${costProblem}`;
           }
         }
       }

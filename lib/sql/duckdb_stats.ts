@@ -41,6 +41,8 @@ import {
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "../read/load_decisions.ts";
+import { fieldOfColumn } from "../decision/schema.ts";
+import { sqlNullType } from "../decision/schema_sql.ts";
 import {
   InputRangeError,
   InputSyntaxError,
@@ -113,6 +115,8 @@ const NUMBER_RE = sqlString(`^${CSV_NUMBER_PATTERN}$`);
  * import assert from "node:assert/strict";
  * import { duckdbCsvRelation } from "./duckdb_stats.ts";
  * import { DECISION_COLUMNS } from "../read/load_decisions.ts";
+import { fieldOfColumn } from "../decision/schema.ts";
+import { sqlNullType } from "../decision/schema_sql.ts";
  *
  * const rel = duckdbCsvRelation("/data/a.csv", [...DECISION_COLUMNS]);
  * assert.match(rel, /read_csv\('\/data\/a\.csv', header = true, auto_detect = false/);
@@ -127,9 +131,7 @@ export function duckdbCsvRelation(
   const select = DECISION_COLUMNS.map((c) => {
     const kind = decisionColumnKind(c);
     if (!have.has(c)) {
-      return `CAST(NULL AS ${
-        kind === "number" ? "DOUBLE" : "VARCHAR"
-      }) AS ${c}`;
+      return `CAST(NULL AS ${sqlNullType(fieldOfColumn(c), "duckdb")}) AS ${c}`;
     }
     if (kind === "number") {
       return `CASE WHEN "${c}" IS NULL THEN NULL WHEN regexp_matches("${c}", ${NUMBER_RE}) ` +

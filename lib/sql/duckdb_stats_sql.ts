@@ -47,142 +47,37 @@
  * @module
  */
 
-import { SEVERITIES, type Severity } from "../costs/severity.ts";
+import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
 import {
-  COST_COMPLETENESS,
-  FAILURE_CLASSES,
-} from "../evidence/cost_evidence.ts";
-import type { DecisionColumn } from "../decision/decision_columns.ts";
+  DECISION_FIELDS,
+  type DecisionColumn,
+  type DecisionField,
+} from "../decision/schema.ts";
 import {
-  PCORRECT_SOURCE_ERROR,
-  PCORRECT_SOURCES,
-} from "../decision/pcorrect_source.ts";
+  type DecisionCheck,
+  decisionChecks,
+  sqlBounds,
+  sqlNullWhen,
+} from "../decision/schema_sql.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
 
-/** One row check: the field it is about and a predicate true for bad rows. */
-export interface DecisionCheck {
-  /** The flat column the check is about. */
-  readonly field: DecisionColumn;
-  /** What a good value is, in words. */
-  readonly rule: string;
-  /**
-   * ANSI SQL predicate, TRUE for a bad row. For a good row it is FALSE, or
-   * NULL only where another check already flags the row (the `costUsd`
-   * check when `costCompleteness` is NULL).
-   */
-  readonly sql: string;
-}
-
-const MAX_SAFE = "9007199254740991";
-const MAX_DOUBLE = "1.7976931348623157E308";
-
-function list(values: readonly string[]): string {
-  return values.map((v) => `'${v}'`).join(", ");
-}
-
-function id(field: DecisionColumn): DecisionCheck {
-  return {
-    field,
-    rule: "a non-empty string",
-    sql: `${field} IS NULL OR ${field} = ''`,
-  };
-}
-
-function count(field: DecisionColumn, optional: boolean): DecisionCheck {
-  // ROUND, not FLOOR: SQLite builds without math functions lack FLOOR
-  const bad =
-    `NOT (${field} BETWEEN 0 AND ${MAX_SAFE}) OR ${field} <> ROUND(${field})`;
-  return {
-    field,
-    rule: `a whole number >= 0${optional ? " or null" : ""}`,
-    sql: optional
-      ? `${field} IS NOT NULL AND (${bad})`
-      : `${field} IS NULL OR ${bad}`,
-  };
-}
-
-function oneOf(
-  field: DecisionColumn,
-  values: readonly string[],
-): DecisionCheck {
-  return {
-    field,
-    rule: `one of ${values.join(", ")}`,
-    sql: `${field} IS NULL OR ${field} NOT IN (${list(values)})`,
-  };
-}
+export type { DecisionCheck };
 
 /**
- * The row checks, in the order of the Decision fields: together they refuse
- * what the Decision schema refuses (empty ids, negative or fractional
- * counts, a pCorrect outside [0, 1], an unknown severity, action,
- * completeness or outcome, a negative or missing cost where one is due, a
- * cost where none may be, NaN and infinities).
+ * The row checks, one per Decision field in the order of the fields (see
+ * `decisionChecks` in lib/decision/schema_sql.ts, which derives them from
+ * the Decision schema): together they refuse what the Decision schema
+ * refuses (empty ids, negative or fractional counts, a pCorrect outside
+ * [0, 1], an unknown severity, action, completeness or outcome, a negative
+ * or missing cost where one is due, a cost where none may be, NaN and
+ * infinities).
  */
-export const DECISION_CHECKS: readonly DecisionCheck[] = [
-  id("runId"),
-  id("modelId"),
-  id("taskId"),
-  count("trial", false),
-  oneOf("severity", SEVERITIES),
-  id("trueClass"),
-  id("predClass"),
-  { field: "parseOk", rule: "true or false", sql: "parseOk IS NULL" },
-  {
-    field: "pCorrect",
-    rule: "a number in [0, 1] or null",
-    sql: "pCorrect IS NOT NULL AND NOT (pCorrect BETWEEN 0 AND 1)",
-  },
-  oneOf("action", ["auto", "escalate"]),
-  oneOf("costCompleteness", COST_COMPLETENESS),
-  {
-    field: "costUsd",
-    rule:
-      "a finite number >= 0 when complete or partial, null when unavailable or not_applicable",
-    sql: `(costCompleteness IN ('complete', 'partial') AND ` +
-      `(costUsd IS NULL OR NOT (costUsd BETWEEN 0 AND ${MAX_DOUBLE}))) OR ` +
-      `(costCompleteness IN ('unavailable', 'not_applicable') AND costUsd IS NOT NULL)`,
-  },
-  oneOf("outcome", FAILURE_CLASSES),
-  count("tokensIn", true),
-  count("tokensOut", true),
-  {
-    field: "latencyMs",
-    rule: "a finite number >= 0 or null",
-    sql:
-      `latencyMs IS NOT NULL AND NOT (latencyMs BETWEEN 0 AND ${MAX_DOUBLE})`,
-  },
-  {
-    field: "pCorrectSource",
-    rule: PCORRECT_SOURCE_ERROR.replace(/^must be /, ""),
-    sql: `pCorrectSource IS NOT NULL AND NOT (${pCorrectSourceSql()})`,
-  },
-  // the answer and target texts are kept for review: any text, or null, is
-  // valid, so no row fails these (the column types are checked before)
-  { field: "answer", rule: "text or null", sql: "1 = 0" },
-  { field: "target", rule: "text or null", sql: "1 = 0" },
-];
-
-// ANSI SQL for "pCorrectSource is in the vocabulary": the fixed names,
-// agreement@K (K digits without a leading zero: the digits removed leave
-// nothing), or score-metadata: with a key. SUBSTR, LENGTH and REPLACE work
-// the same on DuckDB, PostgreSQL and SQLite.
-function pCorrectSourceSql(): string {
-  const tail = "SUBSTR(pCorrectSource, 11)";
-  let digitsRemoved = tail;
-  for (let d = 0; d <= 9; d++) {
-    digitsRemoved = `REPLACE(${digitsRemoved}, '${d}', '')`;
-  }
-  return `pCorrectSource IN (${list(PCORRECT_SOURCES)}) OR ` +
-    `(SUBSTR(pCorrectSource, 1, 10) = 'agreement@' AND LENGTH(pCorrectSource) > 10 ` +
-    `AND SUBSTR(pCorrectSource, 11, 1) <> '0' AND ${digitsRemoved} = '') OR ` +
-    `(SUBSTR(pCorrectSource, 1, 15) = 'score-metadata:' AND LENGTH(pCorrectSource) > 15)`;
-}
+export const DECISION_CHECKS: readonly DecisionCheck[] = decisionChecks();
 
 /**
  * One ANSI SQL predicate that is TRUE for a row failing any of
@@ -373,7 +268,7 @@ export function decisionCellsSql(
   return cellsQuery(
     relation,
     options.dialect,
-    cellChecksSql(options).join("\n      OR "),
+    decisionCellChecks(options).join("\n      OR "),
     CELL_GROUP,
   );
 }
@@ -492,14 +387,35 @@ const CELL_KEY_GROUP: readonly DecisionColumn[] = [
   "action",
 ];
 
-// The finer groups of decisionCellsSql: those, and the columns with a small
-// vocabulary, whose checks then apply to the group's value.
-const CELL_GROUP: readonly DecisionColumn[] = [
-  ...CELL_KEY_GROUP,
-  "costCompleteness",
-  "outcome",
-  "pCorrectSource",
-];
+/**
+ * The columns {@linkcode decisionCellsSql} groups by before it sums the
+ * groups into cells: runId and the cell keys, then each field with a small
+ * vocabulary (an `enum` or a pCorrect source) in the order of the fields,
+ * so that its check applies to the group's one value.
+ *
+ * @param fields The Decision fields. Default: the schema's.
+ * @returns The column names.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellGroup } from "./duckdb_stats_sql.ts";
+ *
+ * assert.deepEqual(decisionCellGroup().slice(6), ["costCompleteness", "outcome", "pCorrectSource"]);
+ * ```
+ */
+export function decisionCellGroup(
+  fields: readonly DecisionField[] = DECISION_FIELDS,
+): string[] {
+  const group: string[] = [...CELL_KEY_GROUP];
+  for (const f of fields) {
+    const small = f.rule.kind === "enum" || f.rule.kind === "pcorrect-source";
+    if (small && !group.includes(f.column)) group.push(f.column);
+  }
+  return group;
+}
+
+const CELL_GROUP: readonly string[] = decisionCellGroup();
 
 /** What {@linkcode decisionCellsSql} may leave out or spell per engine. */
 export interface CellSqlOptions {
@@ -510,9 +426,9 @@ export interface CellSqlOptions {
    */
   readonly dialect?: SqlDialect;
   /**
-   * Columns of an integer type (`trial`, `tokensIn`, `tokensOut` as bigint
-   * or integer): their per-row whole-number test is left out. Leave out a
-   * column of a real or numeric type. Default: none.
+   * Columns of an integer type (a count's column as bigint or integer):
+   * their per-row whole-number test is left out. Leave out a column of a
+   * real or numeric type. Default: none.
    */
   readonly integerColumns?: readonly DecisionColumn[];
   /**
@@ -531,63 +447,91 @@ function textOrder(dialect: SqlDialect): string {
 // an integer, which the server computes with less CPU than a MIN over text,
 // even in byte order (MIN(taskId COLLATE "C")); DuckDB has no OCTET_LENGTH of
 // text).
-function emptyText(c: DecisionColumn, dialect: SqlDialect): string {
+function emptyText(c: string, dialect: SqlDialect): string {
   return dialect === "postgres"
     ? `MIN(OCTET_LENGTH(${c})) = 0`
     : `MIN(${c}) = ''`;
 }
 
-// Each of DECISION_CHECKS as a predicate over a group of CELL_GROUP, TRUE
-// when some row of the group fails it: a grouped column's check as it is;
-// a range check on the least and greatest value (NaN sorts above every
-// number in DuckDB and PostgreSQL, so the greatest shows it); a required
-// value by counts (not for a NOT NULL column); an empty id by the least
-// text ('' sorts first) or, on PostgreSQL, its least byte length; whole
-// numbers row by row (not for an integer column).
-function cellChecksSql(options: CellSqlOptions = {}): string[] {
+/**
+ * Each row check of `decisionChecks(fields)` as a predicate over a group of
+ * `decisionCellGroup(fields)`, TRUE when some row of the group fails it,
+ * each in parentheses: a grouped column's check as it is; a range check on
+ * the least and greatest value (NaN sorts above every number in DuckDB and
+ * PostgreSQL, so the greatest shows it); a required value by counts (not
+ * for a NOT NULL column); an empty id by the least text ('' sorts first)
+ * or, on PostgreSQL, its least byte length; whole numbers row by row (not
+ * for an integer column). {@linkcode decisionCellsSql} joins them with `OR`.
+ *
+ * @param options The engine, and the columns of integer or NOT NULL type.
+ * @param fields The Decision fields. Default: the schema's.
+ * @returns One predicate per field, in the order of the fields.
+ * @throws {Error} For a field of a small vocabulary that is not grouped,
+ * or a `when` null whose condition column is not grouped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCellChecks } from "./duckdb_stats_sql.ts";
+ *
+ * const checks = decisionCellChecks({ integerColumns: ["tokensIn"] });
+ * assert.ok(checks.includes("(MIN(latencyMs) IS NOT NULL AND (NOT (MIN(latencyMs) BETWEEN 0 AND 1.7976931348623157E308) OR NOT (MAX(latencyMs) BETWEEN 0 AND 1.7976931348623157E308)))"));
+ * assert.ok(checks.some((c) => c.startsWith("(MIN(tokensIn) IS NOT NULL") && !c.includes("ROUND")));
+ * ```
+ */
+export function decisionCellChecks(
+  options: CellSqlOptions = {},
+  fields: readonly DecisionField[] = DECISION_FIELDS,
+): string[] {
   const dialect = options.dialect ?? "duckdb";
-  const integer = new Set(options.integerColumns ?? []);
-  const notNull = new Set(options.notNullColumns ?? []);
+  const integer = new Set<string>(options.integerColumns ?? []);
+  const notNull = new Set<string>(options.notNullColumns ?? []);
+  const group = decisionCellGroup(fields);
+  const checks = decisionChecks(fields);
   const range = (c: string, lo: string, hi: string) =>
     `NOT (MIN(${c}) BETWEEN ${lo} AND ${hi}) OR NOT (MAX(${c}) BETWEEN ${lo} AND ${hi})`;
-  const whole = (c: DecisionColumn) =>
+  const whole = (c: string) =>
     integer.has(c)
       ? ""
       : ` OR SUM(CASE WHEN ${c} <> ROUND(${c}) THEN 1 ELSE 0 END) > 0`;
-  const present = (c: DecisionColumn, rest: string) =>
+  const present = (c: string, rest: string) =>
     notNull.has(c)
       ? rest === "" ? "1 = 0" : rest
       : `COUNT(${c}) < COUNT(*)${rest === "" ? "" : ` OR ${rest}`}`;
-  const forms: Partial<Record<DecisionColumn, string>> = {
-    taskId: present("taskId", emptyText("taskId", dialect)),
-    trial: present(
-      "trial",
-      `${range("trial", "0", MAX_SAFE)}${whole("trial")}`,
-    ),
-    parseOk: present("parseOk", ""),
-    pCorrect: `MIN(pCorrect) IS NOT NULL AND (${range("pCorrect", "0", "1")})`,
-    costUsd: `(costCompleteness IN ('complete', 'partial') AND ` +
-      `(COUNT(costUsd) < COUNT(*) OR ${
-        range("costUsd", "0", MAX_DOUBLE)
-      })) OR ` +
-      `(costCompleteness IN ('unavailable', 'not_applicable') AND COUNT(costUsd) > 0)`,
-    tokensIn: `MIN(tokensIn) IS NOT NULL AND (${
-      range("tokensIn", "0", MAX_SAFE)
-    }${whole("tokensIn")})`,
-    tokensOut: `MIN(tokensOut) IS NOT NULL AND (${
-      range("tokensOut", "0", MAX_SAFE)
-    }${whole("tokensOut")})`,
-    latencyMs: `MIN(latencyMs) IS NOT NULL AND (${
-      range("latencyMs", "0", MAX_DOUBLE)
-    })`,
-    answer: "1 = 0",
-    target: "1 = 0",
+  // what makes some non-NULL value of the group bad ("": none can be)
+  const bad = (f: DecisionField): string => {
+    const c = f.column;
+    const bounds = sqlBounds(f.rule);
+    if (bounds !== null) {
+      return `${range(c, bounds.lo, bounds.hi)}${bounds.whole ? whole(c) : ""}`;
+    }
+    if (f.rule.kind === "id") return emptyText(c, dialect);
+    if (f.rule.kind === "text" || f.rule.kind === "boolean") return "";
+    throw new Error(`no group form for ${c}: it is not grouped`);
   };
-  return DECISION_CHECKS.map((c) => {
-    if (CELL_GROUP.includes(c.field)) return `(${c.sql})`;
-    const form = forms[c.field];
-    if (form === undefined) throw new Error(`no group form for ${c.field}`);
-    return `(${form})`;
+  return fields.map((f, i) => {
+    const c = f.column;
+    if (group.includes(c)) return `(${checks[i].sql})`;
+    const n = f.nulls;
+    const rest = bad(f);
+    switch (n.reads) {
+      case "never":
+        return `(${present(c, rest)})`;
+      case "value":
+      case "absent":
+        return rest === ""
+          ? "(1 = 0)"
+          : `(MIN(${c}) IS NOT NULL AND (${rest}))`;
+      case "when": {
+        if (!group.includes(n.column)) {
+          throw new Error(`no group form for ${c}: ${n.column} is not grouped`);
+        }
+        const w = sqlNullWhen(f, fields);
+        return `((${w.valued} AND (COUNT(${c}) < COUNT(*)${
+          rest === "" ? "" : ` OR ${rest}`
+        })) OR (${w.nulled} AND COUNT(${c}) > 0))`;
+      }
+    }
   });
 }
 

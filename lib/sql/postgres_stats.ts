@@ -47,6 +47,8 @@ import {
   decisionColumnKind,
   OPTIONAL_DECISION_COLUMNS,
 } from "../decision/decision_columns.ts";
+import { fieldOfColumn } from "../decision/schema.ts";
+import { sqlNullType } from "../decision/schema_sql.ts";
 import {
   InputRangeError,
   InputSyntaxError,
@@ -341,9 +343,7 @@ export function postgresRelation(
   const select = DECISION_COLUMNS.map((c) =>
     seen.has(c)
       ? c
-      : `CAST(NULL AS ${
-        decisionColumnKind(c) === "text" ? "text" : "double precision"
-      }) AS ${c}`
+      : `CAST(NULL AS ${sqlNullType(fieldOfColumn(c), "postgres")}) AS ${c}`
   ).join(", ");
   return `(SELECT ${select} FROM ${table}) AS decisions`;
 }
