@@ -20,11 +20,7 @@ import { formatHelp } from "./commands/_help.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
 import { importLater } from "./lib/_late_import.ts";
-import {
-  readAheadPath,
-  startReadAhead,
-  stopReadAhead,
-} from "./lib/read/_jsonl_read_ahead.ts";
+import { startReadAheadFor, stopReadAhead } from "./lib/read/read_ahead.ts";
 import {
   terminalLine,
   terminalSafe,
@@ -225,10 +221,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (
     (name === "score" || name === "sweep") &&
     !rest.includes("--help") && !rest.includes("-h")
-  ) {
-    const path = readAheadPath(rest);
-    if (path !== null) startReadAhead(path);
-  }
+  ) startReadAheadFor(rest);
   try {
     return await runCommand(name, rest);
   } finally {

@@ -11,18 +11,24 @@
 // which decodes the line and runs `decisionFromLine` for the value or the
 // precise error. A property test pins that whatever the scanner accepts,
 // `decisionFromLine` accepts with the same fields.
+//
+// Every field is read by its rule in the Decision schema (schema.ts): its
+// kind says how its value is read, its null rule whether null is a value,
+// its key where it sits (a dotted key is a field of a nested object). So a
+// field added to the schema is read here, and by the WebAssembly reader
+// that follows the same tables (_scan_wasm.ts), with no change to either.
+// Only the fields the statistics are made of are named, looked up by key.
 
+import {
+  DECISION_FIELDS,
+  type DecisionField,
+  type FieldKind,
+} from "../decision/schema.ts";
 import {
   isPCorrectSource,
   PCORRECT_SOURCES,
 } from "../decision/pcorrect_source.ts";
-import { SEVERITIES } from "../costs/severity.ts";
-import {
-  COST_COMPLETENESS,
-  FAILURE_CLASSES,
-} from "../evidence/cost_evidence.ts";
 
-import { DECISION_KEYS, REQUIRED_KEYS } from "../decision/decision.ts";
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COLON = 58;
@@ -30,88 +36,184 @@ const COMMA = 44;
 const LBRACE = 123;
 const RBRACE = 125;
 
-const KEY_NAMES = DECISION_KEYS;
-// field ids: indexes into KEY_NAMES
-const RUN = 0;
-const MODEL = 1;
-const TASK = 2;
-const TRIAL = 3;
-const SEVERITY = 4;
-const TRUE = 5;
-const PRED = 6;
-const PARSE_OK = 7;
-const P_CORRECT = 8;
-const ACTION = 9;
-const COST = 10;
-const OUTCOME = 11;
-const TOKENS_IN = 12;
-const TOKENS_OUT = 13;
-const LATENCY = 14;
-const P_SOURCE = 15;
-const ANSWER = 16;
-const TARGET = 17;
-
-const REQUIRED_MASK = (1 << REQUIRED_KEYS) - 1; // runId .. outcome
-// the fields of `cost`, as slots of a line template
-const COMPLETENESS = 18;
-const USD = 19;
-// fields whose value is a non-null string: a template slot holds the text
-// between the quotes (the quotes belong to the literals around it)
-const TEXT_SLOTS = new Set([
-  RUN,
-  MODEL,
-  TASK,
-  SEVERITY,
-  TRUE,
-  PRED,
-  ACTION,
-  OUTCOME,
-  ANSWER,
-  TARGET,
-  COMPLETENESS,
-]);
-const MAX_SLOTS = KEY_NAMES.length + 2;
-// how a template slot is read: ids and text in place, vocabularies by
-// their words, every other value (numbers, literals, nullable) as the
-// general scan reads it
-const ID_RUN = 0;
-const ID_MODEL = 1;
-const ID_TASK = 2;
-const ID_TRUE = 3;
-const ID_PRED = 4;
-const TEXT = 5;
-const WORD = 6;
-const TOKEN = 7;
-function kindOf(key: number): number {
-  if (key === RUN) return ID_RUN;
-  if (key === MODEL) return ID_MODEL;
-  if (key === TASK) return ID_TASK;
-  if (key === TRUE) return ID_TRUE;
-  if (key === PRED) return ID_PRED;
-  if (key === ANSWER || key === TARGET) return TEXT;
-  if (TEXT_SLOTS.has(key)) return WORD;
-  return TOKEN;
-}
-
 const encoder = new TextEncoder();
 const bytesOf = (s: string) => encoder.encode(s);
 
-// keys by length: [bytes, id]
-const KEYS_BY_LENGTH: Array<Array<[Uint8Array, number]>> = [];
-for (const [id, name] of KEY_NAMES.entries()) {
-  (KEYS_BY_LENGTH[name.length] ??= []).push([bytesOf(name), id]);
+const FIELDS: readonly DecisionField[] = DECISION_FIELDS;
+const N = FIELDS.length;
+
+/**
+ * How a value is read, by its rule's kind: the kinds below
+ * {@linkcode STRING_KINDS} are JSON strings, the others a number or a
+ * literal. The WebAssembly reader uses the same codes.
+ */
+const KIND = {
+  id: 0,
+  text: 1,
+  enum: 2,
+  "pcorrect-source": 3,
+  count: 4,
+  amount: 5,
+  probability: 6,
+  boolean: 7,
+} as const satisfies Record<FieldKind, number>;
+const STRING_KINDS = 4;
+
+/** The kind code of each field. */
+const KIND_OF = Int32Array.from(FIELDS, (f) => KIND[f.rule.kind]);
+/** 1 where null is a value of the field (JSON has no absent cell). */
+const NULLABLE = Uint8Array.from(
+  FIELDS,
+  (f) => f.nulls.reads === "value" || f.nulls.reads === "when" ? 1 : 0,
+);
+/**
+ * 1 where a line template holds the text between the quotes of the value
+ * (a string that is never null), the quotes being part of the literals
+ * around it; any other value is a slot of its own, read whole.
+ */
+const QUOTED = Uint8Array.from(
+  FIELDS,
+  (_, f) => KIND_OF[f] < STRING_KINDS && NULLABLE[f] === 0 ? 1 : 0,
+);
+/** The words of each enum field, as bytes, in the schema's order (its codes). */
+const WORDS: ReadonlyArray<readonly Uint8Array[]> = FIELDS.map((f) =>
+  f.rule.kind === "enum" ? f.rule.values.map(bytesOf) : []
+);
+
+/**
+ * A `when` null rule: the field is null exactly when the enum field
+ * `column` holds one of the words flagged in `nullFor` (by code).
+ */
+interface WhenRule {
+  readonly field: number;
+  readonly column: number;
+  readonly nullFor: Uint8Array;
 }
 
-const SEVERITY_BYTES = SEVERITIES.map(bytesOf);
-const ACTION_BYTES = ["auto", "escalate"].map(bytesOf);
-const OUTCOME_BYTES = FAILURE_CLASSES.map(bytesOf);
-// complete and partial (indexes 0 and 1) carry an amount
-const COMPLETENESS_BYTES = COST_COMPLETENESS.map(bytesOf);
+const whenRules: WhenRule[] = [];
+/** 1 for a field this scanner leaves to the caller whenever a line has it. */
+const LEFT = new Uint8Array(N);
+for (const [field, f] of FIELDS.entries()) {
+  const n = f.nulls;
+  if (n.reads !== "when") continue;
+  const column = FIELDS.findIndex((c) => c.column === n.column);
+  const rule = FIELDS[column]?.rule;
+  if (rule?.kind !== "enum") {
+    // a condition on anything but an enum is decided by decisionFromLine
+    LEFT[field] = 1;
+    continue;
+  }
+  whenRules.push({
+    field,
+    column,
+    nullFor: Uint8Array.from(rule.values, (v) => n.values.includes(v) ? 1 : 0),
+  });
+}
+const WHEN: readonly WhenRule[] = whenRules;
+/** The fields a `when` rule reads: whether each was present is kept per line. */
+const WHEN_FIELDS = Int32Array.from(
+  new Set(WHEN.flatMap((r) => [r.field, r.column])),
+);
+
+/**
+ * A top-level key of a line: one field, or (`inner` not empty) an object
+ * whose keys are exactly the inner keys of its fields (`cost`).
+ */
+interface TopKey {
+  readonly name: string;
+  required: boolean;
+  /** The field, or -1 for an object. */
+  readonly field: number;
+  /** An object's keys: bytes and field. */
+  readonly inner: Array<readonly [Uint8Array, number]>;
+}
+
+const TOP_KEYS: TopKey[] = [];
+for (const [field, f] of FIELDS.entries()) {
+  const dot = f.key.indexOf(".");
+  const name = dot < 0 ? f.key : f.key.slice(0, dot);
+  let top = TOP_KEYS.find((k) => k.name === name);
+  if (top === undefined) {
+    top = { name, required: false, field: dot < 0 ? field : -1, inner: [] };
+    TOP_KEYS.push(top);
+  }
+  if (f.required) top.required = true;
+  if (dot >= 0) top.inner.push([bytesOf(f.key.slice(dot + 1)), field]);
+}
+// keys by length: [bytes, index into TOP_KEYS]; a key with a field this
+// scanner leaves is not one it knows
+const KEYS_BY_LENGTH: Array<Array<[Uint8Array, number]>> = [];
+for (const [k, top] of TOP_KEYS.entries()) {
+  const left = top.field >= 0
+    ? LEFT[top.field] === 1
+    : top.inner.some(([, f]) => LEFT[f] === 1);
+  if (!left) {
+    (KEYS_BY_LENGTH[top.name.length] ??= []).push([bytesOf(top.name), k]);
+  }
+}
+const REQUIRED_TOP = TOP_KEYS.filter((k) => k.required).length;
+const MAX_SLOTS = N;
+
+/** The field of `key`, which the statistics read: it must have the rule they expect. */
+function fieldFor(key: string, kind: FieldKind, nullable: boolean): number {
+  const f = FIELDS.findIndex((x) => x.key === key);
+  if (
+    f < 0 || FIELDS[f].rule.kind !== kind || !FIELDS[f].required ||
+    NULLABLE[f] !== (nullable ? 1 : 0)
+  ) {
+    throw new Error(
+      `the JSONL reader counts ${key}: a required ${kind} field${
+        nullable ? " that may be null" : ""
+      } of the Decision schema`,
+    );
+  }
+  return f;
+}
+
+/**
+ * The fields the statistics are made of, by their place in
+ * `DECISION_FIELDS`, in the order the WebAssembly reader numbers them
+ * (0-4 the key's ids and the two classes, whose byte spans it hashes).
+ */
+export const SCAN_ROLES = {
+  run: fieldFor("runId", "id", false),
+  model: fieldFor("modelId", "id", false),
+  task: fieldFor("taskId", "id", false),
+  trueClass: fieldFor("trueClass", "id", false),
+  predClass: fieldFor("predClass", "id", false),
+  trial: fieldFor("trial", "count", false),
+  severity: fieldFor("severity", "enum", false),
+  action: fieldFor("action", "enum", false),
+  parseOk: fieldFor("parseOk", "boolean", false),
+  pCorrect: fieldFor("pCorrect", "probability", true),
+} as const;
+
+const RUN = SCAN_ROLES.run;
+const MODEL = SCAN_ROLES.model;
+const TASK = SCAN_ROLES.task;
+const TRUE = SCAN_ROLES.trueClass;
+const PRED = SCAN_ROLES.predClass;
+const TRIAL = SCAN_ROLES.trial;
+const SEVERITY = SCAN_ROLES.severity;
+const ACTION = SCAN_ROLES.action;
+const PARSE_OK = SCAN_ROLES.parseOk;
+const P_CORRECT = SCAN_ROLES.pCorrect;
+
+/**
+ * The words behind the codes of {@linkcode DecisionScan.severity} and
+ * {@linkcode DecisionScan.action}: the schema's values of those fields.
+ */
+export const ROLE_WORDS: {
+  readonly severity: readonly string[];
+  readonly action: readonly string[];
+} = {
+  severity: (FIELDS[SEVERITY].rule as { values: readonly string[] }).values,
+  action: (FIELDS[ACTION].rule as { values: readonly string[] }).values,
+};
+
 const TRUE_BYTES = bytesOf("true");
 const FALSE_BYTES = bytesOf("false");
 const NULL_BYTES = bytesOf("null");
-const COMPLETENESS_KEY = bytesOf("completeness");
-const USD_KEY = bytesOf("usd");
 
 // in a string: 1 for the closing quote, 2 for what the fast path leaves
 // (an escape, a control character, a byte of a multi-byte character)
@@ -123,52 +225,55 @@ for (let c = 0; c < 256; c++) {
 const POW10: number[] = [];
 for (let e = 0, p = 1; e <= 22; e++, p *= 10) POW10.push(p);
 
+// the WebAssembly reader's vocabularies: each enum field's words, then the
+// pCorrect sources that carry no parameter (its others are left to this
+// scanner)
+const VOCABULARIES: Uint8Array[][] = [];
+const VOCABULARY_OF = FIELDS.map((f, i) => {
+  if (f.rule.kind === "enum") return VOCABULARIES.push([...WORDS[i]]) - 1;
+  return -1;
+});
+if (FIELDS.some((f) => f.rule.kind === "pcorrect-source")) {
+  const v = VOCABULARIES.push(PCORRECT_SOURCES.map(bytesOf)) - 1;
+  FIELDS.forEach((f, i) => {
+    if (f.rule.kind === "pcorrect-source") VOCABULARY_OF[i] = v;
+  });
+}
+
 /**
- * How the WebAssembly reader reads a template slot, by field id: 0-4 the
- * ids (run, model, task, gold, predicted), 5 free text, 6-9 the
- * vocabularies (severity, action, outcome, cost completeness), 10 the
- * trial, 11 a token count, 12 latency, 13 parseOk, 14 pCorrect, 15
- * pCorrectSource, 16 the cost's usd.
+ * How the WebAssembly reader reads each field (by its place in
+ * `DECISION_FIELDS`): bits 0-3 its kind code (0 id, 1 text, 2 enum, 3
+ * pCorrect source, 4 count, 5 amount, 6 probability, 7 boolean), bit 4 set
+ * when null is a value, bit 5 when a template slot holds the text between
+ * the quotes, bits 8-15 its vocabulary (an enum's or the pCorrect
+ * sources', {@linkcode WASM_TABLES}), bits 16 and up the field.
  */
-export const WASM_OPS: readonly number[] = (() => {
-  const ops: number[] = [];
-  ops[RUN] = 0;
-  ops[MODEL] = 1;
-  ops[TASK] = 2;
-  ops[TRUE] = 3;
-  ops[PRED] = 4;
-  ops[ANSWER] = 5;
-  ops[TARGET] = 5;
-  ops[SEVERITY] = 6;
-  ops[ACTION] = 7;
-  ops[OUTCOME] = 8;
-  ops[COMPLETENESS] = 9;
-  ops[TRIAL] = 10;
-  ops[TOKENS_IN] = 11;
-  ops[TOKENS_OUT] = 11;
-  ops[LATENCY] = 12;
-  ops[PARSE_OK] = 13;
-  ops[P_CORRECT] = 14;
-  ops[P_SOURCE] = 15;
-  ops[USD] = 16;
-  return ops;
-})();
+export const WASM_OPS: readonly number[] = FIELDS.map((_, f) =>
+  KIND_OF[f] | NULLABLE[f] << 4 | QUOTED[f] << 5 |
+  (VOCABULARY_OF[f] & 0xff) << 8 | f << 16
+);
 
 /**
  * The tables the WebAssembly reader shares with this scanner: the string
- * stop bytes, the powers of ten, and the vocabularies in its order
- * (severity, action, outcome, completeness, and the fixed pCorrect sources).
+ * stop bytes, the powers of ten, the vocabularies ({@linkcode WASM_OPS}
+ * names each field's), the fields of {@linkcode SCAN_ROLES} in its order,
+ * the `when` null rules as (field, column, a mask of the column's codes
+ * that mean null, or null when it has more than 32 words), and the number
+ * of fields.
  */
 export const WASM_TABLES = {
   stop: STOP,
   pow10: Float64Array.from(POW10),
-  vocabularies: [
-    SEVERITY_BYTES,
-    ACTION_BYTES,
-    OUTCOME_BYTES,
-    COMPLETENESS_BYTES,
-    PCORRECT_SOURCES.map(bytesOf),
-  ],
+  vocabularies: VOCABULARIES,
+  roles: Int32Array.from(Object.values(SCAN_ROLES)),
+  when: WHEN.map((r): [number, number, number | null] => [
+    r.field,
+    r.column,
+    r.nullFor.length > 32
+      ? null
+      : r.nullFor.reduce((mask, v, code) => mask | v << code, 0),
+  ]),
+  fields: N,
 } as const;
 
 /** Whether `b[s, e)` holds the bytes of `w`. */
@@ -235,9 +340,9 @@ export class DecisionScan {
   predStart = 0;
   predEnd = 0;
   trial = 0;
-  /** Index into SEVERITIES. */
+  /** Index into the severity field's values ({@linkcode ROLE_WORDS}). */
   severity = 0;
-  /** 0 for auto, 1 for escalate. */
+  /** Index into the action field's values: 0 for auto, 1 for escalate. */
   action = 0;
   parseOk = false;
   /** P(correct), or null. */
@@ -245,26 +350,34 @@ export class DecisionScan {
   // the last string's content range and the last number's value
   #s = 0;
   #e = 0;
-  #num = 0;
+  #n = 0;
+
+  // each field's value in the line being read: a string's content range,
+  // an enum's code (true is 1), a number, whether it was null, and (for
+  // the fields of a `when` rule) whether the line had it
+  #start = new Int32Array(N);
+  #end = new Int32Array(N);
+  #code = new Int32Array(N);
+  #num = new Float64Array(N);
+  #isNull = new Uint8Array(N);
+  #present = new Uint8Array(N);
+  #seen = new Uint8Array(TOP_KEYS.length);
 
   // the slots of the line being scanned: field, value start and end
   #spans = 0;
-  #spanKey = new Int32Array(MAX_SLOTS);
+  #spanField = new Int32Array(MAX_SLOTS);
   #spanStart = new Int32Array(MAX_SLOTS);
   #spanEnd = new Int32Array(MAX_SLOTS);
   // the template: the bytes between the slots of the last line read by
   // the general scan (literal k precedes slot k; the last one ends the line)
   #slots = 0;
-  #slotKey = new Int32Array(MAX_SLOTS);
+  #slotField = new Int32Array(MAX_SLOTS);
   #litStart = new Int32Array(MAX_SLOTS + 2);
   #lits = new Uint8Array(0);
   #words = new Int32Array(0);
   #wordStart = new Int32Array(MAX_SLOTS + 2);
-  #slotKind = new Int32Array(MAX_SLOTS);
   #view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   #viewOf: Uint8Array | null = null;
-  #completeness = -1;
-  #usd: number | null | undefined = undefined;
 
   /**
    * Scan `b[start, end)` (one line, no LF, no trailing CR). `true` when the
@@ -307,9 +420,8 @@ export class DecisionScan {
     const words = this.#words;
     const litStart = this.#litStart;
     const slots = this.#slots;
-    const kinds = this.#slotKind;
-    this.#completeness = -1;
-    this.#usd = undefined;
+    const fields = this.#slotField;
+    this.#newLine();
     let i = start;
     for (let k = 0;; k++) {
       // literal k: whole 32-bit words, then the remaining bytes
@@ -322,10 +434,10 @@ export class DecisionScan {
         if (view.getInt32(i, true) !== words[w]) return -1;
       }
       for (; l < l1; l++, i++) if (b[i] !== lits[l]) return -1;
-      if (k === slots) return this.#costOk() ? i : -1;
-      const kind = kinds[k];
-      if (kind >= TOKEN) {
-        i = this.#value(this.#slotKey[k], b, i, limit);
+      if (k === slots) return this.#done() ? i : -1;
+      const f = fields[k];
+      if (QUOTED[f] === 0) {
+        i = this.#value(f, b, i, limit);
         if (i < 0) return -1;
         continue;
       }
@@ -340,58 +452,45 @@ export class DecisionScan {
         }
         i++;
       }
-      switch (kind) {
-        case ID_RUN:
-          if (i === s) return -1;
-          this.runStart = s;
-          this.runEnd = i;
-          break;
-        case ID_MODEL:
-          if (i === s) return -1;
-          this.modelStart = s;
-          this.modelEnd = i;
-          break;
-        case ID_TASK:
-          if (i === s) return -1;
-          this.taskStart = s;
-          this.taskEnd = i;
-          break;
-        case ID_TRUE:
-          if (i === s) return -1;
-          this.trueStart = s;
-          this.trueEnd = i;
-          break;
-        case ID_PRED:
-          if (i === s) return -1;
-          this.predStart = s;
-          this.predEnd = i;
-          break;
-        case TEXT:
-          break;
-        default: {
-          // a vocabulary: severity, action, outcome, completeness
-          const key = this.#slotKey[k];
-          if (key === SEVERITY) {
-            this.severity = indexIn(b, s, i, SEVERITY_BYTES);
-            if (this.severity < 0) return -1;
-          } else if (key === ACTION) {
-            this.action = indexIn(b, s, i, ACTION_BYTES);
-            if (this.action < 0) return -1;
-          } else if (key === OUTCOME) {
-            if (indexIn(b, s, i, OUTCOME_BYTES) < 0) return -1;
-          } else {
-            this.#completeness = indexIn(b, s, i, COMPLETENESS_BYTES);
-            if (this.#completeness < 0) return -1;
-          }
-        }
-      }
+      if (!this.#text(f, b, s, i)) return -1;
     }
   }
 
-  #costOk(): boolean {
-    const usd = this.#usd;
-    if (this.#completeness < 0 || usd === undefined) return false;
-    return this.#completeness <= 1 ? usd !== null && usd >= 0 : usd === null;
+  // a line starts: the fields of the `when` rules are not present yet
+  #newLine(): void {
+    for (let j = 0; j < WHEN_FIELDS.length; j++) {
+      this.#present[WHEN_FIELDS[j]] = 0;
+    }
+  }
+
+  // the line's fields are read: check the `when` rules, and set the fields
+  // the statistics read
+  #done(): boolean {
+    const present = this.#present;
+    for (const r of WHEN) {
+      if (present[r.field] === 0) continue;
+      const code = present[r.column] === 1 ? this.#code[r.column] : -1;
+      const nullHere = code >= 0 && r.nullFor[code] === 1;
+      if ((this.#isNull[r.field] === 1) !== nullHere) return false;
+    }
+    const start = this.#start;
+    const end = this.#end;
+    this.runStart = start[RUN];
+    this.runEnd = end[RUN];
+    this.modelStart = start[MODEL];
+    this.modelEnd = end[MODEL];
+    this.taskStart = start[TASK];
+    this.taskEnd = end[TASK];
+    this.trueStart = start[TRUE];
+    this.trueEnd = end[TRUE];
+    this.predStart = start[PRED];
+    this.predEnd = end[PRED];
+    this.trial = this.#num[TRIAL];
+    this.severity = this.#code[SEVERITY];
+    this.action = this.#code[ACTION];
+    this.parseOk = this.#code[PARSE_OK] === 1;
+    this.pCorrect = this.#isNull[P_CORRECT] === 1 ? null : this.#num[P_CORRECT];
+    return true;
   }
 
   #learn(b: Uint8Array, start: number, end: number): void {
@@ -412,7 +511,7 @@ export class DecisionScan {
       lits.set(b.subarray(at, stop), o);
       o += stop - at;
       if (k < n) {
-        this.#slotKey[k] = this.#spanKey[k];
+        this.#slotField[k] = this.#spanField[k];
         at = this.#spanEnd[k];
       }
     }
@@ -431,7 +530,6 @@ export class DecisionScan {
     }
     this.#wordStart[n + 1] = words.length;
     this.#words = Int32Array.from(words);
-    for (let k = 0; k < n; k++) this.#slotKind[k] = kindOf(this.#slotKey[k]);
     this.#templates++;
   }
 
@@ -456,43 +554,42 @@ export class DecisionScan {
     return {
       lits: this.#lits,
       litStart: this.#litStart.slice(0, n + 2),
-      ops: Int32Array.from(this.#slotKey.subarray(0, n), (k) => WASM_OPS[k]),
+      ops: Int32Array.from(this.#slotField.subarray(0, n), (f) => WASM_OPS[f]),
     };
   }
 
-  #span(key: number, s: number, e: number): void {
+  #span(field: number, s: number, e: number): void {
     const k = this.#spans++;
-    this.#spanKey[k] = key;
+    this.#spanField[k] = field;
     this.#spanStart[k] = s;
     this.#spanEnd[k] = e;
   }
 
   #scanFields(b: Uint8Array, start: number, end: number): boolean {
     this.#spans = 0;
+    this.#newLine();
+    const seen = this.#seen;
+    seen.fill(0);
+    let required = 0;
     let i = ws(b, start, end);
     if (i >= end || b[i] !== LBRACE) return false;
     i = ws(b, i + 1, end);
-    let seen = 0;
     for (;;) {
       if (i >= end || b[i] !== QUOTE) return false;
       const k = this.#string(b, i, end);
       if (k < 0) return false;
       const key = keyId(b, this.#s, this.#e);
-      if (key < 0) return false;
-      const bit = 1 << key;
-      if ((seen & bit) !== 0) return false;
-      seen |= bit;
+      if (key < 0 || seen[key] === 1) return false; // unknown, or repeated
+      seen[key] = 1;
+      const top = TOP_KEYS[key];
+      if (top.required) required++;
       i = ws(b, k, end);
       if (i >= end || b[i] !== COLON) return false;
       i = ws(b, i + 1, end);
-      const v = key === COST
-        ? this.#cost(b, i, end)
-        : this.#value(key, b, i, end);
+      const v = top.field < 0
+        ? this.#object(top, b, i, end)
+        : this.#field(top.field, b, i, end);
       if (v < 0) return false;
-      if (key !== COST) {
-        if (TEXT_SLOTS.has(key)) this.#span(key, i + 1, v - 1);
-        else this.#span(key, i, v);
-      }
       i = ws(b, v, end);
       if (i >= end) return false;
       const c = b[i];
@@ -504,8 +601,52 @@ export class DecisionScan {
       i++;
       break;
     }
-    if ((seen & REQUIRED_MASK) !== REQUIRED_MASK) return false;
-    return ws(b, i, end) === end;
+    if (required !== REQUIRED_TOP) return false;
+    return ws(b, i, end) === end && this.#done();
+  }
+
+  // the value of a field at b[i], as a slot of the template: the index
+  // after it, or -1
+  #field(f: number, b: Uint8Array, i: number, end: number): number {
+    const v = this.#value(f, b, i, end);
+    if (v < 0) return -1;
+    if (QUOTED[f] === 1) this.#span(f, i + 1, v - 1);
+    else this.#span(f, i, v);
+    return v;
+  }
+
+  // {"inner": ..., ...} at b[i]: exactly the object's keys, each once
+  #object(top: TopKey, b: Uint8Array, i: number, end: number): number {
+    if (i >= end || b[i] !== LBRACE) return -1;
+    i = ws(b, i + 1, end);
+    const inner = top.inner;
+    let seen = 0; // a bit per inner key
+    for (;;) {
+      if (i >= end || b[i] !== QUOTE) return -1;
+      const k = this.#string(b, i, end);
+      if (k < 0) return -1;
+      let j = 0;
+      while (j < inner.length && !equalAt(b, this.#s, this.#e, inner[j][0])) {
+        j++;
+      }
+      if (j === inner.length || (seen & 1 << j) !== 0) return -1;
+      seen |= 1 << j;
+      i = ws(b, k, end);
+      if (i >= end || b[i] !== COLON) return -1;
+      i = ws(b, i + 1, end);
+      const v = this.#field(inner[j][1], b, i, end);
+      if (v < 0) return -1;
+      i = ws(b, v, end);
+      if (i >= end) return -1;
+      if (b[i] === COMMA) {
+        i = ws(b, i + 1, end);
+        continue;
+      }
+      if (b[i] !== RBRACE) return -1;
+      i++;
+      break;
+    }
+    return seen === (1 << inner.length) - 1 ? i : -1;
   }
 
   // A string at b[i] === '"': its content range in #s/#e, the index after
@@ -525,14 +666,7 @@ export class DecisionScan {
     return -1;
   }
 
-  // A non-empty string (an id): the index after it, or -1.
-  #id(b: Uint8Array, i: number, end: number): number {
-    if (i >= end || b[i] !== QUOTE) return -1;
-    const k = this.#string(b, i, end);
-    return k >= 0 && this.#e > this.#s ? k : -1;
-  }
-
-  // A JSON number at b[i] in #num: the index after it, or -1 (not a number,
+  // A JSON number at b[i] in #n: the index after it, or -1 (not a number,
   // or one outside the exact fast path).
   #number(b: Uint8Array, i: number, end: number): number {
     let neg = false;
@@ -590,7 +724,7 @@ export class DecisionScan {
     else if (exp >= 0 && exp <= 22) v = m * POW10[exp];
     else if (exp < 0 && exp >= -22) v = m / POW10[-exp];
     else return -1;
-    this.#num = neg ? -v : v;
+    this.#n = neg ? -v : v;
     return i;
   }
 
@@ -599,161 +733,59 @@ export class DecisionScan {
     return e <= end && equalAt(b, i, e, w) ? e : -1;
   }
 
-  #count(b: Uint8Array, i: number, end: number): number {
-    const k = this.#number(b, i, end);
-    return k >= 0 && Number.isSafeInteger(this.#num) && this.#num >= 0 ? k : -1;
+  // the text b[s, e) of string field f, by its kind: whether it is a value
+  // of the field (then kept)
+  #text(f: number, b: Uint8Array, s: number, e: number): boolean {
+    this.#start[f] = s;
+    this.#end[f] = e;
+    this.#isNull[f] = 0;
+    this.#present[f] = 1;
+    switch (KIND_OF[f]) {
+      case KIND.id:
+        return e > s;
+      case KIND.enum: {
+        const code = indexIn(b, s, e, WORDS[f]);
+        this.#code[f] = code;
+        return code >= 0;
+      }
+      case KIND["pcorrect-source"]:
+        return isPCorrectSource(ascii(b, s, e));
+      default: // text
+        return true;
+    }
   }
 
-  #value(key: number, b: Uint8Array, i: number, end: number): number {
+  // The value of field f at b[i], by its kind and null rule: the index
+  // after it, or -1.
+  #value(f: number, b: Uint8Array, i: number, end: number): number {
     if (i >= end) return -1;
-    switch (key) {
-      case RUN: {
-        const k = this.#id(b, i, end);
-        this.runStart = this.#s;
-        this.runEnd = this.#e;
-        return k;
-      }
-      case MODEL: {
-        const k = this.#id(b, i, end);
-        this.modelStart = this.#s;
-        this.modelEnd = this.#e;
-        return k;
-      }
-      case TASK: {
-        const k = this.#id(b, i, end);
-        this.taskStart = this.#s;
-        this.taskEnd = this.#e;
-        return k;
-      }
-      case TRUE: {
-        const k = this.#id(b, i, end);
-        this.trueStart = this.#s;
-        this.trueEnd = this.#e;
-        return k;
-      }
-      case PRED: {
-        const k = this.#id(b, i, end);
-        this.predStart = this.#s;
-        this.predEnd = this.#e;
-        return k;
-      }
-      case TRIAL: {
-        const k = this.#count(b, i, end);
-        this.trial = this.#num;
-        return k;
-      }
-      case TOKENS_IN:
-      case TOKENS_OUT:
-        return this.#count(b, i, end);
-      case LATENCY: {
-        const k = this.#number(b, i, end);
-        return k >= 0 && this.#num >= 0 ? k : -1;
-      }
-      case SEVERITY: {
-        if (b[i] !== QUOTE) return -1;
-        const k = this.#string(b, i, end);
-        if (k < 0) return -1;
-        this.severity = indexIn(b, this.#s, this.#e, SEVERITY_BYTES);
-        return this.severity < 0 ? -1 : k;
-      }
-      case ACTION: {
-        if (b[i] !== QUOTE) return -1;
-        const k = this.#string(b, i, end);
-        if (k < 0) return -1;
-        this.action = indexIn(b, this.#s, this.#e, ACTION_BYTES);
-        return this.action < 0 ? -1 : k;
-      }
-      case OUTCOME: {
-        if (b[i] !== QUOTE) return -1;
-        const k = this.#string(b, i, end);
-        return k >= 0 && indexIn(b, this.#s, this.#e, OUTCOME_BYTES) >= 0
-          ? k
-          : -1;
-      }
-      case PARSE_OK: {
-        let k = this.#literal(b, i, end, TRUE_BYTES);
-        this.parseOk = k >= 0;
-        if (k < 0) k = this.#literal(b, i, end, FALSE_BYTES);
-        return k;
-      }
-      case P_CORRECT: {
-        if (b[i] === 110) {
-          this.pCorrect = null;
-          return this.#literal(b, i, end, NULL_BYTES);
-        }
-        const k = this.#number(b, i, end);
-        this.pCorrect = this.#num;
-        return k >= 0 && this.#num >= 0 && this.#num <= 1 ? k : -1;
-      }
-      case P_SOURCE: {
-        if (b[i] === 110) return this.#literal(b, i, end, NULL_BYTES);
-        if (b[i] !== QUOTE) return -1;
-        const k = this.#string(b, i, end);
-        return k >= 0 && isPCorrectSource(ascii(b, this.#s, this.#e)) ? k : -1;
-      }
-      case ANSWER:
-      case TARGET:
-        return b[i] === QUOTE ? this.#string(b, i, end) : -1;
-      case COMPLETENESS: {
-        if (b[i] !== QUOTE) return -1;
-        const k = this.#string(b, i, end);
-        if (k < 0) return -1;
-        this.#completeness = indexIn(b, this.#s, this.#e, COMPLETENESS_BYTES);
-        return this.#completeness < 0 ? -1 : k;
-      }
-      case USD: {
-        if (b[i] === 110) {
-          this.#usd = null;
-          return this.#literal(b, i, end, NULL_BYTES);
-        }
-        const k = this.#number(b, i, end);
-        this.#usd = this.#num;
-        return k;
-      }
+    const kind = KIND_OF[f];
+    if (b[i] === 110) {
+      if (NULLABLE[f] === 0) return -1;
+      this.#isNull[f] = 1;
+      this.#present[f] = 1;
+      return this.#literal(b, i, end, NULL_BYTES);
     }
-    return -1;
-  }
-
-  // {"completeness": ..., "usd": ...}: complete/partial with a finite usd
-  // >= 0, unavailable/not_applicable with usd null, no other key.
-  #cost(b: Uint8Array, i: number, end: number): number {
-    if (b[i] !== LBRACE) return -1;
-    i = ws(b, i + 1, end);
-    this.#completeness = -1;
-    this.#usd = undefined;
-    for (;;) {
-      if (i >= end || b[i] !== QUOTE) return -1;
+    if (kind < STRING_KINDS) {
+      if (b[i] !== QUOTE) return -1;
       const k = this.#string(b, i, end);
-      if (k < 0) return -1;
-      const key = equalAt(b, this.#s, this.#e, COMPLETENESS_KEY)
-        ? COMPLETENESS
-        : equalAt(b, this.#s, this.#e, USD_KEY)
-        ? USD
-        : -1;
-      if (key < 0) return -1;
-      if (
-        key === COMPLETENESS ? this.#completeness >= 0 : this.#usd !== undefined
-      ) {
-        return -1; // a repeated key
-      }
-      i = ws(b, k, end);
-      if (i >= end || b[i] !== COLON) return -1;
-      i = ws(b, i + 1, end);
-      const v = this.#value(key, b, i, end);
-      if (v < 0) return -1;
-      if (key === COMPLETENESS) this.#span(key, i + 1, v - 1);
-      else this.#span(key, i, v);
-      i = ws(b, v, end);
-      if (i >= end) return -1;
-      if (b[i] === COMMA) {
-        i = ws(b, i + 1, end);
-        continue;
-      }
-      if (b[i] !== RBRACE) return -1;
-      i++;
-      break;
+      return k >= 0 && this.#text(f, b, this.#s, this.#e) ? k : -1;
     }
-    return this.#costOk() ? i : -1;
+    this.#isNull[f] = 0;
+    this.#present[f] = 1;
+    if (kind === KIND.boolean) {
+      let k = this.#literal(b, i, end, TRUE_BYTES);
+      this.#code[f] = k >= 0 ? 1 : 0;
+      if (k < 0) k = this.#literal(b, i, end, FALSE_BYTES);
+      return k;
+    }
+    const k = this.#number(b, i, end);
+    const v = this.#n;
+    this.#num[f] = v;
+    if (k < 0 || !(v >= 0)) return -1;
+    if (kind === KIND.count) return Number.isSafeInteger(v) ? k : -1;
+    if (kind === KIND.probability) return v <= 1 ? k : -1;
+    return k; // an amount: finite, as every number read here is
   }
 }
 

@@ -4,7 +4,10 @@
 // logs their decision keys; everything else (a line that does not match, a
 // new cell, the first line of a segment) comes back to JavaScript, which
 // reads that line as it always has. A property test compares it with
-// DecisionScan.matchAt line by line.
+// DecisionScan.matchAt line by line. It reads each field by the op and the
+// tables the scanner derives from the Decision schema (WASM_OPS,
+// WASM_TABLES); when they do not fit its memory, it reads nothing and
+// JavaScript reads every line.
 
 import { SCAN_WASM_BASE64 } from "./_scan_wasm_bytes.ts";
 import { base64Bytes } from "../_base64.ts";
@@ -29,21 +32,31 @@ const LOG_COUNT = 0x110 >> 2;
 const LOG_CAP = 0x114 >> 2;
 const LOG_BASE = 0x118 >> 2;
 const FIRST_LEN = 0x11c >> 2;
-const SPANS = 0x120 >> 2;
-const SEVERITY = 0x148 >> 2;
-const ACTION = 0x14c >> 2;
 const SLOTS = 0x17c >> 2;
+const WHEN_COUNT = 0x188 >> 2;
 const POW10 = 0x200 >> 3;
 const LIT_START = 0x300 >> 2;
 const OPS = 0x400 >> 2;
+const MAX_OPS = 0x100 >> 2; // the room for litStart: two more than the slots
 const LITS = 0x500;
 const LITS_END = 0x1000;
 const VOCAB = 0x1000;
+const VOCABULARIES = 8; // of 256 bytes: a count, then (length, address) pairs
 const VOCAB_BYTES = 0x1800;
+const VOCAB_BYTES_END = 0x2000;
 const FIRST_RUN = 0x2000;
 const FIRST_RUN_END = 0x2400;
 const CELL_BASE = 0xa400;
 const CELL_SIZE = 56;
+const ROLES = 0x36400 >> 2;
+const WHEN = 0x36440 >> 2;
+const WHEN_RULES = 16;
+const SPAN = 0x36800 >> 2;
+const CODE = 0x36a00 >> 2;
+const FIELDS = 64; // the room of each field array
+/** The role numbers of the module's span and code reads (see WASM_TABLES.roles). */
+const SEVERITY_ROLE = 6;
+const ACTION_ROLE = 7;
 const LOG_AT = 0x40000;
 /**
  * Keys the module's log holds: those of a whole 16 MiB segment of lines of
@@ -126,6 +139,8 @@ export class WasmScan {
   #f64: Float64Array<ArrayBufferLike> = new Float64Array(0);
   #u8: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   #templates = -1;
+  /** Whether the scanner's tables fit the module's memory. */
+  readonly #fits: boolean;
 
   constructor() {
     const instance = new WebAssembly.Instance(scanModule(), {});
@@ -138,20 +153,41 @@ export class WasmScan {
     this.#views();
     this.#u8.set(WASM_TABLES.stop, 0);
     this.#f64.set(WASM_TABLES.pow10, POW10);
+    this.#fits = this.#tables();
+    this.#i32[LOG_BASE] = LOG_AT;
+    this.#i32[LOG_CAP] = LOG_ENTRIES;
+    this.#reset();
+  }
+
+  // the vocabularies, roles and `when` rules into the module's memory:
+  // false when they do not fit
+  #tables(): boolean {
+    const t = WASM_TABLES;
+    const { vocabularies, when } = t;
+    if (
+      t.fields > FIELDS || t.fields + 2 > MAX_OPS ||
+      vocabularies.length > VOCABULARIES || when.length > WHEN_RULES ||
+      when.some(([, , mask]) => mask === null)
+    ) return false;
     let at = VOCAB_BYTES;
-    WASM_TABLES.vocabularies.forEach((words, v) => {
+    for (const [v, words] of vocabularies.entries()) {
       const base = (VOCAB + 256 * v) >> 2;
+      if (1 + 2 * words.length > 256 >> 2) return false;
       this.#i32[base] = words.length;
-      words.forEach((w, k) => {
+      for (const [k, w] of words.entries()) {
+        if (at + w.length > VOCAB_BYTES_END) return false;
         this.#i32[base + 1 + 2 * k] = w.length;
         this.#i32[base + 2 + 2 * k] = at;
         this.#u8.set(w, at);
         at += w.length;
-      });
+      }
+    }
+    this.#i32.set(t.roles, ROLES);
+    when.forEach(([field, column, mask], r) => {
+      this.#i32.set([field, column, mask ?? 0], WHEN + 3 * r);
     });
-    this.#i32[LOG_BASE] = LOG_AT;
-    this.#i32[LOG_CAP] = LOG_ENTRIES;
-    this.#reset();
+    this.#i32[WHEN_COUNT] = when.length;
+    return true;
   }
 
   #views(): void {
@@ -191,7 +227,9 @@ export class WasmScan {
     this.#templates = scan.templates;
     this.#i32[SLOTS] = 0;
     const t = scan.template();
-    if (t === null || LITS + t.lits.length > LITS_END) return false;
+    if (!this.#fits || t === null || LITS + t.lits.length > LITS_END) {
+      return false;
+    }
     this.#u8.set(t.lits, LITS);
     this.#i32.set(t.litStart, LIT_START);
     this.#i32.set(t.ops, OPS);
@@ -240,15 +278,16 @@ export class WasmScan {
 
   /** The span `part` (0 run, 1 model, 2 task, 3 gold, 4 predicted) of the line `run` stopped at, in the buffer. */
   span(part: number): [number, number] {
-    return [
-      this.#i32[SPANS + 2 * part] - BUFFER,
-      this.#i32[SPANS + 2 * part + 1] - BUFFER,
-    ];
+    const at = SPAN + 2 * this.#i32[ROLES + part];
+    return [this.#i32[at] - BUFFER, this.#i32[at + 1] - BUFFER];
   }
 
-  /** Severity index and action (0 auto, 1 escalate) of the line `run` stopped at. */
+  /** Severity and action codes (as DecisionScan's) of the line `run` stopped at. */
   get code(): [number, number] {
-    return [this.#i32[SEVERITY], this.#i32[ACTION]];
+    return [
+      this.#i32[CODE + this.#i32[ROLES + SEVERITY_ROLE]],
+      this.#i32[CODE + this.#i32[ROLES + ACTION_ROLE]],
+    ];
   }
 
   /** Add the cell of the line `run` stopped at with `newCell`; false when the table is full. */

@@ -4,6 +4,15 @@
 ;; and their cells counted, with no work in JavaScript per line. A line
 ;; that does not match, or whose cell is new, goes back to JavaScript.
 ;;
+;; It knows no field by name: each slot of the template comes with an op
+;; that the scanner derives from the field's rule in the Decision schema
+;; (WASM_OPS: the kind of value, whether null is a value, the vocabulary),
+;; each field's value is kept in the field arrays by its place in the
+;; schema, the fields the statistics read are found through ROLES, and the
+;; rules that tie a null to another field's value (the cost's amount) come
+;; as a table (WHEN). A field added to the schema is read with no change
+;; here.
+;;
 ;; This is the source of the bytes in _scan_wasm_bytes.ts, which
 ;; scripts/build_wasm.ts writes with wabt; a test rebuilds it and
 ;; compares. Every check mirrors DecisionScan.matchAt, and a property test
@@ -11,7 +20,7 @@
 ;;
 ;; Memory (byte addresses):
 ;;   0x0000 STOP table: 1 for '"', 2 for '\\', controls and bytes >= 128
-;;   0x0100 OUT: the reader's state and the fields of the last line
+;;   0x0100 OUT: the reader's state
 ;;   0x0200 POW10: 10^0 .. 10^22 as f64
 ;;   0x0300 template: litStart[k] (i32), 0x0400 op[k] (i32),
 ;;   0x0500 literal bytes (up to 0x1000)
@@ -20,6 +29,15 @@
 ;;   0x2000 the first runId of the segment (up to 1 KiB)
 ;;   0x2400 cell slots (4096 i32: cell + 1), 0x6400 slot hashes
 ;;   0xA400 cells (2048 x 56 bytes), 0x26400 cell key bytes (64 KiB)
+;;   0x36400 ROLES: the fields the statistics read (16 i32): 0 run, 1
+;;     model, 2 task, 3 gold, 4 predicted, 5 trial, 6 severity, 7 action,
+;;     8 parseOk, 9 pCorrect
+;;   0x36440 WHEN rules (up to 16): field, column, mask of the column's
+;;     codes for which the field is null
+;;   0x36800 the fields of the line, by their place in the schema (up to
+;;     64): SPAN (start, end of a string's text), 0x36A00 CODE (an enum's
+;;     word, a boolean), 0x36B00 STATE (0 absent, 1 null, 2 a value),
+;;     0x36C00 NUM (f64)
 ;;   LOG_BASE (OUT) key log: h1, h2 (i32) a line
 ;;   above it the read buffer, placed by JavaScript (at the end of a
 ;;   segment, partition() writes the sorted key log there)
@@ -35,20 +53,11 @@
   (global $LOG_CAP i32 (i32.const 0x114))
   (global $LOG_BASE i32 (i32.const 0x118))
   (global $FIRST_LEN i32 (i32.const 0x11C))
-  (global $SPANS i32 (i32.const 0x120)) ;; run, model, task, true, pred: start, end
-  (global $SEVERITY i32 (i32.const 0x148))
-  (global $ACTION i32 (i32.const 0x14C))
-  (global $PARSE_OK i32 (i32.const 0x150))
   (global $CELL_HASH i32 (i32.const 0x154))
-  (global $TRIAL i32 (i32.const 0x158)) ;; f64
-  (global $P i32 (i32.const 0x160)) ;; f64
-  (global $P_NULL i32 (i32.const 0x168))
-  (global $COMPLETENESS i32 (i32.const 0x16C))
-  (global $USD i32 (i32.const 0x170)) ;; f64
-  (global $USD_STATE i32 (i32.const 0x178)) ;; 0 unset, 1 null, 2 number
   (global $SLOTS i32 (i32.const 0x17C))
   (global $MISS_SLOT i32 (i32.const 0x180))
   (global $KEY_USED i32 (i32.const 0x184))
+  (global $WHEN_COUNT i32 (i32.const 0x188))
 
   (global $POW10 i32 (i32.const 0x200))
   (global $LIT_START i32 (i32.const 0x300))
@@ -60,6 +69,19 @@
   (global $CELL_BASE i32 (i32.const 0xA400))
   (global $KEY_BASE i32 (i32.const 0x26400))
   (global $KEY_END i32 (i32.const 0x36400))
+  (global $ROLES i32 (i32.const 0x36400))
+  (global $WHEN i32 (i32.const 0x36440))
+  (global $SPAN i32 (i32.const 0x36800))
+  (global $CODE i32 (i32.const 0x36A00))
+  (global $STATE i32 (i32.const 0x36B00))
+  (global $NUM i32 (i32.const 0x36C00))
+
+  ;; roles (see ROLES)
+  (global $R_TRIAL i32 (i32.const 5))
+  (global $R_SEVERITY i32 (i32.const 6))
+  (global $R_ACTION i32 (i32.const 7))
+  (global $R_PARSE_OK i32 (i32.const 8))
+  (global $R_P i32 (i32.const 9))
 
   ;; the value of the last number read
   (global $num (mut f64) (f64.const 0))
@@ -241,34 +263,96 @@
     (global.set $num (select (f64.neg (local.get $v)) (local.get $v) (local.get $neg)))
     (local.get $i))
 
-  ;; a count: a safe integer >= 0 (JSON spelling as $number)
-  (func $count (param $i i32) (param $end i32) (result i32)
-    (local $k i32)
-    (local.set $k (call $number (local.get $i) (local.get $end)))
-    (if (i32.lt_s (local.get $k) (i32.const 0)) (then (return (i32.const -1))))
-    (if (i32.and
-          (i32.and (f64.eq (f64.trunc (global.get $num)) (global.get $num))
-                   (f64.le (f64.abs (global.get $num)) (f64.const 9007199254740991)))
-          (f64.ge (global.get $num) (f64.const 0)))
-      (then (return (local.get $k))))
-    (i32.const -1))
+  ;; whether the number read last is a whole one within 2^53 (a safe
+  ;; integer)
+  (func $whole (result i32)
+    (i32.and (f64.eq (f64.trunc (global.get $num)) (global.get $num))
+             (f64.le (f64.abs (global.get $num)) (f64.const 9007199254740991))))
 
-  ;; the literal null, true or false at i: the index after it, or -1
+  ;; the literal null at i: the index after it, or -1
   (func $null (param $i i32) (param $end i32) (result i32)
     (if (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $end)) (then (return (i32.const -1))))
     (if (result i32) (i32.eq (i32.load (local.get $i)) (i32.const 0x6c6c756e)) ;; "null"
       (then (i32.add (local.get $i) (i32.const 4))) (else (i32.const -1))))
 
+  ;; a field's places: its span, code, state and number
+  (func $spanOf (param $f i32) (result i32)
+    (i32.add (global.get $SPAN) (i32.shl (local.get $f) (i32.const 3))))
+  (func $codeAt (param $f i32) (result i32)
+    (i32.add (global.get $CODE) (i32.shl (local.get $f) (i32.const 2))))
+  (func $stateAt (param $f i32) (result i32)
+    (i32.add (global.get $STATE) (i32.shl (local.get $f) (i32.const 2))))
+  (func $numAt (param $f i32) (result i32)
+    (i32.add (global.get $NUM) (i32.shl (local.get $f) (i32.const 3))))
+  ;; the field of role r
+  (func $role (param $r i32) (result i32)
+    (i32.load (i32.add (global.get $ROLES) (i32.shl (local.get $r) (i32.const 2)))))
+
+  ;; The text [s, q) of a string for the op's field, by its kind (0 an
+  ;; id: not empty; 1 text; 2 an enum, 3 a pCorrect source: a word of the
+  ;; op's vocabulary, whose index is kept): whether it is a value of the
+  ;; field (its span is kept).
+  (func $string (param $op i32) (param $s i32) (param $q i32) (result i32)
+    (local $f i32) (local $kind i32) (local $v i32)
+    (local.set $f (i32.shr_u (local.get $op) (i32.const 16)))
+    (local.set $kind (i32.and (local.get $op) (i32.const 15)))
+    (call $st (call $spanOf (local.get $f)) (local.get $s))
+    (i32.store offset=4 (call $spanOf (local.get $f)) (local.get $q))
+    (call $st (call $stateAt (local.get $f)) (i32.const 2))
+    (if (i32.eqz (local.get $kind))
+      (then (return (i32.ne (local.get $s) (local.get $q)))))
+    (if (i32.eq (local.get $kind) (i32.const 1)) (then (return (i32.const 1))))
+    (local.set $v (call $word (i32.and (i32.shr_u (local.get $op) (i32.const 8)) (i32.const 255))
+                    (local.get $s) (local.get $q)))
+    (call $st (call $codeAt (local.get $f)) (local.get $v))
+    (i32.ge_s (local.get $v) (i32.const 0)))
+
+  ;; A line starts: the fields of the WHEN rules are absent, their columns
+  ;; hold no word.
+  (func $whenReset
+    (local $r i32) (local $at i32)
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $r) (call $ld (global.get $WHEN_COUNT))))
+        (local.set $at (i32.add (global.get $WHEN) (i32.mul (local.get $r) (i32.const 12))))
+        (call $st (call $stateAt (i32.load (local.get $at))) (i32.const 0))
+        (call $st (call $codeAt (i32.load offset=4 (local.get $at))) (i32.const -1))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $l))))
+
+  ;; Whether each WHEN rule holds: a field the line has is null exactly
+  ;; when its column holds one of the rule's words.
+  (func $whenOk (result i32)
+    (local $r i32) (local $at i32) (local $state i32) (local $c i32) (local $must i32)
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $r) (call $ld (global.get $WHEN_COUNT))))
+        (local.set $at (i32.add (global.get $WHEN) (i32.mul (local.get $r) (i32.const 12))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (local.set $state (call $ld (call $stateAt (i32.load (local.get $at)))))
+        (br_if $l (i32.eqz (local.get $state)))
+        (local.set $c (call $ld (call $codeAt (i32.load offset=4 (local.get $at)))))
+        (local.set $must
+          (i32.and (i32.ge_s (local.get $c) (i32.const 0))
+                   (i32.and (i32.shr_u (i32.load offset=8 (local.get $at)) (local.get $c)) (i32.const 1))))
+        (if (i32.ne (i32.eq (local.get $state) (i32.const 1)) (local.get $must))
+          (then (return (i32.const 0))))
+        (br $l)))
+    (i32.const 1))
+
   ;; Match the template at b, reading no further than limit: the index
-  ;; after the line's last byte when it matches (fields in OUT), else -1.
-  ;; Mirrors DecisionScan.matchAt.
+  ;; after the line's last byte when it matches (fields kept), else -1.
+  ;; Mirrors DecisionScan.matchAt. A slot's op (WASM_OPS): bits 0-3 the
+  ;; kind (0 id, 1 text, 2 enum, 3 pCorrect source, 4 count, 5 amount, 6
+  ;; probability, 7 boolean), bit 4 null is a value, bit 5 the slot is a
+  ;; string's text between the literals' quotes, bits 8-15 the vocabulary,
+  ;; bits 16 and up the field.
   (func $match (param $b i32) (param $limit i32) (result i32)
     (local $i i32) (local $k i32) (local $slots i32) (local $l i32) (local $l1 i32)
-    (local $op i32) (local $s i32) (local $q i32) (local $v i32) (local $n i32)
+    (local $op i32) (local $kind i32) (local $f i32) (local $s i32) (local $q i32) (local $n i32)
     (local.set $slots (call $ld (global.get $SLOTS)))
     (if (i32.eqz (local.get $slots)) (then (return (i32.const -1))))
-    (call $st (global.get $COMPLETENESS) (i32.const -1))
-    (call $st (global.get $USD_STATE) (i32.const 0))
+    (call $whenReset)
     (local.set $i (local.get $b))
     (loop $slot
       ;; literal k
@@ -279,73 +363,49 @@
         (then (return (i32.const -1))))
       (local.set $i (i32.add (local.get $i) (local.get $n)))
       (if (i32.eq (local.get $k) (local.get $slots))
-        (then
-          ;; cost: complete/partial with a usd >= 0, the others with null
-          (local.set $v (call $ld (global.get $COMPLETENESS)))
-          (local.set $q (call $ld (global.get $USD_STATE)))
-          (if (i32.or (i32.lt_s (local.get $v) (i32.const 0)) (i32.eqz (local.get $q)))
-            (then (return (i32.const -1))))
-          (if (i32.le_s (local.get $v) (i32.const 1))
-            (then
-              (if (i32.or (i32.ne (local.get $q) (i32.const 2))
-                          (i32.eqz (f64.ge (f64.load (global.get $USD)) (f64.const 0))))
-                (then (return (i32.const -1)))))
-            (else (if (i32.ne (local.get $q) (i32.const 1)) (then (return (i32.const -1))))))
-          (return (local.get $i))))
+        (then (return (select (local.get $i) (i32.const -1) (call $whenOk)))))
       (local.set $op (call $ld (i32.add (global.get $OPS) (i32.shl (local.get $k) (i32.const 2)))))
       (local.set $k (i32.add (local.get $k) (i32.const 1)))
-      (if (i32.le_u (local.get $op) (i32.const 9))
+      (local.set $f (i32.shr_u (local.get $op) (i32.const 16)))
+      (local.set $kind (i32.and (local.get $op) (i32.const 15)))
+      (if (i32.and (local.get $op) (i32.const 32))
         (then
           ;; text up to the quote that starts the next literal
           (local.set $s (local.get $i))
           (local.set $i (call $text (local.get $i) (local.get $limit)))
           (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-          (if (i32.le_u (local.get $op) (i32.const 4))
-            (then
-              ;; an id: not empty
-              (if (i32.eq (local.get $i) (local.get $s)) (then (return (i32.const -1))))
-              (local.set $q (i32.add (global.get $SPANS) (i32.shl (local.get $op) (i32.const 3))))
-              (call $st (local.get $q) (local.get $s))
-              (call $st (i32.add (local.get $q) (i32.const 4)) (local.get $i))
-              (br $slot)))
-          (if (i32.eq (local.get $op) (i32.const 5)) (then (br $slot)))
-          ;; a vocabulary: severity 0, action 1, outcome 2, completeness 3
-          (local.set $v (call $word (i32.sub (local.get $op) (i32.const 6)) (local.get $s) (local.get $i)))
-          (if (i32.lt_s (local.get $v) (i32.const 0)) (then (return (i32.const -1))))
-          (if (i32.eq (local.get $op) (i32.const 6)) (then (call $st (global.get $SEVERITY) (local.get $v))))
-          (if (i32.eq (local.get $op) (i32.const 7)) (then (call $st (global.get $ACTION) (local.get $v))))
-          (if (i32.eq (local.get $op) (i32.const 9)) (then (call $st (global.get $COMPLETENESS) (local.get $v))))
-          (br $slot)))
-      (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
-      ;; 10 trial
-      (if (i32.eq (local.get $op) (i32.const 10))
-        (then
-          (local.set $i (call $count (local.get $i) (local.get $limit)))
-          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-          (f64.store (global.get $TRIAL) (global.get $num))
-          (br $slot)))
-      ;; 11 tokensIn, tokensOut
-      (if (i32.eq (local.get $op) (i32.const 11))
-        (then
-          (local.set $i (call $count (local.get $i) (local.get $limit)))
-          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-          (br $slot)))
-      ;; 12 latencyMs: a number >= 0
-      (if (i32.eq (local.get $op) (i32.const 12))
-        (then
-          (local.set $i (call $number (local.get $i) (local.get $limit)))
-          (if (i32.or (i32.lt_s (local.get $i) (i32.const 0))
-                      (i32.eqz (f64.ge (global.get $num) (f64.const 0))))
+          (if (i32.eqz (call $string (local.get $op) (local.get $s) (local.get $i)))
             (then (return (i32.const -1))))
           (br $slot)))
-      ;; 13 parseOk: true or false
-      (if (i32.eq (local.get $op) (i32.const 13))
+      (if (i32.ge_u (local.get $i) (local.get $limit)) (then (return (i32.const -1))))
+      ;; null, where the field has it as a value
+      (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
+        (then
+          (if (i32.eqz (i32.and (local.get $op) (i32.const 16))) (then (return (i32.const -1))))
+          (local.set $i (call $null (local.get $i) (local.get $limit)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (call $st (call $stateAt (local.get $f)) (i32.const 1))
+          (br $slot)))
+      ;; a string, quotes and all
+      (if (i32.lt_u (local.get $kind) (i32.const 4))
+        (then
+          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 34)) (then (return (i32.const -1))))
+          (local.set $s (i32.add (local.get $i) (i32.const 1)))
+          (local.set $q (call $text (local.get $s) (local.get $limit)))
+          (if (i32.lt_s (local.get $q) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.eqz (call $string (local.get $op) (local.get $s) (local.get $q)))
+            (then (return (i32.const -1))))
+          (local.set $i (i32.add (local.get $q) (i32.const 1)))
+          (br $slot)))
+      (call $st (call $stateAt (local.get $f)) (i32.const 2))
+      ;; 7 a boolean: true or false
+      (if (i32.eq (local.get $kind) (i32.const 7))
         (then
           (if (i32.le_u (i32.add (local.get $i) (i32.const 4)) (local.get $limit))
             (then
               (if (i32.eq (i32.load (local.get $i)) (i32.const 0x65757274)) ;; "true"
                 (then
-                  (call $st (global.get $PARSE_OK) (i32.const 1))
+                  (call $st (call $codeAt (local.get $f)) (i32.const 1))
                   (local.set $i (i32.add (local.get $i) (i32.const 4)))
                   (br $slot)))))
           (if (i32.le_u (i32.add (local.get $i) (i32.const 5)) (local.get $limit))
@@ -353,59 +413,20 @@
               (if (i32.and (i32.eq (i32.load (local.get $i)) (i32.const 0x736c6166)) ;; "fals"
                            (i32.eq (i32.load8_u offset=4 (local.get $i)) (i32.const 101)))
                 (then
-                  (call $st (global.get $PARSE_OK) (i32.const 0))
+                  (call $st (call $codeAt (local.get $f)) (i32.const 0))
                   (local.set $i (i32.add (local.get $i) (i32.const 5)))
                   (br $slot)))))
           (return (i32.const -1))))
-      ;; 14 pCorrect: null or a number in [0, 1]
-      (if (i32.eq (local.get $op) (i32.const 14))
-        (then
-          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
-            (then
-              (local.set $i (call $null (local.get $i) (local.get $limit)))
-              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-              (call $st (global.get $P_NULL) (i32.const 1))
-              (br $slot)))
-          (local.set $i (call $number (local.get $i) (local.get $limit)))
-          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-          (if (i32.eqz (i32.and (f64.ge (global.get $num) (f64.const 0))
-                                (f64.le (global.get $num) (f64.const 1))))
-            (then (return (i32.const -1))))
-          (f64.store (global.get $P) (global.get $num))
-          (call $st (global.get $P_NULL) (i32.const 0))
-          (br $slot)))
-      ;; 15 pCorrectSource: null or one of the fixed words (others go to
-      ;; JavaScript, which reads agreement@K and score-metadata:KEY)
-      (if (i32.eq (local.get $op) (i32.const 15))
-        (then
-          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
-            (then
-              (local.set $i (call $null (local.get $i) (local.get $limit)))
-              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-              (br $slot)))
-          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 34)) (then (return (i32.const -1))))
-          (local.set $s (i32.add (local.get $i) (i32.const 1)))
-          (local.set $q (call $text (local.get $s) (local.get $limit)))
-          (if (i32.lt_s (local.get $q) (i32.const 0)) (then (return (i32.const -1))))
-          (if (i32.lt_s (call $word (i32.const 4) (local.get $s) (local.get $q)) (i32.const 0))
-            (then (return (i32.const -1))))
-          (local.set $i (i32.add (local.get $q) (i32.const 1)))
-          (br $slot)))
-      ;; 16 usd: null or a number (the cost rule is checked at the end)
-      (if (i32.eq (local.get $op) (i32.const 16))
-        (then
-          (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 110))
-            (then
-              (local.set $i (call $null (local.get $i) (local.get $limit)))
-              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-              (call $st (global.get $USD_STATE) (i32.const 1))
-              (br $slot)))
-          (local.set $i (call $number (local.get $i) (local.get $limit)))
-          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-          (f64.store (global.get $USD) (global.get $num))
-          (call $st (global.get $USD_STATE) (i32.const 2))
-          (br $slot)))
-      (return (i32.const -1)))
+      ;; a number >= 0: 4 a whole one, 5 an amount, 6 a probability (<= 1)
+      (local.set $i (call $number (local.get $i) (local.get $limit)))
+      (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+      (if (i32.eqz (f64.ge (global.get $num) (f64.const 0))) (then (return (i32.const -1))))
+      (if (i32.eq (local.get $kind) (i32.const 4))
+        (then (if (i32.eqz (call $whole)) (then (return (i32.const -1))))))
+      (if (i32.eq (local.get $kind) (i32.const 6))
+        (then (if (f64.gt (global.get $num) (f64.const 1)) (then (return (i32.const -1))))))
+      (f64.store (call $numAt (local.get $f)) (global.get $num))
+      (br $slot))
     (i32.const -1))
 
   ;; murmur3's block step on one 32-bit word into h
@@ -421,6 +442,23 @@
     (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
     (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
 
+  ;; the text of role part (0 run, 1 model, 2 task, 3 gold, 4 predicted):
+  ;; its start and end; the code, number and state of role r
+  (func $span (param $part i32) (result i32)
+    (i32.load (call $spanOf (call $role (local.get $part)))))
+  (func $spanEnd (param $part i32) (result i32)
+    (i32.load offset=4 (call $spanOf (call $role (local.get $part)))))
+  (func $roleCode (param $r i32) (result i32)
+    (i32.load (call $codeAt (call $role (local.get $r)))))
+  (func $roleNum (param $r i32) (result f64)
+    (f64.load (call $numAt (call $role (local.get $r)))))
+  (func $roleState (param $r i32) (result i32)
+    (i32.load (call $stateAt (call $role (local.get $r)))))
+  ;; a cell's code: severity and action
+  (func $cellCode (result i32)
+    (i32.or (i32.shl (call $roleCode (global.get $R_SEVERITY)) (i32.const 8))
+            (call $roleCode (global.get $R_ACTION))))
+
   ;; KeyHasher.ofBytes on the run, model and task spans and the trial:
   ;; into the globals h1 and h2
   (global $h1 (mut i32) (i32.const 0))
@@ -431,8 +469,8 @@
     (local.set $h1 (i32.const 0x9747b28c))
     (local.set $h2 (i32.const 0x2545f491))
     (loop $parts
-      (local.set $s (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
-      (local.set $e (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (local.set $s (call $span (local.get $part)))
+      (local.set $e (call $spanEnd (local.get $part)))
       (local.set $i (local.get $s))
       (block $done
         (loop $l
@@ -456,7 +494,7 @@
       (local.set $h2 (call $mix (local.get $h2) (local.get $k)))
       (local.set $part (i32.add (local.get $part) (i32.const 1)))
       (br_if $parts (i32.lt_u (local.get $part) (i32.const 3))))
-    (local.set $t (i64.trunc_f64_u (f64.load (global.get $TRIAL))))
+    (local.set $t (i64.trunc_f64_u (call $roleNum (global.get $R_TRIAL))))
     (local.set $lo (i32.wrap_i64 (local.get $t)))
     (local.set $hi (i32.wrap_i64 (i64.shr_u (local.get $t) (i64.const 32))))
     (local.set $h1 (i32.mul (i32.xor (local.get $h1) (local.get $lo)) (i32.const 0x5bd1e995)))
@@ -472,8 +510,8 @@
     (local.set $h (i32.mul (i32.xor (i32.const 0x811c9dc5) (local.get $code)) (i32.const 0x01000193)))
     (local.set $part (i32.const 1))
     (loop $parts
-      (local.set $i (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
-      (local.set $e (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
+      (local.set $i (call $span (local.get $part)))
+      (local.set $e (call $spanEnd (local.get $part)))
       (block $done
         (loop $l
           (br_if $done (i32.ge_u (local.get $i) (local.get $e)))
@@ -487,18 +525,13 @@
       (br_if $parts (i32.le_u (local.get $part) (i32.const 4))))
     (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))))
 
-  (func $span (param $part i32) (result i32)
-    (i32.load (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
-  (func $spanEnd (param $part i32) (result i32)
-    (i32.load offset=4 (i32.add (global.get $SPANS) (i32.shl (local.get $part) (i32.const 3)))))
 
   ;; the cell of the current line, or -1 (then MISS_SLOT and CELL_HASH say
   ;; where addCell puts it)
   (func $cellOf (result i32)
     (local $code i32) (local $h i32) (local $i i32) (local $slot i32) (local $c i32)
     (local $key i32) (local $m i32) (local $t i32) (local $p i32)
-    (local.set $code (i32.add (i32.shl (call $ld (global.get $SEVERITY)) (i32.const 1))
-                              (call $ld (global.get $ACTION))))
+    (local.set $code (call $cellCode))
     (local.set $h (call $cellHash (local.get $code)))
     (local.set $i (i32.and (local.get $h) (i32.const 4095)))
     (local.set $m (i32.sub (call $spanEnd (i32.const 1)) (call $span (i32.const 1))))
@@ -554,8 +587,7 @@
     (call $st (global.get $KEY_USED)
       (i32.add (call $ld (global.get $KEY_USED)) (i32.add (local.get $m) (i32.add (local.get $t) (local.get $p)))))
     (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (local.get $n) (i32.const 56))))
-    (i32.store (local.get $c)
-      (i32.add (i32.shl (call $ld (global.get $SEVERITY)) (i32.const 1)) (call $ld (global.get $ACTION))))
+    (i32.store (local.get $c) (call $cellCode))
     (i32.store offset=4 (local.get $c) (local.get $key))
     (i32.store offset=8 (local.get $c) (local.get $m))
     (i32.store offset=12 (local.get $c) (local.get $t))
@@ -622,17 +654,17 @@
         ;; the counts of its cell
         (local.set $c (i32.add (global.get $CELL_BASE) (i32.mul (local.get $cell) (i32.const 56))))
         (f64.store offset=24 (local.get $c) (f64.add (f64.load offset=24 (local.get $c)) (f64.const 1)))
-        (if (call $ld (global.get $P_NULL))
+        (if (i32.eq (call $roleState (global.get $R_P)) (i32.const 1))
           (then (f64.store offset=40 (local.get $c) (f64.add (f64.load offset=40 (local.get $c)) (f64.const 1))))
           (else (f64.store offset=32 (local.get $c)
                   (f64.add (f64.load offset=32 (local.get $c))
-                           (f64.sub (f64.const 1) (f64.load (global.get $P)))))))
-        (if (i32.eqz (call $ld (global.get $PARSE_OK)))
+                           (f64.sub (f64.const 1) (call $roleNum (global.get $R_P)))))))
+        (if (i32.eqz (call $roleCode (global.get $R_PARSE_OK)))
           (then (f64.store offset=48 (local.get $c) (f64.add (f64.load offset=48 (local.get $c)) (f64.const 1)))))
         ;; a trial other than 0, or another run: tasks repeat
         (local.set $rs (call $span (i32.const 0)))
         (local.set $re (call $spanEnd (i32.const 0)))
-        (if (i32.or (f64.ne (f64.load (global.get $TRIAL)) (f64.const 0))
+        (if (i32.or (f64.ne (call $roleNum (global.get $R_TRIAL)) (f64.const 0))
               (i32.eqz (call $same (local.get $rs) (local.get $re) (global.get $FIRST_RUN)
                          (call $ld (global.get $FIRST_LEN)))))
           (then (call $st (global.get $REPEATED) (i32.const 1))))

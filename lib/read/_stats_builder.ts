@@ -1,7 +1,7 @@
 // Private: the one-pass state of the JSONL statistics readers, fed either
 // with Decisions or with the byte scanner's fields of a line.
 
-import { SEVERITIES, type Severity } from "../costs/severity.ts";
+import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
   sortStats,
@@ -15,6 +15,7 @@ import {
   equalAt,
   Interner,
   KeyHasher,
+  ROLE_WORDS,
 } from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
 
@@ -39,7 +40,10 @@ export interface Cell {
   taskShare: number;
 }
 
-const ACTIONS: readonly Action[] = ["auto", "escalate"];
+// the words behind the scanner's codes: the schema's values of the fields
+const SEVERITY_WORDS = ROLE_WORDS.severity as readonly Severity[];
+const ACTION_WORDS = ROLE_WORDS.action as readonly Action[];
+const ACTIONS = ACTION_WORDS.length;
 const CLASS_IDS = 2 ** 26; // class ids below this keep a cell key exact
 
 // The one-pass state: cells by small ids (model, severity and action in one
@@ -89,7 +93,8 @@ export class StatsBuilder {
         `more than ${CLASS_IDS} distinct classes in ${this.path}`,
       );
     }
-    const outer = model * 8 + severity * 2 + action;
+    const outer = (model * SEVERITY_WORDS.length + severity) * ACTIONS +
+      action;
     let byClass = this.cells.get(outer);
     if (byClass === undefined) this.cells.set(outer, byClass = new Map());
     const inner = gold * CLASS_IDS + pred;
@@ -97,10 +102,10 @@ export class StatsBuilder {
     if (c === undefined) {
       c = {
         modelId: this.models.strings[model],
-        severity: SEVERITIES[severity],
+        severity: SEVERITY_WORDS[severity],
         trueClass: this.classes.strings[gold],
         predClass: this.classes.strings[pred],
-        action: ACTIONS[action],
+        action: ACTION_WORDS[action],
         n: 0,
         pErrorSum: 0,
         pMissing: 0,
@@ -179,8 +184,8 @@ export class StatsBuilder {
     this.#checkKey(lineNo, offset);
     const c = this.cell(
       this.models.ofString(d.modelId),
-      SEVERITIES.indexOf(d.severity),
-      d.action === "auto" ? 0 : 1,
+      SEVERITY_WORDS.indexOf(d.severity),
+      ACTION_WORDS.indexOf(d.action),
       this.classes.ofString(d.trueClass),
       this.classes.ofString(d.predClass),
     );
@@ -250,8 +255,8 @@ export class StatsBuilder {
       d.taskId,
       this.cell(
         model,
-        SEVERITIES.indexOf(d.severity),
-        d.action === "auto" ? 0 : 1,
+        SEVERITY_WORDS.indexOf(d.severity),
+        ACTION_WORDS.indexOf(d.action),
         this.classes.ofString(d.trueClass),
         this.classes.ofString(d.predClass),
       ),
@@ -291,7 +296,7 @@ class ScannedCells {
   #slots = new Int32Array(1024); // entry + 1
   #hashes = new Int32Array(1024);
   #keys: Uint8Array[] = []; // model, 0, gold, 0, predicted (ASCII ids hold no 0)
-  #codes: number[] = []; // severity * 2 + action
+  #codes: number[] = []; // severity * ACTIONS + action
   #cells: Cell[] = [];
 
   // where the last find() missed: its hash and free slot
@@ -300,7 +305,7 @@ class ScannedCells {
 
   /** The cell of the scanned line, or null (then insert it). */
   find(b: Uint8Array, s: DecisionScan): Cell | null {
-    const code = s.severity * 2 + s.action;
+    const code = s.severity * ACTIONS + s.action;
     let h = Math.imul(0x811c9dc5 ^ code, 0x01000193);
     for (let i = s.modelStart; i < s.modelEnd; i++) {
       h = Math.imul(h ^ b[i], 0x01000193);
@@ -339,7 +344,7 @@ class ScannedCells {
     key.set(b.subarray(s.trueStart, s.trueEnd), m + 1);
     key.set(b.subarray(s.predStart, s.predEnd), m + t + 2);
     this.#keys.push(key);
-    this.#codes.push(s.severity * 2 + s.action);
+    this.#codes.push(s.severity * ACTIONS + s.action);
     this.#cells.push(cell);
     this.#slots[this.#missSlot] = this.#cells.length;
     this.#hashes[this.#missSlot] = this.#missHash;

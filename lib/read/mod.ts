@@ -9,6 +9,7 @@
 export * from "./load_decisions.ts";
 export * from "./jsonl_stats.ts";
 export * from "./jsonl_text_stats.ts";
+export * from "./read_ahead.ts";
 export * from "./arrow.ts";
 export * from "./csv.ts";
 export * from "./parquet.ts";

@@ -155,6 +155,21 @@ for (const name of ["score", "sweep"]) {
   });
 }
 
+Deno.test("the JSONL reader and its workers load no schema library up front: the byte scanner reads the Decision schema's table, not the zod schema", async () => {
+  for (
+    const root of [
+      "lib/read/jsonl_stats.ts",
+      "lib/read/_jsonl_segment_worker.ts",
+    ]
+  ) {
+    const from = await reach(root);
+    const found = [...from.keys()].filter((m) =>
+      NOT_FOR_CLEAN_JSONL.includes(npmPackage(m) ?? "")
+    ).map((m) => chain(from, m));
+    assert.deepEqual(found, [], root);
+  }
+});
+
 Deno.test("the PostgreSQL engine loads no table library, schema library or DuckDB up front (the row reader loads only for a row to refuse)", async () => {
   const from = await reach("lib/sql/postgres_stats.ts");
   const found = [...from.keys()].filter((m) =>

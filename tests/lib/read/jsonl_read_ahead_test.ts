@@ -12,6 +12,10 @@ import {
   takeReadAhead,
 } from "../../../lib/read/_jsonl_read_ahead.ts";
 import { jsonlStatsFile } from "../../../lib/read/jsonl_stats.ts";
+import {
+  startReadAheadFor,
+  stopReadAhead as stopPublicReadAhead,
+} from "../../../lib/read/read_ahead.ts";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
 import { decision, tempPath } from "../../_helpers.ts";
 
@@ -76,4 +80,32 @@ Deno.test("small files and missing files start no read-ahead", async () => {
   assert.equal(startReadAhead(path), false);
   assert.equal(startReadAhead(path + ".missing"), false);
   assert.equal(readAheadPath(["score", "x.jsonl", "--engine=postgres"]), null);
+});
+
+Deno.test("startReadAheadFor reads ahead the one JSONL file a command line names, and the reader takes it", async () => {
+  const path = await bigFile();
+  const fresh = await jsonlStatsFile(path);
+  assert.equal(
+    startReadAheadFor([path, "--engine", "duckdb"]),
+    false,
+  );
+  assert.equal(startReadAheadFor(["--json", path, "other.jsonl"]), false);
+  assert.equal(
+    startReadAheadFor(["--json", path]),
+    navigator.hardwareConcurrency > 1,
+  );
+  assert.deepEqual(await jsonlStatsFile(path), fresh);
+  const size = (await Deno.stat(path)).size;
+  assert.equal(takeReadAhead(path, size, SEGMENT_BYTES), null);
+  stopPublicReadAhead(); // nothing left: does nothing
+});
+
+Deno.test("cli.ts reads ahead through lib/read/read_ahead.ts, importing none of the reader's private modules", async () => {
+  const cli = await Deno.readTextFile(
+    new URL("../../../cli.ts", import.meta.url),
+  );
+  const imports = [...cli.matchAll(/from\s+"(\.\/lib\/read\/[^"]+)"/g)].map((
+    m,
+  ) => m[1]);
+  assert.deepEqual(imports, ["./lib/read/read_ahead.ts"]);
 });

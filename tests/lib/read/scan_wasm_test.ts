@@ -190,3 +190,56 @@ Deno.test("the WebAssembly reader reads one writer's lines itself, after the fir
   assert.equal(n, 199);
   assert.equal(wasm.repeated, false);
 });
+
+Deno.test("the WebAssembly reader reads lines with every optional field itself (counts, an amount, a probability's source or null, texts)", () => {
+  const lines = Array.from({ length: 120 }, (_, i) =>
+    JSON.stringify({
+      runId: "run",
+      modelId: "frontier",
+      taskId: `t-${i}`,
+      trial: 0,
+      severity: "HIGH",
+      trueClass: "MATCH",
+      predClass: "MATCH",
+      parseOk: true,
+      pCorrect: i % 2 === 0 ? null : 0.5,
+      action: "auto",
+      cost: i % 3 === 0
+        ? { completeness: "unavailable", usd: null }
+        : { completeness: "partial", usd: i / 8 },
+      outcome: "resolved",
+      tokensIn: i,
+      tokensOut: 2 * i,
+      latencyMs: i * 1.25,
+      pCorrectSource: i % 2 === 0 ? null : "stated",
+      answer: `a${i}`,
+      target: "",
+    }));
+  const bytes = encoder.encode(lines.join("\n") + "\n");
+  const scan = new DecisionScan();
+  const first = bytes.indexOf(10);
+  assert.ok(scan.scan(bytes, 0, first));
+  const wasm = new WasmScan();
+  wasm.reset();
+  assert.ok(wasm.follow(scan));
+  wasm.setFirstRun(encoder.encode("run"));
+  wasm.buffer(bytes.length).set(bytes);
+  let pos = first + 1;
+  let read = 0;
+  for (;;) {
+    const status = wasm.run(pos, bytes.length, true);
+    pos = wasm.pos;
+    read += wasm.lines;
+    if (status === WASM_STATUS.done) break;
+    assert.equal(status, WASM_STATUS.newCell, `line at ${pos}`);
+    assert.ok(wasm.addCell());
+  }
+  assert.equal(read, 119);
+  // 59 null probabilities among the lines after the first; the others 0.5
+  assert.deepEqual(wasm.counts(0), {
+    n: 119,
+    pErrorSum: 30,
+    pMissing: 59,
+    parseFailures: 0,
+  });
+});
