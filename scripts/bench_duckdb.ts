@@ -32,7 +32,7 @@ import {
 } from "../lib/sql/duckdb_stats.ts";
 import { loadDecisionsParquet } from "../lib/read/parquet.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import { needDisk } from "./_disk.ts";
+import { needDisk } from "../bench/_disk.ts";
 
 // What the benchmark writes, bytes a row, from its own runs: the Parquet file
 // 13.6 (1,000,000 rows) and the CSV export 127; DuckDB's spill 155 at

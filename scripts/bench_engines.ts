@@ -35,8 +35,8 @@
 //     [--repeat 3]   (JSONL: score and DuckDB's query, interleaved, best and median)
 import { parseArgs } from "node:util";
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { writeBenchDecisions } from "./_bench_decisions.ts";
-import { needDisk } from "./_disk.ts";
+import { writeBenchDecisions } from "../bench/_decisions.ts";
+import { needDisk } from "../bench/_disk.ts";
 import { withDuckDB } from "../lib/read/duckdb_session.ts";
 import { duckdbFileLiteral } from "../lib/read/duckdb_session.ts";
 import { decisionsTableSql } from "../lib/sql/decision_sql_export.ts";

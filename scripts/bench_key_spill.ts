@@ -13,7 +13,7 @@
 // Usage: deno run -A scripts/bench_key_spill.ts [--n 2000000,10000000] [--repeats 1]
 import { parseArgs } from "node:util";
 import { DecisionKeySet } from "../lib/read/_key_spill.ts";
-import { needDisk } from "./_disk.ts";
+import { needDisk } from "../bench/_disk.ts";
 
 const MODES = ["spill", "unlimited"] as const;
 type Mode = typeof MODES[number];

@@ -11,7 +11,7 @@
 import { parseArgs } from "node:util";
 import { SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
-import { writeBenchDecisions } from "./_bench_decisions.ts";
+import { writeBenchDecisions } from "../bench/_decisions.ts";
 import { jsonlStats } from "../lib/read/jsonl_text_stats.ts";
 import { scoreModels } from "../commands/score.ts";
 

@@ -11,7 +11,7 @@
 // in-process compute time for comparison (what is left is start-up).
 // Usage: deno run -A scripts/bench_startup.ts [--n 1000] [--repeats 7] [--cli PATH]
 import { parseArgs } from "node:util";
-import { writeBenchDecisions } from "./_bench_decisions.ts";
+import { writeBenchDecisions } from "../bench/_decisions.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

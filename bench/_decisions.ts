@@ -1,4 +1,4 @@
-// Private to the benchmark scripts: a seeded JSONL file of valid decisions
+// Private to the benchmarks: a seeded JSONL file of valid decisions
 // (two models, one trial per task, a mix of severities, exceptions, errors
 // and escalations), written in batches so that any size fits in memory.
 import { SEVERITIES } from "../lib/costs/severity.ts";
