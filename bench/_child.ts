@@ -8,6 +8,11 @@ import type { Children } from "./_case.ts";
 const MODULES: Record<string, () => Promise<{ children: Children }>> = {
   score: () => import("./cases/score.ts"),
   startup: () => import("./cases/startup.ts"),
+  keys: () => import("./cases/keys.ts"),
+  ledger: () => import("./cases/ledger.ts"),
+  policy: () => import("./cases/policy.ts"),
+  sweep: () => import("./cases/sweep.ts"),
+  tasks: () => import("./cases/tasks.ts"),
 };
 
 if (import.meta.main) {

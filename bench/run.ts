@@ -10,7 +10,7 @@
 //
 // Two kinds of case. Whole-process cases run as child processes, timed from
 // spawn to exit, with the child's peak RSS: lossbook's CLI against its peers
-// (DuckDB, pandas through Debian's /usr/bin/python3, psql). Work
+// (DuckDB, pandas through Debian's /usr/bin/python3, psql, sha256sum). Work
 // timed inside a process (a query, a function) runs in a worker process of
 // its own (bench/_child.ts) that times only that work and reads its own peak
 // RSS (VmHWM, reset before each run). The bench/*_bench.ts files run under
@@ -27,7 +27,7 @@
 // be shared, and a ratio measured in one run survives that better than a
 // time does. Speed is never asserted by a test.
 //
-// Generated inputs (JSONL decisions) are kept in
+// Generated inputs (JSONL decisions, a ledger) are kept in
 // the cache folder, --dir or $XDG_CACHE_HOME/lossbook/bench or
 // ~/.cache/lossbook/bench, one folder per input named by its generator and
 // a hash of its parameters, and reused; free disk is checked before
@@ -48,9 +48,14 @@ import {
 } from "./_measure.ts";
 import { denoBench } from "./cases/deno_bench.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
+import { keys } from "./cases/keys.ts";
+import { ledger } from "./cases/ledger.ts";
+import { policy } from "./cases/policy.ts";
 import { explain, postgres } from "./cases/postgres.ts";
 import { score } from "./cases/score.ts";
 import { startup } from "./cases/startup.ts";
+import { sweep } from "./cases/sweep.ts";
+import { tasks } from "./cases/tasks.ts";
 
 /** Every group, in the order a full run takes them. */
 export const GROUPS: readonly Group[] = [
@@ -58,6 +63,11 @@ export const GROUPS: readonly Group[] = [
   startup,
   score,
   stream,
+  keys,
+  ledger,
+  policy,
+  sweep,
+  tasks,
   postgres,
   explain,
   denoBench,
