@@ -13,6 +13,7 @@ const MODULES: Record<string, () => Promise<{ children: Children }>> = {
   policy: () => import("./cases/policy.ts"),
   sweep: () => import("./cases/sweep.ts"),
   tasks: () => import("./cases/tasks.ts"),
+  duckdb: () => import("./cases/duckdb.ts"),
 };
 
 if (import.meta.main) {

@@ -27,7 +27,7 @@
 // be shared, and a ratio measured in one run survives that better than a
 // time does. Speed is never asserted by a test.
 //
-// Generated inputs (JSONL decisions, a ledger) are kept in
+// Generated inputs (JSONL decisions, a ledger, Parquet files) are kept in
 // the cache folder, --dir or $XDG_CACHE_HOME/lossbook/bench or
 // ~/.cache/lossbook/bench, one folder per input named by its generator and
 // a hash of its parameters, and reused; free disk is checked before
@@ -47,6 +47,7 @@ import {
   rssSource,
 } from "./_measure.ts";
 import { denoBench } from "./cases/deno_bench.ts";
+import { duckdb } from "./cases/duckdb.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
 import { keys } from "./cases/keys.ts";
 import { ledger } from "./cases/ledger.ts";
@@ -68,6 +69,7 @@ export const GROUPS: readonly Group[] = [
   policy,
   sweep,
   tasks,
+  duckdb,
   postgres,
   explain,
   denoBench,

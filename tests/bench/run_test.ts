@@ -109,6 +109,9 @@ Deno.test("bench runner: selection", () => {
   assert.ok(group.has("pandas-jsonl") && group.has("score-jsonl-duckdb"));
   const all = selectCases(undefined);
   assert.ok(all.has("score-jsonl") && all.has("bench-scoring"));
+  assert.ok(!all.has("duckdb-csv"), "an opt-in case runs only when named");
+  const csv = selectCases(["duckdb-csv"]);
+  assert.ok(csv.has("duckdb-csv") && csv.has("duckdb-parquet"));
   assert.throws(() => selectCases(["nope"]), UsageError);
 });
 
