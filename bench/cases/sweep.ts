@@ -237,7 +237,7 @@ export const children: Children = {
           peakRssBytes: peak,
         });
       }
-      if (worst > 1e-9) {
+      if (worst > 1e-6) {
         throw new Error(`naive and swept losses differ by ${worst}`);
       }
     }
