@@ -206,6 +206,7 @@ export async function runTimed(
 /** Seconds as s, ms or µs with three significant digits. */
 export function formatSeconds(s: number | null | undefined): string {
   if (s === null || s === undefined || !Number.isFinite(s)) return "n/a";
+  if (s >= 1000) return `${Math.round(s).toLocaleString("en-US")} s`;
   if (s >= 1) return `${s.toPrecision(3)} s`;
   if (s >= 1e-3) return `${(s * 1e3).toPrecision(3)} ms`;
   return `${(s * 1e6).toPrecision(3)} µs`;

@@ -106,7 +106,9 @@ export const USAGE =
   --list      the cases (NAME), their groups, peers and default sizes
   --only      these cases (with the peers they are compared with), or groups
   --rows      every selected case's input size instead of its default
+              (of the deno bench files, bench-tasks and bench-duckdb take it)
   --rounds    runs of each case instead of its group's default
+              (deno bench picks its own iterations)
   --dir       cache folder for generated inputs
               (default $XDG_CACHE_HOME/lossbook/bench or ~/.cache/lossbook/bench)
   --cli       the cli.ts the process cases run (default this checkout's)
@@ -348,7 +350,11 @@ async function main(argv: readonly string[]): Promise<number> {
     args.json ? console.error(line) : console.log(line);
   const ctx: Context = {
     root,
-    cli: args.cli ?? `${root}cli.ts`,
+    cli: args.cli === undefined
+      ? `${root}cli.ts`
+      : args.cli.startsWith("/")
+      ? args.cli
+      : `${Deno.cwd()}/${args.cli}`,
     cacheDir,
     rows: args.rows,
     rounds: args.rounds,

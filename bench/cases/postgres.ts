@@ -174,6 +174,7 @@ export const postgres: Group = {
       `${await rssSource()} (the client process; the server's memory is not counted)`;
     const out: Result[] = [];
     try {
+      // a throwaway server keeps its data under /tmp
       await needDisk("/tmp", n * BYTES_PER_ROW, "pg (the server's table)");
       const interleaved = async (t: string, suffix: string) => {
         const mine = infos.filter((c) =>
