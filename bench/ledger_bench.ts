@@ -3,7 +3,8 @@
 //     one SHA-256 over the same bytes, the floor any per-line verifier pays;
 //   - cost curve: 100 thresholds by one sort and prefix sums against one
 //     replay() per threshold.
-//   deno task bench   (scripts/bench_ledger.ts runs the 1,000,000-record version)
+//   deno task bench --only bench-ledger   (the ledger group, deno task bench
+//   --only ledger, runs the 1,000,000-record version)
 import { createHash } from "node:crypto";
 import { getProfile } from "../lib/costs/load.ts";
 import { ledgerText } from "../lib/ledger/chain.ts";

@@ -1,9 +1,9 @@
 // Policy and calibration benchmarks, each group against a naive peer in the
 // same run, so the summary reads as a ratio. The headline sizes (10,000,000
-// and 1,000,000 decisions) are in scripts/bench_policy.ts; these are small
-// enough for `deno task bench`. The naive peers do a fraction of the work
+// and 1,000,000 decisions) are the runner's policy group (`deno task bench
+// --only policy`); these are small. The naive peers do a fraction of the work
 // (20 thresholds, 20 resamples) and still take longer per unit of work: divide.
-//   deno bench -A bench/policy_bench.ts
+//   deno task bench --only bench-policy   (or: deno bench -A bench/policy_bench.ts)
 import { binEdges, binIndex } from "../lib/calibration/binning.ts";
 import { eceInterval } from "../lib/calibration/ece_interval.ts";
 import { seededPrng } from "../lib/math/sampling.ts";

@@ -1,6 +1,6 @@
 // Scoring benchmarks. Each group has a baseline measured in the same run, so
 // the summary reads as a ratio, which survives a noisy machine.
-//   deno task bench
+//   deno task bench --only bench-scoring   (or: deno bench -A bench/scoring_bench.ts)
 import { defineProfile } from "../lib/costs/profile.ts";
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";

@@ -1,9 +1,9 @@
 // Sweep benchmarks: the loss of every model under many cost profiles, from
 // loss coefficients (one dot product per model and profile) against a naive
 // re-scan of the decision rows per profile, measured in the same run.
-//   deno task bench   (or: deno bench -A bench/sweep_bench.ts)
+//   deno task bench --only bench-sweep   (or: deno bench -A bench/sweep_bench.ts)
 // The full-size figure (10,000 profiles x 20 models x 1,000,000 decisions)
-// comes from scripts/bench_sweep.ts.
+// comes from the runner's sweep group (deno task bench --only sweep).
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { multinomial, seededPrng } from "../lib/math/sampling.ts";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";

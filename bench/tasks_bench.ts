@@ -1,6 +1,7 @@
-// Task generator benchmarks: `deno task bench`. Speed is reported here and by
-// scripts/bench_tasks.ts (tasks/s, peak RSS, ratio to a naive in-memory peer);
-// it is never asserted in tests.
+// Task generator benchmarks: `deno task bench --only bench-tasks`. Speed is
+// reported here and by the runner's tasks group (`deno task bench --only
+// tasks`: tasks/s, peak RSS, ratio to a naive in-memory peer); it is never
+// asserted in tests.
 //
 // The large case generates and verifies 1,000,000 reconciliation tasks
 // (about 4.6 GiB on disk), streamed with bounded memory; set

@@ -48,7 +48,7 @@ function skipReason(text: string): string | null {
     [/task (test|ok)\b(?!:)/, "the test suite"],
     [/task test:browser\b/, "the browser test"],
     [/\bjupyter\b|task notebooks\b/, "needs Jupyter"],
-    [/task bench\b|scripts\/bench_/, "a benchmark"],
+    [/task bench\b|bench\/run\.ts|scripts\/bench_/, "a benchmark"],
     [/--engine postgres|\bpsql\b|pg_throwaway/, "needs a PostgreSQL server"],
   ];
   for (const [pattern, reason] of rules) {

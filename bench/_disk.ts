@@ -1,6 +1,6 @@
-// Private to the benchmark scripts: free disk space, checked before a
-// benchmark writes its data, so that a full disk stops it with a message
-// instead of midway through (or with a truncated file).
+// Private to the benchmarks: free disk space, checked before a benchmark
+// writes its data, so that a full disk stops it with a message instead of
+// midway through (or with a truncated file).
 
 /**
  * Bytes available to an unprivileged user in the file system holding `dir`,

@@ -1,8 +1,10 @@
-// Private to the benchmark scripts: a seeded JSONL file of valid decisions
+// Private to the benchmark runner: a seeded JSONL file of valid decisions
 // (two models, one trial per task, a mix of severities, exceptions, errors
-// and escalations), written in batches so that any size fits in memory.
+// and escalations), written in batches so that any size fits in memory, and
+// kept in the runner's cache folder between runs.
 import { SEVERITIES } from "../lib/costs/severity.ts";
 import { seededPrng } from "../lib/math/sampling.ts";
+import { cachedInput } from "./_cache.ts";
 
 /** Options for {@linkcode writeBenchDecisions}. */
 export interface BenchDecisionsOptions {
@@ -67,4 +69,42 @@ export async function writeBenchDecisions(
     }
   }
   if (buf.length > 0) await out.write(enc.encode(buf.join("\n") + "\n"));
+}
+
+/** Bytes a line of {@linkcode writeBenchDecisions} takes, at most (about 260). */
+export const BYTES_PER_DECISION = 300;
+
+/**
+ * The cached JSONL file of `n` seeded decisions under `cacheDir`, generated
+ * unless an earlier run left it there.
+ *
+ * @param cacheDir The runner's cache folder.
+ * @param n Number of decisions.
+ * @param options Seed and classes (part of the cache key).
+ * @param log Where to say that it is generating.
+ * @returns The file's path.
+ */
+export async function cachedDecisions(
+  cacheDir: string,
+  n: number,
+  options: BenchDecisionsOptions,
+  log: (message: string) => void = () => {},
+): Promise<string> {
+  const params = { n, seed: options.seed, classes: options.classes };
+  const got = await cachedInput(
+    cacheDir,
+    "decisions-jsonl",
+    params,
+    n * BYTES_PER_DECISION,
+    async (dir) => {
+      log(
+        `generating ${
+          n.toLocaleString("en-US")
+        } JSONL decisions (seed ${options.seed})`,
+      );
+      await writeBenchDecisions(`${dir}/decisions.jsonl`, n, options);
+    },
+  );
+  if (!got.reused) log(`generated in ${got.seconds.toFixed(1)} s: ${got.dir}`);
+  return `${got.dir}/decisions.jsonl`;
 }
