@@ -51,7 +51,7 @@ import type {
 } from "./harness.ts";
 import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
 import { type PCorrectCandidate, pickPCorrect } from "./mapping.ts";
-import { type PCorrectSource } from "../decision/pcorrect_source.ts";
+import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { importLater } from "../_late_import.ts";
 import { isObject } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";

@@ -23,7 +23,7 @@ import {
   type PCorrectCandidate,
   pickPCorrect,
 } from "./mapping.ts";
-import { type PCorrectSource } from "../decision/pcorrect_source.ts";
+import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import {
   reconforgeScores,
   rfCorrect,
