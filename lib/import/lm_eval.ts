@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "../_path.ts";
+import { basename, dirname, join } from "node:path";
 import type {
   DetectInput,
   HarnessImporter,

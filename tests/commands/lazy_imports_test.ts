@@ -143,18 +143,6 @@ for (const name of ["score", "sweep"]) {
   });
 }
 
-for (const name of ["score", "sweep"]) {
-  Deno.test(`running '${name}' loads no Node.js module up front (the first costs 22-36 ms of setting up Deno's Node layer)`, async () => {
-    const from = await reach(`commands/${name}.ts`);
-    assert.deepEqual(
-      [...from.keys()].filter((m) => m.startsWith("node:")).map((m) =>
-        chain(from, m)
-      ),
-      [],
-    );
-  });
-}
-
 Deno.test("the PostgreSQL engine loads no table library, schema library or DuckDB up front (the row reader loads only for a row to refuse)", async () => {
   const from = await reach("lib/sql/postgres_stats.ts");
   const found = [...from.keys()].filter((m) =>
