@@ -41,7 +41,7 @@ import {
   severitySpec,
 } from "../lib/import/mapping.ts";
 // inspect writes bare NaN (an undefined stderr); the importers' reader reads it
-import { parseJsonStrict } from "../lib/import/_json_strict.ts";
+import { parseJsonStrict } from "../lib/_json.ts";
 
 const SOURCE =
   "inspect-ai and lm-eval-harness log formats (docs/formats.md); severity map data/examples/harness/harness_logs_severity.csv";
@@ -126,6 +126,7 @@ async function reportedAccuracy(spec: HarnessLogSpec): Promise<number> {
   if (spec.format === "inspect") {
     const log = parseJsonStrict(await Deno.readTextFile(spec.path), {
       file: spec.path,
+      nonFinite: true,
     }) as {
       results?: {
         scores?: { metrics?: Record<string, { value?: unknown }> }[];
@@ -151,6 +152,7 @@ async function reportedAccuracy(spec: HarnessLogSpec): Promise<number> {
   const results = `${dir}results_${date}.json`;
   const doc = parseJsonStrict(await Deno.readTextFile(results), {
     file: results,
+    nonFinite: true,
   }) as { results?: Record<string, Record<string, unknown>> };
   const value = doc.results?.[task]?.["acc,none"];
   if (typeof value !== "number") {

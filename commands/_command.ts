@@ -1,7 +1,5 @@
 // Private to the CLI: the command contract, usage errors and flag parsing.
-// (a type only: the parser is lossbook's own, which loads no node: module)
-import type { parseArgs } from "node:util";
-import { type ArgOption, parseCommandArgs } from "./_parse_args.ts";
+import { parseArgs } from "node:util";
 import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";
 import { type CommandHelp, type OptionTable, parseSpec } from "./_help.ts";
@@ -55,9 +53,11 @@ export function parseFlags<T extends OptionTable>(
   };
   try {
     // typed as util.parseArgs types what it returns for this table
-    return parseCommandArgs(args, {
-      ...(parseSpec(options) as Record<string, ArgOption>),
-      help: { type: "boolean", short: "h" },
+    return parseArgs({
+      args,
+      options: { ...parseSpec(options), help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: true,
     }) as unknown as ReturnType<typeof parseArgs<Config>>;
   } catch (error) {
     throw new FlagParseError(

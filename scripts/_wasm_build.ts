@@ -20,11 +20,6 @@ export const WASM_MODULES: readonly WasmModuleSource[] = [
     bytes: "lib/read/_scan_wasm_bytes.ts",
     constant: "SCAN_WASM_BASE64",
   },
-  {
-    source: "lib/math/_sampling_wasm.wat",
-    bytes: "lib/math/_sampling_wasm_bytes.ts",
-    constant: "SAMPLING_WASM_BASE64",
-  },
 ];
 
 /** The text of a module's bytes module for its current WAT source. */

@@ -1,8 +1,8 @@
-// Assemble each of lossbook's WAT sources (lib/read/_scan_wasm.wat,
-// lib/math/_sampling_wasm.wat) into its bytes module (the WebAssembly
-// bytes as base64, so that a worker loads them without file access), with
-// wabt's WAT parser. `--check` fails instead of writing when committed bytes
-// differ from what their source assembles to.
+// Assemble each of lossbook's WAT sources (lib/read/_scan_wasm.wat) into
+// its bytes module (the WebAssembly bytes as base64, so that a worker loads
+// them without file access), with wabt's WAT parser. `--check` fails
+// instead of writing when committed bytes differ from what their source
+// assembles to.
 //
 //   deno run -A scripts/build_wasm.ts [--check]
 import { assembleWasm, WASM_MODULES } from "./_wasm_build.ts";

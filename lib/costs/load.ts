@@ -15,7 +15,7 @@ import { profileFromObject, registryFromObject } from "./_from_object.ts";
 import { InputSyntaxError } from "../input_error.ts";
 import { isInputError } from "../input_error.ts";
 import { stripBom } from "../_bom.ts";
-import { parseJsonNoDuplicates } from "../_json_keys.ts";
+import { parseJsonNoDuplicates } from "../_json.ts";
 
 export {
   combineProfiles,

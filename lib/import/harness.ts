@@ -11,8 +11,8 @@
  *    probabilities with `pickPCorrect` from `./mapping.ts` in the format's
  *    documented default order (or `options.pcorrectFrom`), sets
  *    `pCorrectSource` on every decision, and reads JSON with
- *    `parseJsonStrict` from `./_json_strict.ts` (bare NaN read, duplicate
- *    keys refused). Errors name the file, the item and the field.
+ *    `parseJsonStrict` from `../_json.ts` with `nonFinite: true` (bare NaN
+ *    read, duplicate keys refused). Errors name the file, the item and the field.
  * 2. Add one line to {@linkcode HARNESS_IMPORTERS} below:
  *    `"lm-eval": lmEvalImporter,`. The CLI (`--format`, detection, the
  *    mapping flags, `lossbook import`) needs nothing else.

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "../_path.ts";
+import { basename, dirname, join } from "node:path";
 import type {
   DetectInput,
   HarnessImporter,
@@ -17,7 +17,7 @@ import {
   pickPCorrect,
   type SeverityResolver,
 } from "./mapping.ts";
-import { readJsonStrict } from "./_json_strict.ts";
+import { parseJsonBytesStrict } from "../_json.ts";
 import {
   binaryValue,
   type HarnessDecision,
@@ -477,7 +477,9 @@ export async function loadHelmRun(
   const need = async (name: string) => {
     const file = join(dir, name);
     try {
-      return await readJsonStrict(file);
+      return parseJsonBytesStrict(await Deno.readFile(file), file, {
+        nonFinite: true,
+      });
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) {
         throw new Deno.errors.NotFound(
@@ -491,7 +493,10 @@ export async function loadHelmRun(
   const perInstanceStats = await need("per_instance_stats.json");
   let scenarioState: unknown = null;
   try {
-    scenarioState = await readJsonStrict(join(dir, "scenario_state.json"));
+    const file = join(dir, "scenario_state.json");
+    scenarioState = parseJsonBytesStrict(await Deno.readFile(file), file, {
+      nonFinite: true,
+    });
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }

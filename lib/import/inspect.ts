@@ -49,7 +49,7 @@ import type {
   HarnessImportResult,
   SetAside,
 } from "./harness.ts";
-import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
+import { decodeUtf8Strict, parseJsonStrict } from "../_json.ts";
 import { type PCorrectCandidate, pickPCorrect } from "./mapping.ts";
 import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { importLater } from "../_late_import.ts";
@@ -641,7 +641,7 @@ export function parseInspectJsonLog(
   options: InspectOptions & { file?: string },
 ): HarnessImportResult {
   const file = options.file ?? "<inline>";
-  const log = parseJsonStrict(text, { file });
+  const log = parseJsonStrict(text, { file, nonFinite: true });
   if (!isObject(log)) {
     throw new InputTypeError(
       `Cannot import inspect log ${file}: expected a JSON object`,

@@ -10,7 +10,7 @@
 
 import type { HarnessImportResult } from "./harness.ts";
 import { inspectDecisions, type InspectOptions } from "./inspect.ts";
-import { parseJsonBytesStrict } from "./_json_strict.ts";
+import { parseJsonBytesStrict } from "../_json.ts";
 import { isObject } from "./_harness_record.ts";
 import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
@@ -59,6 +59,7 @@ export function parseInspectEvalLog(
     parseJsonBytesStrict(
       zipEntryBytes(bytes, entries.get(name)!, file),
       `${file}: ${name}`,
+      { nonFinite: true },
     );
   let header: unknown;
   const inProgress = !entries.has("header.json");

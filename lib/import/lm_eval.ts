@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "../_path.ts";
+import { basename, dirname, join } from "node:path";
 import type {
   DetectInput,
   HarnessImporter,
@@ -18,7 +18,7 @@ import {
   pickPCorrect,
   type SeverityResolver,
 } from "./mapping.ts";
-import { parseJsonStrict, readJsonStrict } from "./_json_strict.ts";
+import { parseJsonBytesStrict, parseJsonStrict } from "../_json.ts";
 import { jsonlLines } from "../read/_jsonl_lines.ts";
 import { regularFile } from "../read/_regular_file.ts";
 import {
@@ -350,7 +350,7 @@ function samplesFile(options: LmEvalOptions): SamplesFile {
 function sampleLine(raw: string, no: number, where: string): Line | null {
   if (raw.trim() === "") return null;
   const at = `${where}: line ${no}`;
-  const sample = parseJsonStrict(raw, { file: at });
+  const sample = parseJsonStrict(raw, { file: at, nonFinite: true });
   if (!isObject(sample)) {
     throw new InputTypeError(`${at}: expected a JSON object`);
   }
@@ -637,7 +637,11 @@ export async function loadLmEvalSamples(
     }
     if (candidates.length === 1) {
       resultsPath = candidates[0];
-      results = await readJsonStrict(resultsPath);
+      results = parseJsonBytesStrict(
+        await Deno.readFile(resultsPath),
+        resultsPath,
+        { nonFinite: true },
+      );
     }
   }
   const all = { ...options, path, results, resultsPath };

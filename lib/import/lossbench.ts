@@ -22,7 +22,7 @@ import {
 import { stripBom } from "../_bom.ts";
 import { jsonlLines } from "../read/_jsonl_lines.ts";
 import { regularFile } from "../read/_regular_file.ts";
-import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { refuseDuplicateKeys } from "../_json.ts";
 import { KnownKeys, type UnknownKeyOptions } from "./_known_keys.ts";
 import { tupleKey } from "../_tuple_key.ts";
 

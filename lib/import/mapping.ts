@@ -28,7 +28,7 @@
  */
 
 import { isSeverity, SEVERITIES, type Severity } from "../costs/severity.ts";
-import { parseJsonStrict } from "./_json_strict.ts";
+import { parseJsonStrict } from "../_json.ts";
 import {
   InputRangeError,
   InputSyntaxError,
@@ -183,7 +183,10 @@ export function parseSeverityMap(
   const body = text.replace(/^\uFEFF/, "");
   const map = new Map<string, Severity>();
   if (/^\s*[[{]/.test(body) || /\.json$/i.test(file)) {
-    const raw = parseJsonStrict(body, { file: `severity map ${file}` });
+    const raw = parseJsonStrict(body, {
+      file: `severity map ${file}`,
+      nonFinite: true,
+    });
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       throw new InputTypeError(
         `${where}: expected a JSON object {"key": "HIGH"}`,

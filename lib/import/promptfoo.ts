@@ -17,7 +17,7 @@ import {
   pickPCorrect,
   type SeverityResolver,
 } from "./mapping.ts";
-import { parseJsonStrict } from "./_json_strict.ts";
+import { parseJsonStrict } from "../_json.ts";
 import {
   type HarnessDecision,
   harnessDecision,
@@ -164,7 +164,7 @@ export function parsePromptfooResults(
       `${where}: --correct TYPE[,TYPE] is required: promptfoo's success also fails on cost and latency assertions, so name the assertion types that mean correct (for example equals)`,
     );
   }
-  const doc = parseJsonStrict(text, { file: path });
+  const doc = parseJsonStrict(text, { file: path, nonFinite: true });
   if (!isObject(doc)) {
     throw new InputTypeError(`${where}: expected a JSON object`);
   }

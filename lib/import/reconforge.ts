@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { describeIssue } from "../_zod_issue.ts";
 import { CLEAN_CLASS, type Decision } from "../decision/decision.ts";
-import { decodeUtf8Strict, parseJsonStrict } from "./_json_strict.ts";
+import { decodeUtf8Strict, parseJsonStrict } from "../_json.ts";
 import {
   parsePCorrectFrom,
   type PCorrectCandidate,
@@ -587,7 +587,7 @@ export function parseReconforge(
   const where = `Cannot load ReconForge file ${path}`;
   let raw: unknown;
   try {
-    raw = parseJsonStrict(text, { file: path });
+    raw = parseJsonStrict(text, { file: path, nonFinite: true });
   } catch (error) {
     throw new InputSyntaxError(
       `${where}: invalid JSON: ${(error as Error).message}`,

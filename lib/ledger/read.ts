@@ -15,7 +15,7 @@ import {
   type VerifyOptions,
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
-import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { refuseDuplicateKeys } from "../_json.ts";
 import { regularFile } from "../read/_regular_file.ts";
 
 /** Options for {@linkcode ledgerEntries}. */

@@ -6,10 +6,7 @@
  */
 
 import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
-import {
-  xoroshiro128plus,
-  xoroshiro128plusFromState,
-} from "pure-rand/generator/xoroshiro128plus";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 /** A seeded source of uniform doubles in [0, 1). */
 export interface Prng {
@@ -43,63 +40,8 @@ export function seededPrng(seed: number): Prng {
       `Cannot seed a generator: seed must be a safe integer, got ${seed}`,
     );
   }
-  return new SeededPrng(seed);
-}
-
-// seededPrng's generator, whose state code that draws the same sequence
-// elsewhere (WebAssembly) can take and give back
-class SeededPrng implements Prng {
-  #rng: ReturnType<typeof xoroshiro128plus>;
-  constructor(readonly seed: number) {
-    this.#rng = xoroshiro128plus(seed);
-  }
-  next(): number {
-    return uniformFloat64(this.#rng);
-  }
-  get state(): readonly number[] {
-    return this.#rng.getState();
-  }
-  set state(state: readonly number[]) {
-    this.#rng = xoroshiro128plusFromState(state);
-  }
-}
-
-/**
- * Hand the xoroshiro128+ state behind a generator made by
- * {@linkcode seededPrng} (pure-rand's four 32-bit words: s01, s00, s11,
- * s10) to `f`, and go on from the state `f` returns: for code that draws
- * the generator's sequence itself (the WebAssembly Dirichlet draws). Any
- * other {@linkcode Prng} is left alone.
- *
- * @param prng A generator.
- * @param f Draws from the state; returns the state after.
- * @returns Whether `f` ran (false for a generator not made by seededPrng).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { seededPrng, withGeneratorState } from "./sampling.ts";
- *
- * const a = seededPrng(5);
- * const b = seededPrng(5);
- * b.next();
- * // a generator moved on by taking b's state
- * assert.ok(withGeneratorState(a, () => {
- *   let s: readonly number[] = [];
- *   withGeneratorState(b, (t) => (s = t));
- *   return s;
- * }));
- * assert.equal(a.next(), b.next());
- * assert.equal(withGeneratorState({ seed: 0, next: () => 0.5 }, (s) => s), false);
- * ```
- */
-export function withGeneratorState(
-  prng: Prng,
-  f: (state: readonly number[]) => readonly number[],
-): boolean {
-  if (!(prng instanceof SeededPrng)) return false;
-  prng.state = f(prng.state);
-  return true;
+  const rng = xoroshiro128plus(seed);
+  return { seed, next: () => uniformFloat64(rng) };
 }
 
 // Stirling's series correction log(k!) - [(k + 1/2) log(k + 1) - (k + 1) + log(2π)/2].

@@ -10,7 +10,6 @@
  */
 
 import { multinomial, type Prng, seededPrng } from "../math/sampling.ts";
-import { multinomialRatios } from "../math/_sampling_wasm.ts";
 import type { Severity } from "../costs/severity.ts";
 import type { StatsRow } from "./sufficient_stats.ts";
 
@@ -351,16 +350,10 @@ export function bootstrapRatioIntervals<K extends string>(
   );
   const values = names.map(() => [] as number[]);
   if (n > 0) {
-    // every resample and its ratios at once in WebAssembly (the same draws,
-    // the same sums; NaN for a ratio over 0), or one after another here
-    const k = names.length;
-    const all = multinomialRatios(prng, n, weights, resamples, num, den);
     for (let b = 0; b < resamples; b++) {
-      const counts = all === null ? multinomial(prng, n, weights) : null;
-      for (let j = 0; j < k; j++) {
-        const v = counts === null
-          ? all![b * k + j]
-          : ratioOf(num[j], den[j], counts);
+      const counts = multinomial(prng, n, weights);
+      for (let j = 0; j < names.length; j++) {
+        const v = ratioOf(num[j], den[j], counts);
         if (v !== null && Number.isFinite(v)) values[j].push(v);
       }
     }

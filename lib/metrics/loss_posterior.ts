@@ -25,7 +25,6 @@ import type { CostProfile } from "../costs/profile.ts";
 import { type Severity, severityRank } from "../costs/severity.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix, ruleCost } from "./loss.ts";
 import { gamma, type Prng, seededPrng } from "../math/sampling.ts";
-import { dirichletDraws } from "../math/_sampling_wasm.ts";
 import {
   type Action,
   type Outcome,
@@ -253,11 +252,8 @@ export function lossPosterior(
   const cells = lossCells(stats, options);
   const shares = cells.map((cell) => {
     const m = cell.kinds.length;
-    const shape = cell.kinds.map((k) => k.effectiveCount + prior);
-    // the same draws in WebAssembly, from a generator made by seededPrng
-    const drawn = dirichletDraws(prng, shape, draws);
-    if (drawn !== null) return drawn;
     const out = new Float64Array(draws * m);
+    const shape = cell.kinds.map((k) => k.effectiveCount + prior);
     for (let d = 0; d < draws; d++) {
       let total = 0;
       for (let k = 0; k < m; k++) {

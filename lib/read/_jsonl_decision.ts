@@ -6,7 +6,7 @@
 import { describeIssue } from "../_zod_issue.ts";
 import { type Decision, decisionSchema } from "../decision/decision.ts";
 import { fastDecision } from "../decision/_fast_decision.ts";
-import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { refuseDuplicateKeys } from "../_json.ts";
 import {
   InputRangeError,
   InputSyntaxError,

@@ -10,7 +10,6 @@
 // JavaScript reads every line.
 
 import { SCAN_WASM_BASE64 } from "./_scan_wasm_bytes.ts";
-import { base64Bytes } from "../_base64.ts";
 import type { KeyLog } from "./_stats_builder.ts";
 import type { PartitionedKeys } from "./_key_partitions.ts";
 import { type DecisionScan, WASM_TABLES } from "./_decision_scan.ts";
@@ -19,7 +18,7 @@ let compiled: WebAssembly.Module | null = null;
 
 function scanModule(): WebAssembly.Module {
   return compiled ??= new WebAssembly.Module(
-    base64Bytes(SCAN_WASM_BASE64),
+    Uint8Array.fromBase64(SCAN_WASM_BASE64),
   );
 }
 

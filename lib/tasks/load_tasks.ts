@@ -17,7 +17,7 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
-import { refuseDuplicateKeys } from "../_json_keys.ts";
+import { refuseDuplicateKeys } from "../_json.ts";
 import { regularFile } from "../read/_regular_file.ts";
 
 /** Options for parsing a task file. */

@@ -143,18 +143,6 @@ for (const name of ["score", "sweep"]) {
   });
 }
 
-for (const name of ["score", "sweep"]) {
-  Deno.test(`running '${name}' loads no Node.js module up front (the first costs 22-36 ms of setting up Deno's Node layer)`, async () => {
-    const from = await reach(`commands/${name}.ts`);
-    assert.deepEqual(
-      [...from.keys()].filter((m) => m.startsWith("node:")).map((m) =>
-        chain(from, m)
-      ),
-      [],
-    );
-  });
-}
-
 Deno.test("the JSONL reader and its workers load no schema library up front: the byte scanner reads the Decision schema's table, not the zod schema", async () => {
   for (
     const root of [
