@@ -88,6 +88,12 @@ export interface DecisionField {
   readonly nulls: NullRule;
   /** What the field means, in one sentence (docs/formats.md says more). */
   readonly doc: string;
+  /**
+   * A storage hint, not a rule: `true` when the column holds a few values
+   * that repeat from row to row (model and class ids, the closed sets), so
+   * that columnar files (Arrow) store it dictionary-encoded. Default: plain.
+   */
+  readonly repeats?: boolean;
 }
 
 const ID = { kind: "id" } as const;
@@ -116,6 +122,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "Id of the model that answered.",
+    repeats: true,
   },
   {
     key: "taskId",
@@ -140,6 +147,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "Consequence severity of a wrong automatic decision on this task.",
+    repeats: true,
   },
   {
     key: "trueClass",
@@ -148,6 +156,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: 'Gold class, "MATCH" for a clean item.',
+    repeats: true,
   },
   {
     key: "predClass",
@@ -156,6 +165,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "Class the decision was taken as (after any parse fallback).",
+    repeats: true,
   },
   {
     key: "parseOk",
@@ -180,6 +190,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "auto or escalate.",
+    repeats: true,
   },
   {
     key: "cost.completeness",
@@ -188,6 +199,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "Whether the cost of producing the decision is known.",
+    repeats: true,
   },
   {
     key: "cost.usd",
@@ -208,6 +220,7 @@ export const DECISION_FIELDS = [
     required: true,
     nulls: NEVER,
     doc: "Terminal outcome of the attempt.",
+    repeats: true,
   },
   {
     key: "tokensIn",
@@ -240,6 +253,7 @@ export const DECISION_FIELDS = [
     required: false,
     nulls: { reads: "value" },
     doc: "Where pCorrect came from, or null when there is no probability.",
+    repeats: true,
   },
   {
     key: "answer",
@@ -539,19 +553,36 @@ export function unflattenRow(
   row: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of DECISION_FIELDS) {
-    const v = row[f.column];
-    if (!f.required && v == null) continue;
-    const dot = f.key.indexOf(".");
-    if (dot < 0) out[f.key] = v;
+  for (const p of PATHS) {
+    const v = row[p.column];
+    if (!p.required && v == null) continue;
+    if (p.member === null) out[p.head] = v;
     else {
-      const head = f.key.slice(0, dot);
-      const inner = (out[head] ??= {}) as Record<string, unknown>;
-      inner[f.key.slice(dot + 1)] = v;
+      const inner = (out[p.head] ??= {}) as Record<string, unknown>;
+      inner[p.member] = v;
     }
   }
   return out;
 }
+
+/**
+ * Each field's key split once (`cost.usd`: head `cost`, member `usd`), as
+ * unflattenRow and flattenRecord read it for every row.
+ */
+const PATHS: readonly {
+  readonly column: string;
+  readonly required: boolean;
+  readonly head: string;
+  readonly member: string | null;
+}[] = DECISION_FIELDS.map((f) => {
+  const dot = f.key.indexOf(".");
+  return {
+    column: f.column,
+    required: f.required,
+    head: dot < 0 ? f.key : f.key.slice(0, dot),
+    member: dot < 0 ? null : f.key.slice(dot + 1),
+  };
+});
 
 /**
  * A Decision-shaped record as a flat row: a value or null for every column.
@@ -573,12 +604,11 @@ export function flattenRecord(
   record: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of DECISION_FIELDS) {
-    const dot = f.key.indexOf(".");
-    const v = dot < 0 ? record[f.key] : (record[f.key.slice(0, dot)] as
-      | Record<string, unknown>
-      | undefined)?.[f.key.slice(dot + 1)];
-    out[f.column] = v === undefined ? null : v;
+  for (const p of PATHS) {
+    const v = p.member === null
+      ? record[p.head]
+      : (record[p.head] as Record<string, unknown> | undefined)?.[p.member];
+    out[p.column] = v === undefined ? null : v;
   }
   return out;
 }

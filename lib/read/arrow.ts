@@ -16,6 +16,7 @@ import * as aq from "arquero";
 import type { ColumnTable } from "arquero";
 import {
   bool,
+  type DataType,
   dictionary,
   float64,
   int64,
@@ -35,11 +36,15 @@ import {
   InputSyntaxError,
   InputTypeError,
 } from "../input_error.ts";
-import { isPCorrectSource } from "../decision/pcorrect_source.ts";
-
-import type {
-  DecisionColumn,
-  OptionalDecisionColumn,
+import {
+  DECISION_FIELDS,
+  type DecisionColumn,
+  type DecisionField,
+  isValidFlatRow,
+  kindOfRule,
+  type OptionalDecisionColumn,
+  ruleInWords,
+  unflattenRow,
 } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 
@@ -56,33 +61,14 @@ export type FlatDecisionRow =
   & Record<Exclude<DecisionColumn, OptionalColumn>, unknown>
   & Partial<Record<OptionalColumn, unknown>>;
 
-const NUMERIC: ReadonlySet<string> = new Set([
-  "trial",
-  "pCorrect",
-  "costUsd",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-]);
+const FIELDS: readonly DecisionField[] = DECISION_FIELDS;
+
+// the columns that hold numbers: checked finite, and int64 bigints made numbers
+const NUMERIC: readonly DecisionColumn[] = FIELDS
+  .filter((f) => kindOfRule(f.rule) === "number")
+  .map((f) => f.column as DecisionColumn);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const SEVERITY: ReadonlySet<unknown> = new Set([
-  "LOW",
-  "MEDIUM",
-  "HIGH",
-  "CRITICAL",
-]);
-const OUTCOME: ReadonlySet<unknown> = new Set([
-  "resolved",
-  "model_failure",
-  "safety_failure",
-  "harness_failure",
-  "environment_failure",
-  "grader_failure",
-  "invalid_case",
-  "timeout",
-  "cancelled",
-]);
 
 /**
  * Check that a file's column names are exactly the flat Decision columns.
@@ -142,65 +128,37 @@ export function checkDecisionColumns(
   }
 }
 
-function isId(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
+/**
+ * A zod issue of an unflattened row, named by its flat column: a nested
+ * member (`cost.usd`) by its column (`costUsd`). The nested key's union
+ * refuses the member the others depend on (`cost.completeness`) in its own
+ * words; that member's column gets its rule's words instead.
+ */
+function flatIssue<T extends { path: PropertyKey[]; message: string }>(
+  issue: T,
+): T {
+  const [head, member] = issue.path;
+  const tag = typeof head === "string" ? NESTED.get(head) : undefined;
+  if (tag === undefined) return issue;
+  const f = FIELD_BY_KEY.get(`${String(head)}.${String(member)}`);
+  return f !== undefined && f !== tag
+    ? { ...issue, path: [f.column] }
+    : { ...issue, path: [tag.column], message: `must be ${ruleInWords(tag)}` };
 }
 
-function isCount(v: unknown): boolean {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-}
+const FIELD_BY_KEY: ReadonlyMap<string, DecisionField> = new Map(
+  FIELDS.map((f) => [f.key, f]),
+);
 
-function isOptionalCount(v: unknown): boolean {
-  return v === null || isCount(v);
-}
-
-// Accepts exactly the rows that decisionSchema accepts once unflattened (a
-// property test pins this); anything else goes through zod for the message.
-function isValidFlat(r: FlatDecisionRow): boolean {
-  const p = r.pCorrect;
-  const usd = r.costUsd;
-  const c = r.costCompleteness;
-  const lat = r.latencyMs;
-  return isId(r.runId) && isId(r.modelId) && isId(r.taskId) &&
-    isCount(r.trial) && SEVERITY.has(r.severity) && isId(r.trueClass) &&
-    isId(r.predClass) && typeof r.parseOk === "boolean" &&
-    (p === null || (typeof p === "number" && p >= 0 && p <= 1)) &&
-    (r.action === "auto" || r.action === "escalate") &&
-    ((c === "complete" || c === "partial")
-      ? typeof usd === "number" && Number.isFinite(usd) && usd >= 0
-      : (c === "unavailable" || c === "not_applicable") && usd === null) &&
-    OUTCOME.has(r.outcome) && isOptionalCount(r.tokensIn) &&
-    isOptionalCount(r.tokensOut) &&
-    (lat === null ||
-      (typeof lat === "number" && Number.isFinite(lat) && lat >= 0)) &&
-    (r.pCorrectSource == null || isPCorrectSource(r.pCorrectSource)) &&
-    (r.answer == null || typeof r.answer === "string") &&
-    (r.target == null || typeof r.target === "string");
-}
-
-function unflatten(r: FlatDecisionRow): Record<string, unknown> {
-  const value: Record<string, unknown> = {
-    runId: r.runId,
-    modelId: r.modelId,
-    taskId: r.taskId,
-    trial: r.trial,
-    severity: r.severity,
-    trueClass: r.trueClass,
-    predClass: r.predClass,
-    parseOk: r.parseOk,
-    pCorrect: r.pCorrect,
-    action: r.action,
-    cost: { completeness: r.costCompleteness, usd: r.costUsd },
-    outcome: r.outcome,
-  };
-  if (r.tokensIn !== null) value.tokensIn = r.tokensIn;
-  if (r.tokensOut !== null) value.tokensOut = r.tokensOut;
-  if (r.latencyMs !== null) value.latencyMs = r.latencyMs;
-  if (r.pCorrectSource != null) value.pCorrectSource = r.pCorrectSource;
-  if (r.answer != null) value.answer = r.answer;
-  if (r.target != null) value.target = r.target;
-  return value;
-}
+/** Each nested key (`cost`), with the member its other members' nulls depend on. */
+const NESTED: ReadonlyMap<string, DecisionField> = new Map(
+  FIELDS.flatMap((f): [string, DecisionField][] => {
+    const n = f.nulls;
+    if (n.reads !== "when" || !f.key.includes(".")) return [];
+    const tag = FIELDS.find((t) => t.column === n.column)!;
+    return [[f.key.slice(0, f.key.indexOf(".")), tag]];
+  }),
+);
 
 /**
  * Check one flat row and turn it into a Decision.
@@ -241,7 +199,7 @@ function unflatten(r: FlatDecisionRow): Record<string, unknown> {
 export function flatDecision(row: FlatDecisionRow, where: string): Decision {
   let r = row;
   for (const c of NUMERIC) {
-    const v = r[c as DecisionColumn];
+    const v = r[c];
     if (typeof v === "number" && !Number.isFinite(v)) {
       throw new InputRangeError(
         `${where}: ${c} must be a finite number, got ${v}`,
@@ -257,23 +215,14 @@ export function flatDecision(row: FlatDecisionRow, where: string): Decision {
       (r as Record<string, unknown>)[c] = Number(v);
     }
   }
-  const value = unflatten(r);
-  if (isValidFlat(r)) return value as unknown as Decision;
+  const value = unflattenRow(r);
+  // exactly the rows that decisionSchema accepts; zod only names the error
+  if (isValidFlatRow(r)) return value as unknown as Decision;
   const parsed = decisionSchema.safeParse(value);
   if (parsed.success) return parsed.data as unknown as Decision;
   const issue = parsed.error.issues[0];
-  const head = issue.path[0];
-  const flat = head !== "cost"
-    ? issue
-    : issue.path[1] === "usd"
-    ? { ...issue, path: ["costUsd"] }
-    : {
-      ...issue,
-      path: ["costCompleteness"],
-      message: `must be one of complete, partial, unavailable, not_applicable`,
-    };
   const message = `${where}: ${
-    describeIssue(flat as typeof issue, r as Record<string, unknown>)
+    describeIssue(flatIssue(issue), r as Record<string, unknown>)
   }`;
   throw issue.code === "invalid_type" || issue.code === "unrecognized_keys"
     ? new InputTypeError(message, { cause: parsed.error })
@@ -472,30 +421,20 @@ export function decisionsFromColumns(
 ): Decision[] {
   const out: Decision[] = new Array(rows);
   const seen = new Map<string, number>();
-  const c = cols;
+  const arrays = DECISION_COLUMNS.map((c) =>
+    (cols as Readonly<Record<string, ArrayLike<unknown> | undefined>>)[c]
+  );
+  // one row, refilled for each record: flatDecision keeps nothing of it, and
+  // a row whose shape never changes keeps this loop fast
+  const row = Object.fromEntries(
+    DECISION_COLUMNS.map((c) => [c, null]),
+  ) as Record<DecisionColumn, unknown>;
+  const n = arrays.length;
   for (let i = 0; i < rows; i++) {
-    // explicit fields keep the row's shape fixed, which keeps this loop fast
-    const row: FlatDecisionRow = {
-      runId: value(c.runId[i]),
-      modelId: value(c.modelId[i]),
-      taskId: value(c.taskId[i]),
-      trial: value(c.trial[i]),
-      severity: value(c.severity[i]),
-      trueClass: value(c.trueClass[i]),
-      predClass: value(c.predClass[i]),
-      parseOk: value(c.parseOk[i]),
-      pCorrect: value(c.pCorrect[i]),
-      action: value(c.action[i]),
-      costCompleteness: value(c.costCompleteness[i]),
-      costUsd: value(c.costUsd[i]),
-      outcome: value(c.outcome[i]),
-      tokensIn: value(c.tokensIn?.[i]),
-      tokensOut: value(c.tokensOut?.[i]),
-      latencyMs: value(c.latencyMs?.[i]),
-      pCorrectSource: value(c.pCorrectSource?.[i]),
-      answer: value(c.answer?.[i]),
-      target: value(c.target?.[i]),
-    };
+    for (let k = 0; k < n; k++) {
+      const a = arrays[k];
+      row[DECISION_COLUMNS[k]] = a === undefined ? null : value(a[i]);
+    }
     const at = `${where}: row ${i + 1}`;
     const d = flatDecision(row, at);
     const key = decisionKey(d);
@@ -543,38 +482,35 @@ export async function loadDecisionsArrow(path: string): Promise<ColumnTable> {
 }
 
 /** Arrow types of the flat layout, as {@linkcode decisionsToArrow} writes them. */
-function arrowTypes() {
-  const enumType = () => dictionary(utf8());
-  return {
-    runId: utf8(),
-    modelId: enumType(),
-    taskId: utf8(),
-    trial: int64(),
-    severity: enumType(),
-    trueClass: enumType(),
-    predClass: enumType(),
-    parseOk: bool(),
-    pCorrect: float64(),
-    action: enumType(),
-    costCompleteness: enumType(),
-    costUsd: float64(),
-    outcome: enumType(),
-    tokensIn: int64(),
-    tokensOut: int64(),
-    latencyMs: float64(),
-    pCorrectSource: enumType(),
-    answer: utf8(),
-    target: utf8(),
-  };
+function arrowTypes(): Record<DecisionColumn, DataType> {
+  const types = {} as Record<DecisionColumn, DataType>;
+  for (const f of FIELDS) {
+    types[f.column as DecisionColumn] = arrowTypeOf(f);
+  }
+  return types;
+}
+
+/** The Arrow type of a field: from its rule's kind, and its storage hint. */
+function arrowTypeOf(f: DecisionField): DataType {
+  switch (kindOfRule(f.rule)) {
+    case "number":
+      return f.rule.kind === "count" ? int64() : float64();
+    case "boolean":
+      return bool();
+    case "text":
+      return f.repeats === true ? dictionary(utf8()) : utf8();
+  }
 }
 
 /**
  * Encode a decision table as Arrow IPC (file format) bytes.
  *
- * Columns are written with fixed types whatever their values: strings as
- * UTF-8 (the closed sets and class names dictionary-encoded), `trial` and
- * token counts as Int64, probabilities, dollars and latency as Float64,
- * `parseOk` as Bool; `null` stays null.
+ * Columns are written with fixed types whatever their values, from each
+ * field's rule in the Decision schema: text as UTF-8 (dictionary-encoded
+ * where the schema says its values repeat: model and class ids, the closed
+ * sets), counts (`trial`, tokens) as Int64, other numbers (probabilities,
+ * dollars, latency) as Float64, booleans (`parseOk`) as Bool; `null` stays
+ * null.
  *
  * @param table A decision table with the columns of {@linkcode DECISION_COLUMNS}.
  * @returns Arrow IPC file bytes.

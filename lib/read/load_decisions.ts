@@ -12,7 +12,7 @@ import { decisionFromLine } from "./_jsonl_decision.ts";
 import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 import { stripBom } from "../_bom.ts";
-import { DECISION_COLUMNS } from "../decision/decision_columns.ts";
+import { DECISION_FIELDS } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 
 /** Options for parsing a run export. */
@@ -138,29 +138,26 @@ export function parseDecisionsJsonl(
  */
 export function decisionTable(decisions: readonly Decision[]): ColumnTable {
   const n = decisions.length;
+  const rows = decisions as readonly unknown[] as readonly Record<
+    string,
+    unknown
+  >[];
   const cols: Record<string, unknown[]> = {};
-  for (const c of DECISION_COLUMNS) cols[c] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const d = decisions[i];
-    cols.runId[i] = d.runId;
-    cols.modelId[i] = d.modelId;
-    cols.taskId[i] = d.taskId;
-    cols.trial[i] = d.trial;
-    cols.severity[i] = d.severity;
-    cols.trueClass[i] = d.trueClass;
-    cols.predClass[i] = d.predClass;
-    cols.parseOk[i] = d.parseOk;
-    cols.pCorrect[i] = d.pCorrect;
-    cols.action[i] = d.action;
-    cols.costCompleteness[i] = d.cost.completeness;
-    cols.costUsd[i] = d.cost.usd;
-    cols.outcome[i] = d.outcome;
-    cols.tokensIn[i] = d.tokensIn ?? null;
-    cols.tokensOut[i] = d.tokensOut ?? null;
-    cols.latencyMs[i] = d.latencyMs ?? null;
-    cols.pCorrectSource[i] = d.pCorrectSource ?? null;
-    cols.answer[i] = d.answer ?? null;
-    cols.target[i] = d.target ?? null;
+  // column by column, one key per pass
+  for (const f of DECISION_FIELDS) {
+    const col: unknown[] = new Array(n);
+    const dot = f.key.indexOf(".");
+    if (dot < 0) {
+      const key = f.key;
+      for (let i = 0; i < n; i++) col[i] = rows[i][key] ?? null;
+    } else {
+      const head = f.key.slice(0, dot);
+      const member = f.key.slice(dot + 1);
+      for (let i = 0; i < n; i++) {
+        col[i] = (rows[i][head] as Record<string, unknown>)[member] ?? null;
+      }
+    }
+    cols[f.column] = col;
   }
   return aq.table(cols);
 }

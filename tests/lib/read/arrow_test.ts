@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
-import { float64, int64, utf8 } from "@uwdata/flechette";
+import {
+  bool,
+  dictionary,
+  float64,
+  int64,
+  tableFromIPC,
+  utf8,
+} from "@uwdata/flechette";
 import fc from "fast-check";
 import {
   decisionsToArrow,
@@ -19,6 +26,11 @@ import {
   decisionTable,
   loadDecisionsJsonl,
 } from "../../../lib/read/load_decisions.ts";
+import {
+  DECISION_FIELDS,
+  type DecisionField,
+  kindOfRule,
+} from "../../../lib/decision/schema.ts";
 import {
   decision,
   mixedDecisions as mixed,
@@ -247,4 +259,49 @@ Deno.test("flatDecision() accepts exactly the rows the Decision schema accepts (
     { seed: 20261131, numRuns: 2000 },
   );
   assert.ok(accepted > 100 && refused > 100, `${accepted} / ${refused}`);
+});
+
+Deno.test("decisionsToArrow() types each column from its rule and storage hint in the Decision schema", () => {
+  const table = tableFromIPC(decisionsToArrow(decisionTable(mixed())), {
+    useBigInt: true,
+  });
+  const typeOf = new Map(
+    table.schema.fields.map((f) => [f.name, f.type as { typeId: number }]),
+  );
+  // the type's id with its width or precision (Int64, not Int32)
+  const shape = (t: unknown) => {
+    const { typeId, bitWidth, precision } = t as Record<string, unknown>;
+    return { typeId, bitWidth, precision };
+  };
+  const fields: readonly DecisionField[] = DECISION_FIELDS;
+  for (const f of fields) {
+    const kind = kindOfRule(f.rule);
+    const expected = kind === "number"
+      ? (f.rule.kind === "count" ? int64() : float64())
+      : kind === "boolean"
+      ? bool()
+      : f.repeats === true
+      ? dictionary(utf8())
+      : utf8();
+    assert.deepEqual(shape(typeOf.get(f.column)), shape(expected), f.column);
+  }
+  // as the columns were typed before the schema said so
+  const ids = (cs: string[]) => cs.map((c) => typeOf.get(c)?.typeId);
+  assert.deepEqual(
+    ids(["runId", "taskId", "answer", "target"]),
+    Array(4).fill(utf8().typeId),
+  );
+  assert.deepEqual(
+    ids([
+      "modelId",
+      "severity",
+      "trueClass",
+      "predClass",
+      "action",
+      "costCompleteness",
+      "outcome",
+      "pCorrectSource",
+    ]),
+    Array(8).fill(dictionary(utf8()).typeId),
+  );
 });
