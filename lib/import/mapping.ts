@@ -35,6 +35,7 @@ import {
   InputTypeError,
 } from "../input_error.ts";
 import { readUtf8File } from "../read/_utf8.ts";
+import { importLater } from "../_late_import.ts";
 import {
   isPCorrectSource,
   PCORRECT_SOURCES,
@@ -153,14 +154,15 @@ function checkLevel(value: unknown, where: string): Severity {
 /**
  * Parse a severity map: CSV with a `key,severity` header, or a JSON object
  * `{"key": "HIGH"}`. A JSON document is recognised by its first non-blank
- * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused. Keys must be unique and severities valid; blank CSV lines
- * are skipped, quoted CSV fields are not supported (a key with a comma is
- * refused rather than split).
+ * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused.
+ * Keys must be unique and severities valid. The CSV is read by lossbook's
+ * CSV reader (RFC 4180: a key with a comma or a quote is quoted, `"a,b"`;
+ * blank lines are skipped), loaded only for a CSV map; cells are trimmed.
  *
  * @param text The file's text.
  * @param file The file's path, for messages.
  * @returns Key to severity.
- * @throws {SyntaxError} For a bad header or unparseable JSON.
+ * @throws {SyntaxError} For a bad header, malformed CSV or unparseable JSON.
  * @throws {RangeError} For a repeated key or an unknown severity (naming line or key).
  *
  * @example
@@ -168,17 +170,17 @@ function checkLevel(value: unknown, where: string): Severity {
  * import assert from "node:assert/strict";
  * import { parseSeverityMap } from "./mapping.ts";
  *
- * const csv = parseSeverityMap("key,severity\nt1,HIGH\nt2,LOW\n", "map.csv");
+ * const csv = await parseSeverityMap("key,severity\nt1,HIGH\nt2,LOW\n", "map.csv");
  * assert.equal(csv.get("t2"), "LOW");
- * const json = parseSeverityMap('{"t1": "CRITICAL"}', "map.json");
+ * const json = await parseSeverityMap('{"t1": "CRITICAL"}', "map.json");
  * assert.equal(json.get("t1"), "CRITICAL");
- * assert.throws(() => parseSeverityMap("key,severity\nt1,HUGE\n", "m.csv"), /line 2/);
+ * await assert.rejects(() => parseSeverityMap("key,severity\nt1,HUGE\n", "m.csv"), /line 2/);
  * ```
  */
-export function parseSeverityMap(
+export async function parseSeverityMap(
   text: string,
   file: string,
-): Map<string, Severity> {
+): Promise<Map<string, Severity>> {
   const where = `Cannot read severity map ${file}`;
   const body = text.replace(/^\uFEFF/, "");
   const map = new Map<string, Severity>();
@@ -197,26 +199,35 @@ export function parseSeverityMap(
     }
     return map;
   }
-  const lines = body.split(/\r?\n/);
-  const header = lines[0].split(",").map((s) => s.trim());
-  if (header.length !== 2 || header[0] !== "key" || header[1] !== "severity") {
-    throw new InputSyntaxError(
-      `${where}: line 1: header must be "key,severity", got ${
-        JSON.stringify(lines[0])
+  const { readCsvText } = await importLater<
+    typeof import("../read/_csv_records.ts")
+  >(new URL("../read/_csv_records.ts", import.meta.url));
+  const badHeader = (line: number, got: string) =>
+    new InputSyntaxError(
+      `${where}: line ${line}: header must be "key,severity", got ${
+        JSON.stringify(got)
       }`,
     );
-  }
+  let header = false;
   const lineOf = new Map<string, number>();
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i].trim() === "") continue;
-    const cells = lines[i].split(",");
-    const at = `${where}: line ${i + 1}`;
-    if (cells.length !== 2) {
+  readCsvText(body, where, ({ fields, line }) => {
+    if (!header) {
+      const names = fields.map((s) => s.trim());
+      if (names.length !== 2 || names[0] !== "key" || names[1] !== "severity") {
+        throw badHeader(line, fields.join(","));
+      }
+      header = true;
+      return;
+    }
+    // a line of spaces is blank too
+    if (fields.length === 1 && fields[0].trim() === "") return;
+    const at = `${where}: line ${line}`;
+    if (fields.length !== 2) {
       throw new InputSyntaxError(
-        `${at}: expected 2 fields (key,severity), got ${cells.length}`,
+        `${at}: expected 2 fields (key,severity), got ${fields.length}`,
       );
     }
-    const key = cells[0].trim();
+    const key = fields[0].trim();
     if (key === "") throw new InputRangeError(`${at}: key must not be empty`);
     const first = lineOf.get(key);
     if (first !== undefined) {
@@ -224,9 +235,10 @@ export function parseSeverityMap(
         `${at}: key ${JSON.stringify(key)} repeats line ${first}`,
       );
     }
-    lineOf.set(key, i + 1);
-    map.set(key, checkLevel(cells[1].trim(), at));
-  }
+    lineOf.set(key, line);
+    map.set(key, checkLevel(fields[1].trim(), at));
+  });
+  if (!header) throw badHeader(1, "");
   return map;
 }
 
@@ -307,7 +319,7 @@ export async function severitySpec(
   return {
     kind: "map",
     file,
-    map: parseSeverityMap(await readText(file), file),
+    map: await parseSeverityMap(await readText(file), file),
     keyPath,
   };
 }

@@ -2,12 +2,13 @@
  * CSV run exports: one Decision per record, with the flat columns of
  * {@linkcode DECISION_COLUMNS} as the header.
  *
- * The parser is our own rather than Arquero's `fromCSV`, because Arquero's
- * reader pads short records with nulls, drops extra fields and does not
- * report line numbers, and lossbook must refuse such rows and name the line.
- * It follows RFC 4180: fields are separated by commas, a field may be quoted
- * with `"` (a quote inside is doubled), quoted fields may span lines, records
- * end with LF or CRLF, blank lines are skipped.
+ * Records are read by csv-parse, lossbook's one CSV reader, rather than
+ * Arquero's `fromCSV`, because Arquero's reader pads short records with
+ * nulls, drops extra fields and does not report line numbers, and lossbook
+ * must refuse such rows and name the line. It follows RFC 4180: fields are
+ * separated by commas, a field may be quoted with `"` (a quote inside is
+ * doubled), quoted fields may span lines, records end with LF, CRLF or CR,
+ * blank lines are skipped. A file is streamed, never read into one string.
  *
  * @module
  */
@@ -27,7 +28,12 @@ import {
   decisionTable,
   type ParseDecisionsOptions,
 } from "./load_decisions.ts";
-import { invalidUtf8At, lineOfByte } from "./_utf8.ts";
+import {
+  type DecisionField,
+  fieldOfColumn,
+  kindOfRule,
+} from "../decision/schema.ts";
+import { type CsvRecord, readCsvFile, readCsvText } from "./_csv_records.ts";
 import { InputSyntaxError } from "../input_error.ts";
 
 /**
@@ -40,237 +46,29 @@ export const CSV_NUMBER_PATTERN =
   "-?(?:[0-9]+(?:[.][0-9]*)?|[.][0-9]+)(?:[eE][+-]?[0-9]+)?";
 
 const NUMBER = new RegExp(`^${CSV_NUMBER_PATTERN}$`);
-const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
-  "trial",
-  "pCorrect",
-  "costUsd",
-  "tokensIn",
-  "tokensOut",
-  "latencyMs",
-]);
-
-/** One CSV record: its fields and the line on which it starts (1-based). */
-export interface CsvRecord {
-  /** The field texts, unquoted. */
-  readonly fields: string[];
-  /** Line on which the record starts. */
-  readonly line: number;
-}
-
-const QUOTE = 34, COMMA = 44, LF = 10, CR = 13;
 
 /**
- * An incremental RFC 4180 record reader: push text in chunks of any size,
- * take the complete records.
- *
- * Strict: a quote inside an unquoted field, a character after a closing
- * quote, and an unterminated quoted field are errors naming the line.
- * Blank lines are skipped. A byte-order mark at the start is dropped.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { CsvReader } from "./csv.ts";
- *
- * const r = new CsvReader("x.csv");
- * const records = [...r.push('a,"b\nc"\r\n\n1,'), ...r.push("2\n"), ...r.finish()];
- * assert.deepEqual(records, [
- *   { fields: ["a", "b\nc"], line: 1 },
- *   { fields: ["1", "2"], line: 4 },
- * ]);
- * assert.throws(() => new CsvReader("x.csv").push('a,b"c\n'), /x\.csv: line 1: unexpected quote/);
- * ```
+ * How a cell of a field's column reads, from the field's rule: an empty
+ * cell of a number or boolean column is null, a number must match
+ * {@linkcode CSV_NUMBER_PATTERN} and a boolean be `true` or `false`; text
+ * that is none of these stays text, for the row check to refuse. An empty
+ * cell of a text column is null where the field may be null (CSV cannot
+ * tell an empty string from a missing value once unquoted), and the empty
+ * string elsewhere.
  */
-export class CsvReader {
-  #path: string;
-  #line = 1;
-  #recordLine = 1;
-  #fields: string[] = [];
-  #field = "";
-  #quoted = false; // inside a quoted field
-  #closed = false; // just after a quote inside a quoted field
-  #afterQuoted = false; // the current field was quoted and has closed
-  #fieldStarted = false;
-  #fieldLine = 1; // line on which the open quoted field started
-  #skipLf = false; // a record ended with CR at the end of the last chunk
-  #crPending = false; // a quoted field's last chunk ended with CR
-  #start = true;
-
-  /**
-   * @param path File path shown in errors.
-   */
-  constructor(path: string) {
-    this.#path = path;
-  }
-
-  #fail(message: string, line: number): never {
-    throw new InputSyntaxError(
-      `Cannot load run export ${this.#path}: line ${line}: ${message}`,
-    );
-  }
-
-  #endField(): void {
-    this.#fields.push(this.#field);
-    this.#field = "";
-    this.#afterQuoted = false;
-    this.#fieldStarted = false;
-  }
-
-  #endRecord(out: CsvRecord[]): void {
-    const blank = this.#fields.length === 0 && !this.#fieldStarted &&
-      this.#field === "" && !this.#afterQuoted;
-    if (!blank) {
-      this.#endField();
-      out.push({ fields: this.#fields, line: this.#recordLine });
-    }
-    this.#fields = [];
-    this.#field = "";
-    this.#afterQuoted = false;
-    this.#fieldStarted = false;
-  }
-
-  /**
-   * Read a chunk of text.
-   *
-   * @param text The next chunk.
-   * @returns The records completed by this chunk.
-   * @throws {SyntaxError} On malformed quoting.
-   */
-  push(text: string): CsvRecord[] {
-    const out: CsvRecord[] = [];
-    let i = 0;
-    const n = text.length;
-    if (this.#start && n > 0) {
-      this.#start = false;
-      if (text.charCodeAt(0) === 0xfeff) i = 1;
-    }
-    if (this.#skipLf && i < n) {
-      this.#skipLf = false;
-      if (text.charCodeAt(i) === LF) i++;
-    }
-    while (i < n) {
-      if (this.#quoted) {
-        if (this.#closed) {
-          this.#closed = false;
-          if (text.charCodeAt(i) === QUOTE) {
-            this.#field += '"';
-            i++;
-            continue;
-          }
-          this.#quoted = false;
-          this.#afterQuoted = true;
-          continue;
-        }
-        if (this.#crPending) {
-          this.#crPending = false;
-          if (text.charCodeAt(i) !== LF) this.#line++;
-        }
-        const q = text.indexOf('"', i);
-        const end = q < 0 ? n : q;
-        const chunk = text.slice(i, end);
-        this.#field += chunk;
-        for (let k = 0; k < chunk.length; k++) {
-          const c = chunk.charCodeAt(k);
-          if (c === LF) this.#line++;
-          else if (c === CR) {
-            if (k + 1 === chunk.length && q < 0) this.#crPending = true;
-            else if (chunk.charCodeAt(k + 1) !== LF) this.#line++;
-          }
-        }
-        if (q < 0) return out;
-        this.#closed = true;
-        i = q + 1;
-        continue;
-      }
-      const c = text.charCodeAt(i);
-      if (c === COMMA) {
-        this.#endField();
-        this.#fieldStarted = true;
-        i++;
-      } else if (c === LF || c === CR) {
-        this.#endRecord(out);
-        this.#line++;
-        this.#recordLine = this.#line;
-        i++;
-        if (c === CR) {
-          if (i < n) {
-            if (text.charCodeAt(i) === LF) i++;
-          } else this.#skipLf = true;
-        }
-      } else if (this.#afterQuoted) {
-        this.#fail(
-          `unexpected ${JSON.stringify(text[i])} after a closing quote`,
-          this.#line,
-        );
-      } else if (c === QUOTE) {
-        if (this.#field !== "") {
-          this.#fail("unexpected quote inside an unquoted field", this.#line);
-        }
-        this.#quoted = true;
-        this.#fieldStarted = true;
-        this.#fieldLine = this.#line;
-        i++;
-      } else {
-        let j = i + 1;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (d === COMMA || d === LF || d === CR || d === QUOTE) break;
-          j++;
-        }
-        this.#field += text.slice(i, j);
-        this.#fieldStarted = true;
-        i = j;
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Finish reading: the last record, if the text did not end with a newline.
-   *
-   * @returns The remaining record, if any.
-   * @throws {SyntaxError} When a quoted field is still open.
-   */
-  finish(): CsvRecord[] {
-    if (this.#quoted && !this.#closed) {
-      this.#fail("unterminated quoted field", this.#fieldLine);
-    }
-    if (this.#closed) {
-      this.#closed = false;
-      this.#quoted = false;
-      this.#afterQuoted = true;
-    }
-    const out: CsvRecord[] = [];
-    this.#endRecord(out);
-    return out;
+function cellReader(field: DecisionField): (text: string) => unknown {
+  switch (kindOfRule(field.rule)) {
+    case "number":
+      return (t) => t === "" ? null : NUMBER.test(t) ? Number(t) : t;
+    case "boolean":
+      return (t) =>
+        t === "true" ? true : t === "false" ? false : t === "" ? null : t;
+    case "text":
+      return field.nulls.reads === "never"
+        ? (t) => t
+        : (t) => t === "" ? null : t;
   }
 }
-
-function cellValue(column: DecisionColumn, text: string): unknown {
-  if (NUMERIC_COLUMNS.has(column)) {
-    if (text === "") return null;
-    return NUMBER.test(text) ? Number(text) : text;
-  }
-  if (column === "parseOk") {
-    return text === "true"
-      ? true
-      : text === "false"
-      ? false
-      : text === ""
-      ? null
-      : text;
-  }
-  // an empty cell of a nullable text column is null (CSV cannot tell an
-  // empty string from a missing value once unquoted)
-  if (text === "" && NULLABLE_TEXT.has(column)) return null;
-  return text;
-}
-
-const NULLABLE_TEXT: ReadonlySet<string> = new Set([
-  "pCorrectSource",
-  "answer",
-  "target",
-]);
 
 /** Options for checking CSV decisions as they stream past. */
 interface VisitOptions {
@@ -286,24 +84,24 @@ interface VisitOptions {
  */
 class CsvDecisions {
   #where: string;
-  #reader: CsvReader;
   #order: DecisionColumn[] | null = null;
+  #cells: ((text: string) => unknown)[] = [];
   #seen = new Map<string, number>();
   #options: VisitOptions;
+  #visit: (d: Decision) => void;
   #row = {} as FlatDecisionRow;
 
-  constructor(path: string, options: VisitOptions) {
-    this.#where = `Cannot load run export ${path}`;
-    this.#reader = new CsvReader(path);
+  constructor(
+    where: string,
+    options: VisitOptions,
+    visit: (d: Decision) => void,
+  ) {
+    this.#where = where;
     this.#options = options;
+    this.#visit = visit;
   }
 
-  push(text: string, visit: (d: Decision) => void): void {
-    for (const r of this.#reader.push(text)) this.#record(r, visit);
-  }
-
-  finish(visit: (d: Decision) => void): void {
-    for (const r of this.#reader.finish()) this.#record(r, visit);
+  finish(): void {
     if (this.#order === null) {
       throw new InputSyntaxError(
         `${this.#where}: line 1: missing header row (expected ${
@@ -313,10 +111,11 @@ class CsvDecisions {
     }
   }
 
-  #record(r: CsvRecord, visit: (d: Decision) => void): void {
+  record = (r: CsvRecord): void => {
     if (this.#order === null) {
       checkDecisionColumns(r.fields, `${this.#where}: line ${r.line}: header`);
       this.#order = r.fields as DecisionColumn[];
+      this.#cells = this.#order.map((c) => cellReader(fieldOfColumn(c)));
       return;
     }
     const at = `${this.#where}: line ${r.line}`;
@@ -327,8 +126,9 @@ class CsvDecisions {
       );
     }
     const row = this.#row;
+    const cells = this.#cells;
     for (let k = 0; k < order.length; k++) {
-      row[order[k]] = cellValue(order[k], r.fields[k]);
+      row[order[k]] = cells[k](r.fields[k]);
     }
     const d = flatDecision(row, at);
     if (this.#options.duplicates !== false) {
@@ -341,8 +141,8 @@ class CsvDecisions {
         this.#seen.set(key, r.line);
       }
     }
-    visit(d);
-  }
+    this.#visit(d);
+  };
 }
 
 /**
@@ -384,10 +184,10 @@ export function parseDecisionsCsv(
   options: ParseDecisionsOptions = {},
 ): Decision[] {
   const out: Decision[] = [];
-  const visit = (d: Decision) => void out.push(d);
-  const state = new CsvDecisions(options.path ?? "<inline>", {});
-  state.push(text, visit);
-  state.finish(visit);
+  const where = `Cannot load run export ${options.path ?? "<inline>"}`;
+  const state = new CsvDecisions(where, {}, (d) => void out.push(d));
+  readCsvText(text, where, state.record);
+  state.finish();
   return out;
 }
 
@@ -396,52 +196,17 @@ async function streamCsv(
   options: VisitOptions,
   visit: (d: Decision) => void,
 ): Promise<void> {
-  const state = new CsvDecisions(path, options);
-  for await (const text of utf8Chunks(path, 1 << 20)) state.push(text, visit);
-  state.finish(visit);
-}
-
-async function* utf8Chunks(
-  path: string,
-  size: number,
-): AsyncGenerator<string> {
-  using file = await Deno.open(path);
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const buffer = new Uint8Array(size);
-  let offset = 0;
-  let lines = 1;
-  const decode = (bytes?: Uint8Array) => {
-    try {
-      return bytes === undefined
-        ? decoder.decode()
-        : decoder.decode(bytes, { stream: true });
-    } catch (error) {
-      // name the first bad byte of this chunk and its line; a sequence cut
-      // by the chunk's start is named at the chunk's start
-      const at = bytes === undefined ? -1 : invalidUtf8At(bytes, false);
-      const byte = at >= 0 ? offset + at : offset;
-      const line = at >= 0 ? lines + lineOfByte(bytes!, at) - 1 : lines;
-      throw new InputSyntaxError(
-        `Cannot load run export ${path}: line ${line}: not valid UTF-8 at byte ${byte}`,
-        { cause: error },
-      );
-    }
-  };
-  while (true) {
-    const n = await file.read(buffer);
-    if (n === null) break;
-    const chunk = buffer.subarray(0, n);
-    yield decode(chunk);
-    for (let i = 0; i < n; i++) if (chunk[i] === 0x0a) lines++;
-    offset += n;
-  }
-  yield decode();
+  const where = `Cannot load run export ${path}`;
+  const state = new CsvDecisions(where, options, visit);
+  await readCsvFile(path, where, state.record);
+  state.finish();
 }
 
 /**
  * Read a CSV run export into an Arquero decision table.
  *
- * The file is streamed in 1 MiB chunks; the result has the same columns and
+ * The file is streamed in 1 MiB chunks (as strict UTF-8: invalid bytes are
+ * refused naming their line and byte); the result has the same columns and
  * values as {@linkcode loadDecisionsJsonl} gives for the same decisions.
  *
  * @param path Path of the `.csv` file (UTF-8).
@@ -530,16 +295,21 @@ export async function checkDecisionsCsv(
  * ```
  */
 export async function readCsvHeader(path: string): Promise<string[]> {
-  const reader = new CsvReader(path);
-  for await (const text of utf8Chunks(path, 1 << 16)) {
-    const records = reader.push(text);
-    if (records.length > 0) return records[0].fields;
+  const where = `Cannot load run export ${path}`;
+  let header: string[] | null = null;
+  const found = new Error("header read"); // stops the reading there
+  try {
+    await readCsvFile(path, where, (r) => {
+      header = r.fields;
+      throw found;
+    }, 1 << 16);
+  } catch (error) {
+    if (error !== found) throw error;
   }
-  const last = reader.finish();
-  if (last.length > 0) return last[0].fields;
-  throw new InputSyntaxError(
-    `Cannot load run export ${path}: line 1: missing header row`,
-  );
+  if (header === null) {
+    throw new InputSyntaxError(`${where}: line 1: missing header row`);
+  }
+  return header;
 }
 
 function csvField(value: unknown): string {

@@ -19,6 +19,7 @@ const ROOT = new URL("../../", import.meta.url);
 const HEAVY = [
   "arquero",
   "@uwdata/flechette",
+  "csv-parse",
   "vega",
   "vega-lite",
   "yaml",

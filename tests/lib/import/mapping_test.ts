@@ -102,31 +102,61 @@ Deno.test("--severity-field reads the severity from the item and refuses a missi
   );
 });
 
-Deno.test("parseSeverityMap() refuses a bad header, a repeated key, an unknown severity and a JSON non-object", () => {
-  assert.throws(
+Deno.test("parseSeverityMap() refuses a bad header, a repeated key, an unknown severity and a JSON non-object", async () => {
+  await assert.rejects(
     () => parseSeverityMap("id,severity\n", "m.csv"),
     /line 1: header must be "key,severity"/,
   );
-  assert.throws(
+  await assert.rejects(
     () => parseSeverityMap("key,severity\na,LOW\na,HIGH\n", "m.csv"),
     /line 3: key "a" repeats line 2/,
   );
-  assert.throws(
+  await assert.rejects(
     () => parseSeverityMap("key,severity\na,LOW,x\n", "m.csv"),
     /line 2: expected 2 fields/,
   );
-  assert.throws(
+  await assert.rejects(
     () => parseSeverityMap('["a"]', "m.json"),
     /expected a JSON object/,
   );
-  assert.throws(
+  await assert.rejects(
     () => parseSeverityMap('{"a": "MILD"}', "m.json"),
     /key "a": severity must be one of/,
   );
   assert.equal(
-    parseSeverityMap("\uFEFFkey,severity\r\na,LOW\r\n\r\n", "m.csv").get("a"),
+    (await parseSeverityMap("\uFEFFkey,severity\r\na,LOW\r\n\r\n", "m.csv"))
+      .get("a"),
     "LOW",
   );
+});
+
+Deno.test("a CSV severity map is read as CSV: a quoted key holds a comma or a quote, a blank line of spaces is skipped, malformed quoting names its line", async () => {
+  const map = await parseSeverityMap(
+    'key,severity\r\n"a,b",HIGH\n  \n"say ""no""", LOW \n',
+    "m.csv",
+  );
+  assert.deepEqual([...map], [["a,b", "HIGH"], ['say "no"', "LOW"]]);
+  await assert.rejects(
+    () => parseSeverityMap('key,severity\na,LOW\nb"c,HIGH\n', "m.csv"),
+    {
+      name: "SyntaxError",
+      message:
+        "Cannot read severity map m.csv: line 3: unexpected quote inside an unquoted field",
+    },
+  );
+  await assert.rejects(
+    () => parseSeverityMap('key,severity\n"a\nb,LOW\n', "m.csv"),
+    {
+      name: "SyntaxError",
+      message:
+        "Cannot read severity map m.csv: line 2: unterminated quoted field",
+    },
+  );
+  await assert.rejects(() => parseSeverityMap("", "m.csv"), {
+    name: "SyntaxError",
+    message:
+      'Cannot read severity map m.csv: line 1: header must be "key,severity", got ""',
+  });
 });
 
 Deno.test("isPCorrectSource() accepts exactly the documented vocabulary", () => {
@@ -196,8 +226,8 @@ Deno.test("pickPCorrect() takes the first available source in default order, or 
   });
 });
 
-Deno.test("a JSON severity map with a repeated key is refused, not resolved to the last", () => {
-  assert.throws(
+Deno.test("a JSON severity map with a repeated key is refused, not resolved to the last", async () => {
+  await assert.rejects(
     () => parseSeverityMap('{"a": "LOW", "a": "CRITICAL"}', "m.json"),
     /duplicate key \$\.a/,
   );

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   checkDecisionsCsv,
-  CsvReader,
   decisionsToCsv,
   loadDecisionsCsv,
   parseDecisionsCsv,
@@ -15,6 +14,11 @@ import {
   loadDecisionsJsonl,
 } from "../../../lib/read/load_decisions.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
+import {
+  type CsvRecord,
+  readCsvBytes,
+  readCsvText,
+} from "../../../lib/read/_csv_records.ts";
 import { decision, mixedDecisions, tempDir, tempFile } from "../../_helpers.ts";
 
 const HEADER = DECISION_COLUMNS.join(",");
@@ -236,6 +240,52 @@ Deno.test("parseDecisionsCsv() refuses malformed quoting with the line where it 
   });
 });
 
+Deno.test("the CSV reader names malformed quoting at its line after line breaks inside quotes and blank lines, in a file read in small chunks too", async () => {
+  const cases: [string, string][] = [
+    [
+      'a,b\n"x\r\ny",z\nc,d"e\n',
+      "line 4: unexpected quote inside an unquoted field",
+    ],
+    [
+      'a,b\n"x\r\ny",z\nc,"d"é\n',
+      'line 4: unexpected "é" after a closing quote',
+    ],
+    ['a,b\r"x\ry",z\rc,"d" \n', 'line 4: unexpected " " after a closing quote'],
+    [
+      'a,b\n"x\r\ny",z\n\n\nc,"d\r\n\r\ne\n',
+      "line 6: unterminated quoted field",
+    ],
+    ['\uFEFFa,"b""\n', "line 1: unterminated quoted field"],
+  ];
+  for (const [text, message] of cases) {
+    assert.throws(() => readCsvText(text, "p.csv", () => {}), {
+      name: "SyntaxError",
+      message: `p.csv: ${message}`,
+    });
+    const bytes = new TextEncoder().encode(text);
+    for (const size of [1, 3, 1 << 16]) {
+      async function* from(offset: number) {
+        for (let at = offset; at < bytes.length; at += size) {
+          yield bytes.slice(at, at + size);
+        }
+      }
+      await assert.rejects(() => readCsvBytes(from, "p.csv", () => {}), {
+        name: "SyntaxError",
+        message: `p.csv: ${message}`,
+      });
+    }
+  }
+  // mixed line ends read as the records they end
+  const got: CsvRecord[] = [];
+  readCsvText("a,b\r\nc,d\re,f\n\r\ng,h", "p.csv", (r) => void got.push(r));
+  assert.deepEqual(got.map((r) => [r.fields.join(","), r.line]), [
+    ["a,b", 1],
+    ["c,d", 2],
+    ["e,f", 3],
+    ["g,h", 5],
+  ]);
+});
+
 Deno.test("parseDecisionsCsv() refuses a second decision for the same run, model, task and trial", () => {
   fails(
     csv(line(decision()), line(decision({ taskId: "x" })), line(decision())),
@@ -284,7 +334,7 @@ Deno.test("decisionsToCsv() refuses a table without the decision columns", () =>
   );
 });
 
-Deno.test("CsvReader gives the same records however the text is cut into chunks (property, seed 20261130)", () => {
+Deno.test("the CSV reader gives the same records and lines however the bytes are cut into chunks (property, seed 20261130)", async () => {
   const cell = fc.string({
     unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r\n", " ", "é"),
     maxLength: 6,
@@ -293,24 +343,36 @@ Deno.test("CsvReader gives the same records however the text is cut into chunks 
     minLength: 1,
     maxLength: 8,
   });
-  fc.assert(
-    fc.property(
+  await fc.assert(
+    fc.asyncProperty(
       records,
       fc.array(fc.nat(), { maxLength: 6 }),
-      (rows, cuts) => {
+      async (rows, cuts) => {
         const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
-        const text = rows.map((r) => r.map(quote).join(",")).join("\n");
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))]
+        const bytes = new TextEncoder().encode(
+          rows.map((r) => r.map(quote).join(",")).join("\n"),
+        );
+        // cut anywhere, inside a UTF-8 sequence or a CRLF too
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))]
           .sort((a, b) => a - b);
-        const reader = new CsvReader("p.csv");
-        const got = [];
-        let at = 0;
-        for (const p of [...points, text.length]) {
-          got.push(...reader.push(text.slice(at, p)));
-          at = p;
+        async function* from(offset: number) {
+          let at = offset;
+          for (const p of [...points, bytes.length]) {
+            if (p <= at) continue;
+            yield bytes.slice(at, p);
+            at = p;
+          }
         }
-        got.push(...reader.finish());
+        const got: CsvRecord[] = [];
+        await readCsvBytes(from, "p.csv", (r) => void got.push(r));
         assert.deepEqual(got.map((r) => r.fields), rows);
+        const text: CsvRecord[] = [];
+        readCsvText(
+          new TextDecoder().decode(bytes),
+          "p.csv",
+          (r) => void text.push(r),
+        );
+        assert.deepEqual(text, got);
         // each record starts on the line after the last one's line breaks
         let lineNo = 1;
         for (let i = 0; i < rows.length; i++) {
