@@ -504,32 +504,7 @@ export function ruleInWords(field: DecisionField): string {
 export function isValidFlatRow(
   row: Readonly<Record<string, unknown>>,
 ): boolean {
-  for (const f of DECISION_FIELDS) {
-    const v = row[f.column] ?? null;
-    if (v === null) {
-      if (!nullAllowed(f, row)) return false;
-    } else if (!satisfies(f.rule, v) || nullRequired(f, row)) return false;
-  }
-  return true;
-}
-
-/** Whether `f` may be null in `row`. */
-function nullAllowed(
-  f: DecisionField,
-  row: Readonly<Record<string, unknown>>,
-): boolean {
-  const n = f.nulls;
-  return n.reads === "value" || n.reads === "absent" ||
-    (n.reads === "when" && n.values.includes(row[n.column] as string));
-}
-
-/** Whether `f` must be null in `row` (a `when` rule whose condition holds). */
-function nullRequired(
-  f: DecisionField,
-  row: Readonly<Record<string, unknown>>,
-): boolean {
-  const n = f.nulls;
-  return n.reads === "when" && n.values.includes(row[n.column] as string);
+  return IS_VALID_FLAT_ROW(row);
 }
 
 /**
@@ -552,29 +527,21 @@ function nullRequired(
 export function unflattenRow(
   row: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const p of PATHS) {
-    const v = row[p.column];
-    if (!p.required && v == null) continue;
-    if (p.member === null) out[p.head] = v;
-    else {
-      const inner = (out[p.head] ??= {}) as Record<string, unknown>;
-      inner[p.member] = v;
-    }
-  }
-  return out;
+  return UNFLATTEN_ROW(row);
 }
 
 /**
  * Each field's key split once (`cost.usd`: head `cost`, member `usd`), as
  * unflattenRow and flattenRecord read it for every row.
  */
-const PATHS: readonly {
+interface Path {
   readonly column: string;
   readonly required: boolean;
   readonly head: string;
   readonly member: string | null;
-}[] = DECISION_FIELDS.map((f) => {
+}
+
+const PATHS: readonly Path[] = DECISION_FIELDS.map((f) => {
   const dot = f.key.indexOf(".");
   return {
     column: f.column,
@@ -612,3 +579,151 @@ export function flattenRecord(
   }
   return out;
 }
+
+/**
+ * Decision-shaped records as one array per flat column: what
+ * {@linkcode flattenRecord} gives for each record, column by column.
+ *
+ * @param records Decisions (or any objects with their keys).
+ * @returns For each column of {@linkcode DECISION_COLUMNS}, its values in record order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordColumns } from "./schema.ts";
+ *
+ * const cols = recordColumns([{ cost: { completeness: "complete", usd: 2 } }]);
+ * assert.deepEqual(cols.costUsd, [2]);
+ * assert.deepEqual(cols.tokensIn, [null]);
+ * ```
+ */
+export function recordColumns(
+  records: readonly Readonly<Record<string, unknown>>[],
+): Record<DecisionColumn, unknown[]> {
+  return RECORD_COLUMNS(records) as Record<DecisionColumn, unknown[]>;
+}
+
+// isValidFlatRow, unflattenRow and recordColumns are written out from the
+// field table once, when this module loads, as one would write them by
+// hand: every key and column a property name in the source. The columnar
+// readers call them for every row of a file, and a loop over the fields
+// would look each one up by a name known only at run time. Names enter the
+// source through JSON.stringify; rules enter as values, never as source.
+
+const J = JSON.stringify;
+
+/** A function built from source text and the values it closes over. */
+function compile<F>(body: string, values: Record<string, unknown>): F {
+  return new Function(...Object.keys(values), body)(
+    ...Object.values(values),
+  ) as F;
+}
+
+/**
+ * isValidFlatRow: per field, a null (or a missing optional column) is
+ * allowed when the null rule reads `value` or `absent`, and for `when`
+ * exactly when the named column holds one of its values; any other value
+ * must satisfy the rule, and must be null where `when` holds.
+ */
+const IS_VALID_FLAT_ROW = compile<
+  (row: Readonly<Record<string, unknown>>) => boolean
+>(
+  `return (row) => {
+  let v;
+${
+    DECISION_FIELDS.map((f: DecisionField, k) => {
+      const n = f.nulls;
+      const ok = `satisfies(rules[${k}], v)`;
+      const test = n.reads === "never"
+        ? `v === null || !${ok}`
+        : n.reads === "when"
+        ? `whens[${k}].includes(row[${
+          J(n.column)
+        }]) ? v !== null : v === null || !${ok}`
+        : `v !== null && !${ok}`;
+      return `  v = row[${J(f.column)}] ?? null;\n  if (${test}) return false;`;
+    }).join("\n")
+  }
+  return true;
+};`,
+  {
+    satisfies,
+    rules: DECISION_FIELDS.map((f) => f.rule),
+    whens: DECISION_FIELDS.map((f: DecisionField) =>
+      f.nulls.reads === "when" ? f.nulls.values : null
+    ),
+  },
+);
+
+/**
+ * unflattenRow: the fields in order, a nested key's object made at its
+ * first member; a null optional field left out. The leading required
+ * fields make one object literal.
+ */
+const UNFLATTEN_ROW = compile<
+  (row: Readonly<Record<string, unknown>>) => Record<string, unknown>
+>(
+  (() => {
+    const cell = (p: Path) => `row[${J(p.column)}]`;
+    let k = 0;
+    const literal: string[] = [];
+    const groups = new Map<string, string[]>();
+    for (; k < PATHS.length && PATHS[k].required; k++) {
+      const p = PATHS[k];
+      if (p.member === null) literal.push(`${J(p.head)}: ${cell(p)}`);
+      else {
+        if (!groups.has(p.head)) {
+          groups.set(p.head, []);
+          literal.push(`${J(p.head)}: @${p.head}@`);
+        }
+        groups.get(p.head)!.push(`${J(p.member)}: ${cell(p)}`);
+      }
+    }
+    let head = `{ ${literal.join(", ")} }`;
+    for (const [h, members] of groups) {
+      head = head.replace(`@${h}@`, `{ ${members.join(", ")} }`);
+    }
+    const rest = PATHS.slice(k).map((p) => {
+      const to = p.member === null
+        ? `out[${J(p.head)}]`
+        : `(out[${J(p.head)}] ??= {})[${J(p.member)}]`;
+      return p.required
+        ? `  ${to} = ${cell(p)};`
+        : `  v = ${cell(p)};\n  if (v != null) ${to} = v;`;
+    });
+    return `return (row) => {
+  const out = ${head};
+  let v;
+${rest.join("\n")}
+  return out;
+};`;
+  })(),
+  {},
+);
+
+/** recordColumns: flattenRecord, one array per column. */
+const RECORD_COLUMNS = compile<
+  (records: readonly Readonly<Record<string, unknown>>[]) => Record<
+    string,
+    unknown[]
+  >
+>(
+  `return (records) => {
+  const n = records.length;
+${PATHS.map((_, k) => `  const c${k} = new Array(n);`).join("\n")}
+  for (let i = 0; i < n; i++) {
+    const d = records[i];
+    let v;
+${
+    PATHS.map((p, k) => {
+      const get = p.member === null
+        ? `d[${J(p.head)}]`
+        : `d[${J(p.head)}]?.[${J(p.member)}]`;
+      return `    v = ${get};\n    c${k}[i] = v === undefined ? null : v;`;
+    }).join("\n")
+  }
+  }
+  return { ${PATHS.map((p, k) => `${J(p.column)}: c${k}`).join(", ")} };
+};`,
+  {},
+);

@@ -12,7 +12,7 @@ import { decisionFromLine } from "./_jsonl_decision.ts";
 import { InputRangeError } from "../input_error.ts";
 import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 import { stripBom } from "../_bom.ts";
-import { DECISION_FIELDS } from "../decision/schema.ts";
+import { recordColumns } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 
 /** Options for parsing a run export. */
@@ -137,29 +137,11 @@ export function parseDecisionsJsonl(
  * ```
  */
 export function decisionTable(decisions: readonly Decision[]): ColumnTable {
-  const n = decisions.length;
-  const rows = decisions as readonly unknown[] as readonly Record<
-    string,
-    unknown
-  >[];
-  const cols: Record<string, unknown[]> = {};
-  // column by column, one key per pass
-  for (const f of DECISION_FIELDS) {
-    const col: unknown[] = new Array(n);
-    const dot = f.key.indexOf(".");
-    if (dot < 0) {
-      const key = f.key;
-      for (let i = 0; i < n; i++) col[i] = rows[i][key] ?? null;
-    } else {
-      const head = f.key.slice(0, dot);
-      const member = f.key.slice(dot + 1);
-      for (let i = 0; i < n; i++) {
-        col[i] = (rows[i][head] as Record<string, unknown>)[member] ?? null;
-      }
-    }
-    cols[f.column] = col;
-  }
-  return aq.table(cols);
+  return aq.table(
+    recordColumns(
+      decisions as readonly unknown[] as readonly Record<string, unknown>[],
+    ),
+  );
 }
 
 /**
