@@ -22,6 +22,8 @@ import { decisionTable, parseDecisionsJsonl } from "../../../lib/read/mod.ts";
 import { parseDecisionsCsv } from "../../../lib/read/csv.ts";
 import {
   decisionsToArrow,
+  flatDecision,
+  type FlatDecisionRow,
   parseDecisionsArrow,
 } from "../../../lib/read/arrow.ts";
 import { jsonlStatsFile } from "../../../lib/read/jsonl_stats.ts";
@@ -62,10 +64,31 @@ function valuesOf(f: DecisionField): fc.Arbitrary<unknown> {
         );
     }
   })();
+  // values of another type than the rule's (a JSON line can hold any)
+  const k = kindOfRule(r);
+  const other = fc.constantFrom<unknown>(
+    ...(k === "number"
+      ? ["0.5", true, []]
+      : k === "boolean"
+      ? ["true", 1, {}]
+      : [1, true, [], {}]),
+  );
   // mostly valid-looking rows, so that accepted rows are common
-  return fc.oneof({ arbitrary: base, weight: 9 }, {
-    arbitrary: fc.constant(null),
-    weight: 1,
+  return fc.oneof(
+    { arbitrary: base, weight: 18 },
+    { arbitrary: fc.constant(null), weight: 2 },
+    { arbitrary: other, weight: 1 },
+  );
+}
+
+/** Whether every value has its column's type (or is null): what a typed file can hold. */
+function typed(row: Row): boolean {
+  return DECISION_FIELDS.every((f) => {
+    const v = row[f.column];
+    const k = kindOfRule(f.rule);
+    return v === null ||
+      typeof v ===
+        (k === "number" ? "number" : k === "boolean" ? "boolean" : "string");
   });
 }
 
@@ -124,6 +147,14 @@ function outcome(read: () => Decision): Row | Error {
   }
 }
 
+/** JSON text of a row, int64 cells written as 7n. */
+function show(row: Row): string {
+  return JSON.stringify(
+    row,
+    (_, v) => typeof v === "bigint" ? `${v}n` : v,
+  );
+}
+
 function check(
   name: string,
   row: Row,
@@ -134,9 +165,7 @@ function check(
   if (got instanceof Error) {
     assert.ok(
       !valid,
-      `${name} refused a row the schema accepts: ${got.message}\n${
-        JSON.stringify(row)
-      }`,
+      `${name} refused a row the schema accepts: ${got.message}\n${show(row)}`,
     );
     assert.ok(
       got.name === "TypeError" || got.name === "RangeError" ||
@@ -146,7 +175,7 @@ function check(
   } else {
     assert.ok(
       valid,
-      `${name} accepted a row the schema refuses: ${JSON.stringify(row)}`,
+      `${name} accepted a row the schema refuses: ${show(row)}`,
     );
     assert.deepEqual(got, want, name);
   }
@@ -164,6 +193,13 @@ Deno.test("every in-memory reader accepts exactly the rows the Decision schema a
       // JSONL: one line, as a run export holds it
       const line = JSON.stringify(unflattenRow(row));
       check("JSONL", row, outcome(() => parseDecisionsJsonl(line)[0]));
+      // a flat row as the columnar readers hand it over
+      check(
+        "flat row",
+        row,
+        outcome(() => flatDecision(row as FlatDecisionRow, "x")),
+      );
+      if (!typed(row)) return; // the typed formats below cannot hold it
       // CSV: the flat columns; an empty cell of a text column reads as null
       const csv = `${DECISION_COLUMNS.join(",")}\n${
         DECISION_COLUMNS.map((c) => csvCell(row[c])).join(",")
@@ -201,7 +237,45 @@ Deno.test("every in-memory reader accepts exactly the rows the Decision schema a
         );
       }
     }),
-    { seed: 29, numRuns: 600 },
+    { seed: 29, numRuns: 1500 },
+  );
+});
+
+Deno.test("a columnar row's int64 cells read as numbers when safe, and non-finite numbers are refused, as the schema decides (property, seed 33)", () => {
+  const numeric = DECISION_FIELDS.filter((f) =>
+    kindOfRule(f.rule) === "number"
+  );
+  const cell = fc.constantFrom<unknown>(
+    0n,
+    7n,
+    -1n,
+    2n ** 60n,
+    NaN,
+    Infinity,
+    -Infinity,
+  );
+  fc.assert(
+    fc.property(
+      rowsArb(1),
+      fc.constantFrom(...numeric),
+      cell,
+      ([row], f, v) => {
+        const cells = { ...row, [f.column]: v };
+        // what the schema sees: a safe int64 is that number; anything else as it is
+        const asNumber = typeof v === "bigint" &&
+            v <= BigInt(Number.MAX_SAFE_INTEGER) &&
+            v >= BigInt(Number.MIN_SAFE_INTEGER)
+          ? Number(v)
+          : v;
+        const seen = { ...row, [f.column]: asNumber };
+        check(
+          "flat row",
+          seen,
+          outcome(() => flatDecision(cells as FlatDecisionRow, "x")),
+        );
+      },
+    ),
+    { seed: 33, numRuns: 500 },
   );
 });
 
@@ -245,7 +319,9 @@ function sqlLiteral(v: unknown): string {
 }
 
 Deno.test("the SQL row checks refuse exactly the rows the Decision schema refuses, on DuckDB (property, seed 31)", async () => {
-  const rows = fc.sample(rowsArb(400), { seed: 31, numRuns: 1 })[0];
+  const rows = fc.sample(rowsArb(500), { seed: 31, numRuns: 1 })[0].filter(
+    typed,
+  );
   const instance = await DuckDBInstance.create(":memory:");
   const db = await instance.connect();
   try {
@@ -298,7 +374,9 @@ Deno.test("the SQL row checks refuse exactly the rows the Decision schema refuse
 pgTest(
   "the SQL row checks refuse exactly the rows the Decision schema refuses, on PostgreSQL (property, seed 32)",
   async (dsn) => {
-    const rows = fc.sample(rowsArb(300), { seed: 32, numRuns: 1 })[0];
+    const rows = fc.sample(rowsArb(400), { seed: 32, numRuns: 1 })[0].filter(
+      typed,
+    );
     const sql = connectPg(dsn);
     const table = `schema_rows_${Date.now()}`;
     const pgType = (f: DecisionField) => {
