@@ -10,16 +10,11 @@ import {
 } from "@uwdata/flechette";
 import {
   decisionsToArrow,
-  flatDecision,
-  type FlatDecisionRow,
   loadDecisionsArrow,
   parseDecisionsArrow,
   writeDecisionsArrow,
 } from "../../../lib/read/arrow.ts";
-import {
-  type Decision,
-  decisionSchema,
-} from "../../../lib/decision/decision.ts";
+import type { Decision } from "../../../lib/decision/decision.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,

@@ -264,11 +264,11 @@ Deno.test("the CSV reader names malformed quoting at its line after line breaks 
     });
     const bytes = new TextEncoder().encode(text);
     for (const size of [1, 3, 1 << 16]) {
-      async function* from(offset: number) {
+      const from = async function* (offset: number) {
         for (let at = offset; at < bytes.length; at += size) {
           yield bytes.slice(at, at + size);
         }
-      }
+      };
       await assert.rejects(() => readCsvBytes(from, "p.csv", () => {}), {
         name: "SyntaxError",
         message: `p.csv: ${message}`,
