@@ -127,11 +127,18 @@ Deno.test("reproduce() tolerates a failing API reference, says why and still wri
 
 Deno.test("reproduce() output other than the report is byte-identical across runs", async () => {
   const a = (await wholeRun()).outDir;
+  // claims.json of every analysis is pinned (below); a second run of one
+  // analysis checks its tables and figures repeat too
   const b = await tempDir();
-  await reproduce({ outDir: b, log: () => {}, png: false, apiDocs: false });
+  await reproduce({
+    outDir: b,
+    only: ["divergence"],
+    log: () => {},
+    png: false,
+    apiDocs: false,
+  });
   for (
     const f of [
-      "claims.json",
       "tables/divergence.divergence.csv",
       "figures/divergence.loss_by_profile.svg",
     ]
