@@ -4,7 +4,7 @@
  *
  * ## Adding a harness
  *
- * 1. Write `lib/runs/import_<name>.ts` exporting a {@linkcode HarnessImporter}
+ * 1. Write `lib/import/<name>.ts` exporting a {@linkcode HarnessImporter}
  *    constant (for example `export const lmEvalImporter: HarnessImporter =
  *    { format: "lm-eval", flags: [...], detect, import }`). Its `import`
  *    resolves severity with `options.severityOf` (never on its own), picks

@@ -11,7 +11,7 @@
  * keys reordered) is reported as malformed rather than guessed at.
  *
  * Reading the decisions out of an export is `parseLossbenchLedger` in
- * lib/runs, which requires saying what `calibrated_probability` means.
+ * lib/import, which requires saying what `calibrated_probability` means.
  *
  * @module
  */

@@ -450,7 +450,7 @@ export interface PairedComparison extends BootstrapInterval {
  * side it is reported as 1/B, the resolution of B resamples: read it as
  * p <= 1/B.
  *
- * @param paired Paired cells, from `pairedStats` in lib/runs.
+ * @param paired Paired cells, from `pairedStats` in lib/decision.
  * @param statistic The statistic of one model's cells.
  * @param options Resamples, level and seed.
  * @returns The observed difference, its interval and a p-value.

@@ -78,7 +78,7 @@ function meanCost(
  * weighted sum of the differences is realisedLoss(A) − realisedLoss(B) on
  * the paired tasks. Cost is O(groups).
  *
- * @param groups Paired task groups, from `pairedTasks` in lib/runs.
+ * @param groups Paired task groups, from `pairedTasks` in lib/decision.
  * @param profile Cost profile.
  * @param options Matrix and clean class.
  * @returns Differences and their multiplicities, one per group.

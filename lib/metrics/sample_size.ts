@@ -172,7 +172,7 @@ function check(name: string, v: number, ok: boolean, want: string): void {
  * passed), then bisects on a log scale to within 2%. Cost is
  * O(sizes × simulations × (categories + resamples × categories)), whatever N.
  *
- * @param paired The pilot's paired cells (from `pairedStats` in lib/runs).
+ * @param paired The pilot's paired cells (from `pairedStats` in lib/decision).
  * @param profile Cost profile of the loss.
  * @param options Statistic, alpha, power, sizes, simulations, resamples, matrix, prior and seed.
  * @returns The smallest N found and every simulated power.

@@ -20,7 +20,7 @@ import { InputTypeError } from "../input_error.ts";
 let api: Promise<typeof import("@duckdb/node-api")> | undefined;
 
 // The addon is loaded on first use, not on import, so that modules which
-// merely import this one (lib/runs/mod.ts, the CLI, notebooks) run without
+// merely import this one (lib/read/mod.ts, the CLI, notebooks) run without
 // --allow-ffi; only DuckDB work needs it.
 async function duckdbApi(): Promise<typeof import("@duckdb/node-api")> {
   try {
