@@ -12,7 +12,9 @@ import {
 } from "./schema.ts";
 
 const KEYS = new Set<string>(DECISION_KEYS);
-const OPTIONAL = new Set<string>(DECISION_KEYS.slice(REQUIRED_KEYS));
+const OPTIONAL = new Set<string>(
+  DECISION_FIELDS.filter((f) => !f.required).map((f) => f.key.split(".")[0]),
+);
 
 /** A field's place in a record: its top-level key, and its inner key if nested. */
 interface Slot {

@@ -26,6 +26,7 @@
 import { SEVERITIES } from "../costs/severity.ts";
 import {
   COST_COMPLETENESS,
+  COST_WITHOUT_AMOUNT,
   FAILURE_CLASSES,
 } from "../evidence/cost_evidence.ts";
 import { isPCorrectSource, PCORRECT_SOURCE_ERROR } from "./pcorrect_source.ts";
@@ -209,7 +210,7 @@ export const DECISION_FIELDS = [
     nulls: {
       reads: "when",
       column: "costCompleteness",
-      values: ["unavailable", "not_applicable"],
+      values: COST_WITHOUT_AMOUNT,
     },
     doc: "The cost in USD: a floor when partial, null when not known.",
   },
@@ -281,6 +282,75 @@ export type OptionalDecisionColumn = Extract<
   typeof DECISION_FIELDS[number],
   { readonly required: false }
 >["column"];
+
+/**
+ * What the derivations assume of the table, checked when this module loads so
+ * that a field of a new shape fails at once instead of being read wrongly:
+ * required fields come first; every nested key's members include exactly one
+ * whose null depends on another member of the same key, an enum; no
+ * top-level field's null depends on another; an optional field's null reads
+ * as absent or as a value (a flat file that leaves its column out gives
+ * nulls); keys and columns are unique.
+ *
+ * @param fields A field table.
+ * @throws {Error} Naming the assumption the table breaks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkDecisionFields, DECISION_FIELDS } from "./schema.ts";
+ *
+ * checkDecisionFields(DECISION_FIELDS);
+ * assert.throws(
+ *   () => checkDecisionFields([...DECISION_FIELDS].reverse()),
+ *   /a required field follows an optional one/,
+ * );
+ * ```
+ */
+export function checkDecisionFields(fields: readonly DecisionField[]): void {
+  const fail = (why: string) => {
+    throw new Error(`The Decision schema is inconsistent: ${why}`);
+  };
+  const firstOptional = fields.findIndex((f) => !f.required);
+  if (
+    firstOptional >= 0 && fields.slice(firstOptional).some((f) => f.required)
+  ) {
+    fail("a required field follows an optional one");
+  }
+  for (const attr of ["key", "column"] as const) {
+    const seen = new Set(fields.map((f) => f[attr]));
+    if (seen.size !== fields.length) fail(`a ${attr} repeats`);
+  }
+  const groups = new Map<string, DecisionField[]>();
+  for (const f of fields) {
+    const dot = f.key.indexOf(".");
+    if (dot >= 0) {
+      const head = f.key.slice(0, dot);
+      (groups.get(head) ?? groups.set(head, []).get(head)!).push(f);
+    } else if (f.nulls.reads === "when") {
+      fail(`${f.key}: only a nested member's null may depend on another`);
+    }
+    if (
+      !f.required && f.nulls.reads !== "absent" && f.nulls.reads !== "value"
+    ) fail(`${f.key}: an optional field's null must read as absent or a value`);
+  }
+  for (const [head, members] of groups) {
+    const dependent = members.filter((m) => m.nulls.reads === "when");
+    if (dependent.length !== 1) {
+      fail(`${head}: needs exactly one member whose null depends on another`);
+    }
+    const on = dependent[0].nulls as { column: string };
+    const tag = members.find((m) => m.column === on.column);
+    if (tag === undefined || tag.rule.kind !== "enum") {
+      fail(`${head}: the member a null depends on must be an enum of ${head}`);
+    }
+    if (members.some((m) => !m.required)) {
+      fail(`${head}: nested members must be required`);
+    }
+  }
+}
+
+checkDecisionFields(DECISION_FIELDS);
 
 const BY_COLUMN: ReadonlyMap<string, DecisionField> = new Map(
   DECISION_FIELDS.map((f): [string, DecisionField] => [f.column, f]),
@@ -681,7 +751,7 @@ const UNFLATTEN_ROW = compile<
     }
     let head = `{ ${literal.join(", ")} }`;
     for (const [h, members] of groups) {
-      head = head.replace(`@${h}@`, `{ ${members.join(", ")} }`);
+      head = head.replace(`@${h}@`, () => `{ ${members.join(", ")} }`);
     }
     const rest = PATHS.slice(k).map((p) => {
       const to = p.member === null

@@ -17,6 +17,9 @@ export const COST_COMPLETENESS = [
 /** A completeness state; only `complete` and `partial` carry dollars. */
 export type CostCompleteness = typeof COST_COMPLETENESS[number];
 
+/** The completeness states whose amount is null: no dollars were observed. */
+export const COST_WITHOUT_AMOUNT = ["unavailable", "not_applicable"] as const;
+
 /**
  * The observed cost of one attempt, as a value and a completeness state.
  *
