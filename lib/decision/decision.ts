@@ -5,14 +5,12 @@
  */
 
 import { z } from "zod";
-import type { Severity } from "../costs/severity.ts";
-import type { CostEvidence, FailureClass } from "../evidence/cost_evidence.ts";
+import type { CostEvidence } from "../evidence/cost_evidence.ts";
 
 /** The class a clean item (no exception) carries. */
 export const CLEAN_CLASS = "MATCH";
 
 export type { Action } from "../metrics/sufficient_stats.ts";
-import type { Action } from "../metrics/sufficient_stats.ts";
 import { InputRangeError } from "../input_error.ts";
 import {
   DECISION_FIELDS,
@@ -28,54 +26,49 @@ import {
 } from "./pcorrect_source.ts";
 
 /**
- * One line of a run export (docs/formats.md).
+ * One line of a run export (docs/formats.md), typed from the Decision schema
+ * (lib/decision/schema.ts, where each field is described): a required field
+ * is a property, an optional one an optional property, a nullable one takes
+ * null, and the cost's members make `cost`, the evidence union.
  *
  * The severity comes from the task, never from the model. `pCorrect` is the
  * model's stated probability that its answer is correct; P(error) is derived
  * from it in one place ({@linkcode pError}).
  */
-export interface Decision {
-  /** Id of the run that produced the decision. */
-  readonly runId: string;
-  /** Id of the model that answered. */
-  readonly modelId: string;
-  /** Id of the task. */
-  readonly taskId: string;
-  /** Trial number, for repeated attempts at one task (0 or more). */
-  readonly trial: number;
-  /** Consequence severity of a wrong automatic decision on this task. */
-  readonly severity: Severity;
-  /** Gold class, `"MATCH"` for a clean item. */
-  readonly trueClass: string;
-  /** Class the decision was taken as (after any parse fallback). */
-  readonly predClass: string;
-  /** Whether the model's raw output parsed; `false` means `predClass` is a fallback. */
-  readonly parseOk: boolean;
-  /** Stated P(answer is correct), or `null` when the model gave none. */
-  readonly pCorrect: number | null;
-  /** `auto` or `escalate`. */
-  readonly action: Action;
-  /** Observed cost of producing the decision. */
-  readonly cost: CostEvidence;
-  /** Terminal outcome of the attempt. */
-  readonly outcome: FailureClass;
-  /** Input tokens, when known. */
-  readonly tokensIn?: number;
-  /** Output tokens, when known. */
-  readonly tokensOut?: number;
-  /** Wall-clock latency in milliseconds, when known. */
-  readonly latencyMs?: number;
-  /**
-   * Where `pCorrect` came from (`stated`, `logprob-option`, `logprob-token`,
-   * `agreement@k`, `score-metadata:KEY`), or `null` when there is no
-   * probability; absent in exports that predate provenance.
-   */
-  readonly pCorrectSource?: PCorrectSource | null;
-  /** The answer text a harness recorded; kept for review, never used for correctness. */
-  readonly answer?: string;
-  /** The target text a harness recorded; kept for review, never used for correctness. */
-  readonly target?: string;
-}
+export type Decision =
+  & { readonly [F in RequiredDecisionField as F["key"]]: FieldValue<F> }
+  & { readonly [F in OptionalDecisionField as F["key"]]?: FieldValue<F> }
+  & { readonly cost: CostEvidence };
+
+/** The Decision schema's fields, as types. */
+export type DecisionSchemaField = typeof DECISION_FIELDS[number];
+/** Top-level fields (the cost's members make `cost`, typed by its evidence union). */
+export type TopDecisionField = Exclude<
+  DecisionSchemaField,
+  { readonly key: `${string}.${string}` }
+>;
+/** The required top-level fields. */
+export type RequiredDecisionField = Extract<
+  TopDecisionField,
+  { readonly required: true }
+>;
+/** The optional top-level fields. */
+export type OptionalDecisionField = Extract<
+  TopDecisionField,
+  { readonly required: false }
+>;
+/** The type of a rule's values. */
+export type RuleValue<R> = R extends { readonly kind: "id" | "text" } ? string
+  : R extends { readonly kind: "count" | "amount" | "probability" } ? number
+  : R extends { readonly kind: "boolean" } ? boolean
+  : R extends { readonly kind: "enum"; readonly values: readonly (infer V)[] }
+    ? V
+  : R extends { readonly kind: "pcorrect-source" } ? PCorrectSource
+  : never;
+/** A field's type: its rule's values, and null where null is a value. */
+export type FieldValue<F extends DecisionSchemaField> = F["nulls"] extends
+  { readonly reads: "value" } ? RuleValue<F["rule"]> | null
+  : RuleValue<F["rule"]>;
 
 /** The zod message of an enum: two values quoted, more listed. */
 function enumMessage(values: readonly string[]): string {
