@@ -14,8 +14,38 @@ if (PG_DSN === undefined && !IN_CI) {
   );
 }
 
-/** A PostgreSQL test: runs with a DSN, fails without one in CI, else is ignored. */
-export function pgTest(name: string, fn: (dsn: string) => Promise<void>): void {
+// A PostgreSQL test that goes wrong must fail, not wait. On the server,
+// every test connection gives up on a statement, a lock or an open
+// transaction after a while (TIMEOUTS). A wait the server cannot see is
+// cut by the test's deadline: postgres.js (3.4.9) never settles a query
+// that fails to build (an undefined parameter, say) while an earlier
+// failed query's round-trip is still under way, and the test would wait
+// on it for ever on an idle connection. At the deadline the test's
+// connections are closed, which rejects what waits on them, and the test
+// fails saying so.
+
+/** Server-side limits of a test connection, in milliseconds. */
+const TIMEOUTS = {
+  statement_timeout: 60_000,
+  lock_timeout: 10_000,
+  idle_in_transaction_session_timeout: 60_000,
+} as const;
+
+/** How long a PostgreSQL test may run, in milliseconds, unless it says. */
+const DEADLINE_MS = 120_000;
+
+/** The connections connectPg made for the running test, closed at its end. */
+const OPEN = new Set<postgres.Sql>();
+
+/**
+ * A PostgreSQL test: runs with a DSN, fails without one in CI, else is
+ * ignored. It fails when it runs past `deadlineMs`.
+ */
+export function pgTest(
+  name: string,
+  fn: (dsn: string) => Promise<void>,
+  { deadlineMs = DEADLINE_MS }: { deadlineMs?: number } = {},
+): void {
   Deno.test({
     name: `PostgreSQL: ${name}`,
     ignore: PG_DSN === undefined && !IN_CI,
@@ -25,16 +55,52 @@ export function pgTest(name: string, fn: (dsn: string) => Promise<void>): void {
           "CI=true but LOSSBOOK_TEST_PG_DSN is not set: .ci/run must start the throwaway server",
         );
       }
-      await fn(PG_DSN);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), deadlineMs);
+      });
+      const run = fn(PG_DSN);
+      try {
+        if (
+          await Promise.race([run.then(() => "done" as const), late]) === "late"
+        ) {
+          await closeOpen();
+          // what the test was waiting on is rejected once its connection
+          // closes: give its finally blocks a moment to run, not for ever
+          let grace: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([
+            run.catch(() => {}),
+            new Promise((resolve) => grace = setTimeout(resolve, 5_000)),
+          ]);
+          clearTimeout(grace);
+          throw new Error(
+            `PostgreSQL test still running after ${deadlineMs} ms, its connections were closed: ` +
+              "a query never answered (postgres.js does not settle a query that fails to build, " +
+              "e.g. with an undefined parameter, right after another failed one), or a wait the server timeouts did not end",
+          );
+        }
+      } finally {
+        clearTimeout(timer);
+        await closeOpen();
+      }
     },
   });
 }
 
-/** Create a decisions table (unquoted names) with the given flat rows (lower-case keys), run `fn`, drop it. */
-/** One connection to the test server (notices dropped). */
+/** Close the connections the test left open, at once. */
+async function closeOpen(): Promise<void> {
+  const open = [...OPEN];
+  OPEN.clear();
+  await Promise.all(open.map((sql) => sql.end({ timeout: 0 })));
+}
+
+/**
+ * One connection to the test server (notices dropped), with the server-side
+ * TIMEOUTS; the running pgTest closes it at its end if the test did not.
+ */
 export function connectPg(dsn: string): postgres.Sql {
   const c = parsePostgresDsn(dsn);
-  return postgres({
+  const sql = postgres({
     host: c.host,
     port: c.port,
     database: c.database,
@@ -42,9 +108,13 @@ export function connectPg(dsn: string): postgres.Sql {
     ...(c.password === null ? {} : { password: c.password }),
     max: 1,
     onnotice: () => {},
+    connection: TIMEOUTS,
   });
+  OPEN.add(sql);
+  return sql;
 }
 
+/** Create a decisions table (unquoted names) with the given flat rows (lower-case keys), run `fn`, drop it. */
 export async function withPgTable<T>(
   dsn: string,
   rows: Record<string, unknown>[],

@@ -8,10 +8,6 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type postgres from "postgres";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
-import {
-  COST_COMPLETENESS,
-  FAILURE_CLASSES,
-} from "../../../lib/evidence/cost_evidence.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
 import { type DecisionColumn, flatDecision } from "../../../lib/read/arrow.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
@@ -33,7 +29,12 @@ import {
   decisionTable,
 } from "../../../lib/read/load_decisions.ts";
 import { PCORRECT_SOURCES } from "../../../lib/decision/pcorrect_source.ts";
-import { decisionColumnKind } from "../../../lib/read/parquet.ts";
+import {
+  DECISION_FIELDS,
+  type DecisionField,
+  fieldOfColumn,
+  kindOfRule,
+} from "../../../lib/decision/schema.ts";
 import {
   type ChecksGuarantee,
   pgFlatRow,
@@ -43,15 +44,16 @@ import {
 import { decision } from "../../_helpers.ts";
 import { connectPg, pgTest } from "../../_pg.ts";
 
-// The PostgreSQL type of each column in decisionsTableSql's layout.
-const INTEGER = new Set<DecisionColumn>(["trial", "tokensIn", "tokensOut"]);
+// The PostgreSQL type of each column in decisionsTableSql's layout: counts
+// are bigint, other numbers double precision.
 function pgType(c: DecisionColumn): string {
-  const kind = decisionColumnKind(c);
+  const rule = fieldOfColumn(c).rule;
+  const kind = kindOfRule(rule);
   return kind === "text"
     ? "text"
     : kind === "boolean"
     ? "boolean"
-    : INTEGER.has(c)
+    : rule.kind === "count"
     ? "bigint"
     : "double precision";
 }
@@ -138,7 +140,9 @@ async function statsAndPath(
 
 // A value of each column as text (null for NULL), cast to the column's type
 // on the server, so that NaN, infinities and integers past 2^53 arrive as
-// such. Valid values first, then values each check refuses.
+// such. Valid values first, then values each check refuses (and edge
+// values it must not). Both are made from each field's rule and null rule
+// in DECISION_FIELDS, so that a field added there is tried here too.
 const text = fc.string({ maxLength: 6 }).filter((s) => !s.includes("\0"));
 const id = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("r", "m1", "t 1", "X") },
@@ -155,100 +159,127 @@ const COUNTS_BAD = [
   "-9223372036854775808",
 ];
 const REALS_BAD = [-1, -1e-300, "NaN", "Infinity", "-Infinity"];
-const VALID = {
-  runId: fc.constantFrom("r", "run-2"),
-  modelId: fc.constantFrom("m", "b"),
-  taskId: fc.constantFrom("t1", "t2"),
-  trial: num(COUNTS_OK),
-  severity: fc.constantFrom(...SEVERITIES),
-  trueClass: fc.constantFrom("MATCH", "DUPLICATE"),
-  predClass: fc.constantFrom("MATCH", "DUPLICATE"),
-  parseOk: fc.constantFrom("true", "false"),
-  pCorrect: fc.oneof(
-    num([0, 1, 0.5, "-0", 5e-324]),
-    fc.double({ min: 0, max: 1, noNaN: true }).map(String),
-    fc.constant(null),
-  ),
-  action: fc.constantFrom("auto", "escalate"),
-  cost: fc.oneof(
-    fc.tuple(
-      fc.constantFrom("complete", "partial"),
-      num([0, 0.004, 1.7976931348623157e308]),
-    ),
-    fc.tuple(
-      fc.constantFrom("unavailable", "not_applicable"),
-      fc.constant(null),
-    ),
-  ),
-  outcome: fc.constantFrom(...FAILURE_CLASSES),
-  tokensIn: fc.option(num(COUNTS_OK), { nil: null }),
-  tokensOut: fc.option(num(COUNTS_OK), { nil: null }),
-  latencyMs: fc.option(num([0, 3.5, "-0", 1.7976931348623157e308]), {
-    nil: null,
-  }),
-  pCorrectSource: fc.option(
-    fc.constantFrom(
-      ...PCORRECT_SOURCES,
-      "agreement@5",
-      "agreement@10",
-      "score-metadata:conf",
-    ),
-    { nil: null },
-  ),
-  answer: fc.option(text, { nil: null }),
-  target: fc.option(text, { nil: null }),
-};
-// What a check refuses (and edge values it must not), per column.
+
+/** A non-null value the field's rule allows. */
+function validValue(f: DecisionField): fc.Arbitrary<string> {
+  const r = f.rule;
+  switch (r.kind) {
+    case "id":
+      return fc.constantFrom("r", "m", "t1", "MATCH", "DUPLICATE");
+    case "text":
+      return text;
+    case "count":
+      return num(COUNTS_OK);
+    case "amount":
+      return num([0, 0.004, 3.5, "-0", 1.7976931348623157e308]);
+    case "probability":
+      return fc.oneof(
+        num([0, 1, 0.5, "-0", 5e-324]),
+        fc.double({ min: 0, max: 1, noNaN: true }).map(String),
+      );
+    case "boolean":
+      return fc.constantFrom("true", "false");
+    case "enum":
+      return fc.constantFrom(...r.values);
+    case "pcorrect-source":
+      return fc.constantFrom(
+        ...PCORRECT_SOURCES,
+        "agreement@5",
+        "agreement@10",
+        "score-metadata:conf",
+      );
+  }
+}
+
+/** A value the field's rule refuses, or an edge value it must not (null aside). */
+function changedValue(f: DecisionField): fc.Arbitrary<string | null> {
+  const r = f.rule;
+  switch (r.kind) {
+    case "id":
+      return id;
+    case "text":
+      return text;
+    case "count":
+      return num([...COUNTS_OK, ...COUNTS_BAD]);
+    case "amount":
+      return num([0, 0.01, ...REALS_BAD]);
+    case "probability":
+      return num([1.0000000000000002, 1.5, ...REALS_BAD]);
+    case "boolean":
+      // any other text fails the cast to boolean, before any check
+      return fc.constant(null);
+    case "enum": {
+      const v = r.values[0];
+      const other = v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase();
+      return fc.constantFrom(other, "", ` ${v}`, "later");
+    }
+    case "pcorrect-source":
+      return fc.oneof(
+        fc.constantFrom(
+          "",
+          "vibes",
+          "Stated",
+          "agreement@",
+          "agreement@0",
+          "agreement@05",
+          "agreement@1a",
+          "agreement@5\n",
+          "score-metadata:",
+          "score-metadata:\n",
+          "score-metadata:a\nb",
+          "score-metadata:\u2028",
+          "score-metadata:\r",
+          "score-metadata: ",
+        ),
+        text.map((s) => `score-metadata:${s}`),
+        text.map((s) => `agreement@${s}`),
+      );
+  }
+}
+
+const FIELDS: readonly DecisionField[] = DECISION_FIELDS;
+
+// A valid row: each field a value its rule allows, or null where its null
+// rule reads value or absent; a field whose null reads "when" is null
+// exactly when its column says so (the cost's amount and completeness).
+const VALID = fc.record(
+  Object.fromEntries(FIELDS.map((f) => {
+    const v = validValue(f);
+    const n = f.nulls.reads;
+    return [f.column, n === "value" || n === "absent" ? fc.option(v) : v];
+  })) as Record<string, fc.Arbitrary<string | null>>,
+).map((row) => {
+  for (const f of FIELDS) {
+    const n = f.nulls;
+    if (n.reads === "when" && n.values.includes(row[n.column] as string)) {
+      row[f.column] = null;
+    }
+  }
+  return row;
+});
+// The changes made to a valid row: one column (or null in it), or a field
+// whose null reads "when" together with the column it reads.
 const CHANGES: fc.Arbitrary<Record<string, string | null>> = fc.oneof(
-  ...(["runId", "modelId", "taskId", "trueClass", "predClass"] as const).map(
-    (c) => id.map((v) => ({ [c]: v })),
+  ...FIELDS.map((f) =>
+    fc.oneof(changedValue(f), fc.constant(null)).map((v) => ({
+      [f.column]: v,
+    }))
   ),
-  fc.oneof(num([...COUNTS_OK, ...COUNTS_BAD]), fc.constant(null)).map((v) => ({
-    trial: v,
-  })),
-  fc.constantFrom("high", "SEVERE", "", " HIGH", null).map((v) => ({
-    severity: v,
-  })),
-  fc.constant({ parseOk: null }),
-  num([1.0000000000000002, 1.5, ...REALS_BAD]).map((v) => ({ pCorrect: v })),
-  fc.constantFrom("AUTO", "", "later", null).map((v) => ({ action: v })),
-  fc.tuple(
-    fc.constantFrom(...COST_COMPLETENESS, "guessed", "", null),
-    fc.oneof(num([0, 0.01, ...REALS_BAD]), fc.constant(null)),
-  ).map(([c, usd]) => ({ costCompleteness: c, costUsd: usd })),
-  fc.constantFrom("lost", "Resolved", "", null).map((v) => ({ outcome: v })),
-  num(COUNTS_BAD).map((v) => ({ tokensIn: v })),
-  num(COUNTS_BAD).map((v) => ({ tokensOut: v })),
-  num(REALS_BAD).map((v) => ({ latencyMs: v })),
-  fc.oneof(
-    fc.constantFrom(
-      "",
-      "vibes",
-      "Stated",
-      "agreement@",
-      "agreement@0",
-      "agreement@05",
-      "agreement@1a",
-      "agreement@5\n",
-      "score-metadata:",
-      "score-metadata:\n",
-      "score-metadata:a\nb",
-      "score-metadata:\u2028",
-      "score-metadata:\r",
-      "score-metadata: ",
-    ),
-    text.map((s) => `score-metadata:${s}`),
-    text.map((s) => `agreement@${s}`),
-  ).map((v) => ({ pCorrectSource: v })),
+  ...FIELDS.flatMap((f) => {
+    const n = f.nulls;
+    if (n.reads !== "when") return [];
+    const g = fieldOfColumn(n.column);
+    return [
+      fc.tuple(
+        fc.oneof(validValue(g), changedValue(g), fc.constant(null)),
+        fc.oneof(validValue(f), changedValue(f), fc.constant(null)),
+      ).map(([a, b]) => ({ [g.column]: a, [f.column]: b })),
+    ];
+  }),
 );
-const ROW = fc.tuple(fc.record(VALID), fc.array(CHANGES, { maxLength: 2 }))
-  .map(([v, changes]) => {
-    const { cost, ...rest } = v;
-    const row: Record<string, string | null> = {
-      ...rest,
-      costCompleteness: cost[0],
-      costUsd: cost[1],
-    };
+const ROW = fc.tuple(VALID, fc.array(CHANGES, { maxLength: 2 }))
+  .map(([valid, changes]) => {
+    const row: Record<string, string | null> = { ...valid };
     for (const change of changes) Object.assign(row, change);
     return row;
   });
@@ -267,6 +298,14 @@ async function judge(
   table: string,
   row: Record<string, string | null>,
 ): Promise<{ checks: boolean; loader: boolean; stored: boolean }> {
+  // an undefined parameter would not fail cleanly: postgres.js leaves the
+  // next query with one waiting for ever
+  const missing = DECISION_COLUMNS.filter((c) => row[c] === undefined);
+  if (missing.length > 0) {
+    throw new Error(
+      `the generated row has no value for ${missing.join(", ")}`,
+    );
+  }
   const params = DECISION_COLUMNS.map((c) => row[c]) as string[];
   const relation = oneRow();
   const [found] = await sql.unsafe(
