@@ -836,7 +836,7 @@ await lmEvalMultipleChoice(
 );
 
 await helmRun(
-  "tests/fixtures/helm/recon:model=example_recon-7b",
+  "tests/fixtures/helm/recon_model=example_recon-7b",
   "example/recon-7b",
   {
     n: 4,
@@ -846,12 +846,12 @@ await helmRun(
   },
 );
 await helmRun(
-  "tests/fixtures/helm/recon:model=example_no-logprobs",
+  "tests/fixtures/helm/recon_model=example_no-logprobs",
   "example/no-logprobs",
   { n: 3, trials: 1, zeroLogprobs: true, seed: SEED + 4 },
 );
 await helmRun(
-  "data/examples/harness/helm/recon:model=example_recon-7b",
+  "data/examples/harness/helm/recon_model=example_recon-7b",
   "example/recon-7b",
   {
     n: 20,

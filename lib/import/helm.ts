@@ -225,7 +225,7 @@ function scenarioTexts(
  *
  * Correctness is the instance's `exact_match` stat (or `--metric`), which
  * must be 0 or 1. The model is `run_spec.json`'s `adapter_spec.model`; the
- * run id is the folder's name; the task id is `instance_id` and the trial
+ * run id is `run_spec.json`'s `name` (HELM names the folder after it); the task id is `instance_id` and the trial
  * `train_trial_index`. Perturbed copies of an instance are read only when
  * `perturbation` names them; by default the unperturbed entries are read and
  * the others counted in the notes. `max_prob` becomes `pCorrect` (source
@@ -272,8 +272,17 @@ export function parseHelmRun(
 ): HarnessImportResult {
   const dir = options.path ?? "<inline>";
   const where = `Cannot load HELM run ${dir}`;
-  const runId = basename(dir);
   const spec = files.runSpec;
+  // HELM names a run's folder after its run spec; the spec's name is the run
+  // id wherever the folder was copied or renamed to
+  const runId = isObject(spec) ? spec.name : undefined;
+  if (typeof runId !== "string" || runId === "") {
+    throw new InputTypeError(
+      `${where}: run_spec.json: name must be a non-empty string, got ${
+        show(runId)
+      }`,
+    );
+  }
   const model = isObject(spec) && isObject(spec.adapter_spec)
     ? spec.adapter_spec.model
     : undefined;
@@ -463,7 +472,7 @@ export function parseHelmRun(
  * import { loadHelmRun } from "./helm.ts";
  *
  * const { decisions } = await loadHelmRun(
- *   "data/examples/harness/helm/recon:model=example_recon-7b",
+ *   "data/examples/harness/helm/recon_model=example_recon-7b",
  *   { severityOf: () => "HIGH" },
  * );
  * assert.ok(decisions.every((d) => d.modelId === "example/recon-7b"));
@@ -518,7 +527,7 @@ export async function loadHelmRun(
  * import assert from "node:assert/strict";
  * import { detectHelm } from "./helm.ts";
  *
- * const dir = "data/examples/harness/helm/recon:model=example_recon-7b";
+ * const dir = "data/examples/harness/helm/recon_model=example_recon-7b";
  * assert.equal(detectHelm({ path: dir, isDirectory: true, head: new Uint8Array() }), true);
  * assert.equal(detectHelm({ path: "data", isDirectory: true, head: new Uint8Array() }), false);
  * ```

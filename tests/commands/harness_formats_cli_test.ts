@@ -8,7 +8,7 @@ const MC =
   "tests/fixtures/lm_eval/samples_recon_mc_2026-11-30T10-00-00.123456.jsonl";
 const GEN =
   "tests/fixtures/lm_eval/samples_recon_net_2026-11-30T11-00-00.654321.jsonl";
-const HELM = "tests/fixtures/helm/recon:model=example_recon-7b";
+const HELM = "tests/fixtures/helm/recon_model=example_recon-7b";
 const PF = "tests/fixtures/promptfoo/results.json";
 
 async function refused(args: string[], pattern: RegExp): Promise<void> {

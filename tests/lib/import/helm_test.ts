@@ -9,8 +9,8 @@ import { severityResolver } from "../../../lib/import/mapping.ts";
 import { decisionSchema } from "../../../lib/decision/decision.ts";
 import { tempDir } from "../../_helpers.ts";
 
-const RUN = "tests/fixtures/helm/recon:model=example_recon-7b";
-const FLAT = "tests/fixtures/helm/recon:model=example_no-logprobs";
+const RUN = "tests/fixtures/helm/recon_model=example_recon-7b";
+const FLAT = "tests/fixtures/helm/recon_model=example_no-logprobs";
 const HIGH = () => "HIGH" as const;
 
 type Entry = Record<string, unknown>;
@@ -63,7 +63,7 @@ function statOf(e: Entry, name: string): { sum: number; mean: number } {
     .find((s) => s.name.name === name)!;
 }
 
-Deno.test("loadHelmRun() reads one decision per instance and train trial, model from run_spec, run id from the folder", async () => {
+Deno.test("loadHelmRun() reads one decision per instance and train trial, model and run id from run_spec", async () => {
   const { decisions, notes } = await loadHelmRun(RUN, { severityOf: HIGH });
   const entries = (await fixtureEntries(RUN)).filter((e) =>
     e.perturbation === undefined
@@ -186,7 +186,10 @@ Deno.test("parseHelmRun() refuses a repeated entry, a repeated stat and a fracti
 Deno.test("parseHelmRun() refuses a run_spec without a model and entries of the wrong shape", () => {
   assert.throws(
     () =>
-      parseHelmRun({ runSpec: { adapter_spec: {} }, perInstanceStats: [] }, {
+      parseHelmRun({
+        runSpec: { name: "r", adapter_spec: {} },
+        perInstanceStats: [],
+      }, {
         path: "runs/r",
         severityOf: HIGH,
       }),
@@ -241,5 +244,34 @@ Deno.test("detectHelm() recognises a run folder and its per_instance_stats.json,
   assert.match(
     r.messages[0],
     /correctness from stat exact_match; model example\/recon-7b; unperturbed entries \(set aside: typos 2\)/,
+  );
+});
+
+Deno.test("loadHelmRun() takes the run id from run_spec.json's name, whatever the folder is called, a name with ':' as HELM writes it included", async () => {
+  const want = (await loadHelmRun(RUN, { severityOf: HIGH })).decisions;
+  for (const name of ["recon:model=example_recon-7b", "copied run"]) {
+    const dir = `${await tempDir()}/${name}`;
+    await Deno.mkdir(dir);
+    for await (const e of Deno.readDir(RUN)) {
+      await Deno.copyFile(`${RUN}/${e.name}`, `${dir}/${e.name}`);
+    }
+    const got = (await loadHelmRun(dir, { severityOf: HIGH })).decisions;
+    assert.deepEqual(got, want, name);
+    assert.equal(got[0].runId, "recon:model=example_recon-7b");
+  }
+});
+
+Deno.test("parseHelmRun() refuses a run spec without a name, naming the file and field", () => {
+  assert.throws(
+    () =>
+      parseHelmRun({
+        runSpec: { adapter_spec: { model: "m" } },
+        perInstanceStats: [],
+      }, { path: "runs/r", severityOf: HIGH }),
+    {
+      name: "TypeError",
+      message:
+        "Cannot load HELM run runs/r: run_spec.json: name must be a non-empty string, got nothing",
+    },
   );
 });
