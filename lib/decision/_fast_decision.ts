@@ -7,13 +7,14 @@ import {
   DECISION_FIELDS,
   DECISION_KEYS,
   type DecisionField,
+  keyPath,
   REQUIRED_KEYS,
   satisfies,
 } from "./schema.ts";
 
 const KEYS = new Set<string>(DECISION_KEYS);
 const OPTIONAL = new Set<string>(
-  DECISION_FIELDS.filter((f) => !f.required).map((f) => f.key.split(".")[0]),
+  DECISION_FIELDS.filter((f) => !f.required).map((f) => keyPath(f.key).head),
 );
 
 /** A field's place in a record: its top-level key, and its inner key if nested. */
@@ -26,13 +27,8 @@ interface Slot {
 }
 
 const SLOTS: readonly Slot[] = DECISION_FIELDS.map((field) => {
-  const dot = field.key.indexOf(".");
-  return dot < 0 ? { field, head: field.key, inner: null, tag: null } : {
-    field,
-    head: field.key.slice(0, dot),
-    inner: field.key.slice(dot + 1),
-    tag: null,
-  };
+  const { head, member } = keyPath(field.key);
+  return { field, head, inner: member, tag: null };
 });
 for (const s of SLOTS) {
   const n = s.field.nulls;

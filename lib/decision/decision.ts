@@ -16,6 +16,7 @@ import {
   DECISION_FIELDS,
   type DecisionField,
   type FieldRule,
+  keyPath,
   type NullRule,
 } from "./schema.ts";
 export { DECISION_KEYS, REQUIRED_KEYS } from "./schema.ts";
@@ -129,7 +130,7 @@ function zodOfGroup(members: readonly DecisionField[]): z.ZodType {
   const dependent = members.find((m) => m.nulls.reads === "when")!;
   const on = dependent.nulls as Extract<NullRule, { reads: "when" }>;
   const tag = members.find((m) => m.column === on.column)!;
-  const local = (f: DecisionField) => f.key.slice(f.key.indexOf(".") + 1);
+  const local = (f: DecisionField) => keyPath(f.key).member!;
   const values = (tag.rule as { values: readonly string[] }).values;
   const branches = values.map((v) =>
     z.object({
@@ -153,12 +154,11 @@ function decisionShape(): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   const groups = new Map<string, DecisionField[]>();
   for (const f of DECISION_FIELDS) {
-    const dot = f.key.indexOf(".");
-    if (dot < 0) {
+    const { head, member } = keyPath(f.key);
+    if (member === null) {
       shape[f.key] = zodOfField(f);
       continue;
     }
-    const head = f.key.slice(0, dot);
     if (!groups.has(head)) {
       groups.set(head, []);
       shape[head] = z.never(); // holds the key's place in the order

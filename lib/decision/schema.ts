@@ -283,6 +283,37 @@ export type OptionalDecisionColumn = Extract<
   { readonly required: false }
 >["column"];
 
+/** Where a field sits in a record: its top-level key, and its member in a nested one. */
+export interface KeyPath {
+  /** The top-level key (`cost` for `cost.usd`). */
+  readonly head: string;
+  /** The member inside it (`usd`), or `null` for a top-level field. */
+  readonly member: string | null;
+}
+
+/**
+ * A field's dotted key split once, for every derivation that places it in a
+ * record.
+ *
+ * @param key A field's key, e.g. `cost.usd`.
+ * @returns Its head and member.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keyPath } from "./schema.ts";
+ *
+ * assert.deepEqual(keyPath("cost.usd"), { head: "cost", member: "usd" });
+ * assert.deepEqual(keyPath("runId"), { head: "runId", member: null });
+ * ```
+ */
+export function keyPath(key: string): KeyPath {
+  const dot = key.indexOf(".");
+  return dot < 0
+    ? { head: key, member: null }
+    : { head: key.slice(0, dot), member: key.slice(dot + 1) };
+}
+
 /**
  * What the derivations assume of the table, checked when this module loads so
  * that a field of a new shape fails at once instead of being read wrongly:
@@ -323,9 +354,8 @@ export function checkDecisionFields(fields: readonly DecisionField[]): void {
   }
   const groups = new Map<string, DecisionField[]>();
   for (const f of fields) {
-    const dot = f.key.indexOf(".");
-    if (dot >= 0) {
-      const head = f.key.slice(0, dot);
+    const { head, member } = keyPath(f.key);
+    if (member !== null) {
       (groups.get(head) ?? groups.set(head, []).get(head)!).push(f);
     } else if (f.nulls.reads === "when") {
       fail(`${f.key}: only a nested member's null may depend on another`);
@@ -407,12 +437,12 @@ export const OPTIONAL_DECISION_COLUMNS: readonly DecisionColumn[] =
  * once), then the optional ones.
  */
 export const DECISION_KEYS: readonly string[] = [
-  ...new Set(DECISION_FIELDS.map((f) => f.key.split(".")[0])),
+  ...new Set(DECISION_FIELDS.map((f) => keyPath(f.key).head)),
 ];
 
 /** How many of {@linkcode DECISION_KEYS} a decision must have. */
 export const REQUIRED_KEYS: number = new Set(
-  DECISION_FIELDS.filter((f) => f.required).map((f) => f.key.split(".")[0]),
+  DECISION_FIELDS.filter((f) => f.required).map((f) => keyPath(f.key).head),
 ).size;
 
 /** The kind of value a flat column holds. */
@@ -604,22 +634,16 @@ export function unflattenRow(
  * Each field's key split once (`cost.usd`: head `cost`, member `usd`), as
  * unflattenRow and flattenRecord read it for every row.
  */
-interface Path {
+interface Path extends KeyPath {
   readonly column: string;
   readonly required: boolean;
-  readonly head: string;
-  readonly member: string | null;
 }
 
-const PATHS: readonly Path[] = DECISION_FIELDS.map((f) => {
-  const dot = f.key.indexOf(".");
-  return {
-    column: f.column,
-    required: f.required,
-    head: dot < 0 ? f.key : f.key.slice(0, dot),
-    member: dot < 0 ? null : f.key.slice(dot + 1),
-  };
-});
+const PATHS: readonly Path[] = DECISION_FIELDS.map((f) => ({
+  column: f.column,
+  required: f.required,
+  ...keyPath(f.key),
+}));
 
 /**
  * A Decision-shaped record as a flat row: a value or null for every column.

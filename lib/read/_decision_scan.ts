@@ -23,6 +23,7 @@ import {
   DECISION_FIELDS,
   type DecisionField,
   type FieldKind,
+  keyPath,
 } from "../decision/schema.ts";
 import {
   isPCorrectSource,
@@ -130,15 +131,19 @@ interface TopKey {
 
 const TOP_KEYS: TopKey[] = [];
 for (const [field, f] of FIELDS.entries()) {
-  const dot = f.key.indexOf(".");
-  const name = dot < 0 ? f.key : f.key.slice(0, dot);
+  const { head: name, member } = keyPath(f.key);
   let top = TOP_KEYS.find((k) => k.name === name);
   if (top === undefined) {
-    top = { name, required: false, field: dot < 0 ? field : -1, inner: [] };
+    top = {
+      name,
+      required: false,
+      field: member === null ? field : -1,
+      inner: [],
+    };
     TOP_KEYS.push(top);
   }
   if (f.required) top.required = true;
-  if (dot >= 0) top.inner.push([bytesOf(f.key.slice(dot + 1)), field]);
+  if (member !== null) top.inner.push([bytesOf(member), field]);
 }
 // keys by length: [bytes, index into TOP_KEYS]; a key with a field this
 // scanner leaves is not one it knows

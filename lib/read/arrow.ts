@@ -41,6 +41,7 @@ import {
   type DecisionColumn,
   type DecisionField,
   isValidFlatRow,
+  keyPath,
   kindOfRule,
   type OptionalDecisionColumn,
   ruleInWords,
@@ -154,9 +155,10 @@ const FIELD_BY_KEY: ReadonlyMap<string, DecisionField> = new Map(
 const NESTED: ReadonlyMap<string, DecisionField> = new Map(
   FIELDS.flatMap((f): [string, DecisionField][] => {
     const n = f.nulls;
-    if (n.reads !== "when" || !f.key.includes(".")) return [];
+    const { head, member } = keyPath(f.key);
+    if (n.reads !== "when" || member === null) return [];
     const tag = FIELDS.find((t) => t.column === n.column)!;
-    return [[f.key.slice(0, f.key.indexOf(".")), tag]];
+    return [[head, tag]];
   }),
 );
 

@@ -46,6 +46,7 @@ import { jsonlStatsFile } from "../read/jsonl_stats.ts";
 import {
   DECISION_FIELDS,
   type DecisionField,
+  keyPath,
   kindOfRule,
 } from "../decision/schema.ts";
 
@@ -124,13 +125,12 @@ export function decisionJsonFields(
   const columns: string[] = [];
   const objects = new Map<string, DecisionField[]>();
   for (const f of fields) {
-    const dot = f.key.indexOf(".");
-    if (dot < 0) {
+    const { head, member } = keyPath(f.key);
+    if (member === null) {
       top.push([f.key, jsonTypes(f), f.required]);
       columns.push(f.column);
       continue;
     }
-    const head = f.key.slice(0, dot);
     const inner = objects.get(head);
     if (inner === undefined) {
       objects.set(head, [f]);
