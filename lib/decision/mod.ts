@@ -10,5 +10,10 @@ export * from "./decision.ts";
 export * from "./decision_stats.ts";
 export * from "./paired_stats.ts";
 export * from "./paired_tasks.ts";
-export * from "./decision_columns.ts";
+export {
+  DECISION_COLUMNS,
+  type DecisionColumn,
+  decisionColumnKind,
+  OPTIONAL_DECISION_COLUMNS,
+} from "./schema.ts";
 export * from "./pcorrect_source.ts";

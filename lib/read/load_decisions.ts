@@ -29,7 +29,7 @@ export interface ParseDecisionsOptions {
 export {
   DECISION_COLUMNS,
   OPTIONAL_DECISION_COLUMNS,
-} from "../decision/decision_columns.ts";
+} from "../decision/schema.ts";
 
 /**
  * Parse a JSONL run export into Decision records.

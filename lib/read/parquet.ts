@@ -31,7 +31,7 @@ import {
 const NUMERIC_TYPE =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
 
-import { decisionColumnKind } from "../decision/decision_columns.ts";
+import { decisionColumnKind } from "../decision/schema.ts";
 import { DECISION_FIELDS, fieldOfColumn } from "../decision/schema.ts";
 import {
   sqlColumnType,

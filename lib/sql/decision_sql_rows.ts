@@ -10,7 +10,7 @@
  */
 
 import { DECISION_CHECKS, invalidDecisionSql } from "./duckdb_stats_sql.ts";
-import { DECISION_COLUMNS } from "../decision/decision_columns.ts";
+import { DECISION_COLUMNS } from "../decision/schema.ts";
 
 const KEY = "runId, modelId, taskId, trial";
 

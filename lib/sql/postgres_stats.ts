@@ -46,7 +46,7 @@ import {
   type DecisionColumn,
   decisionColumnKind,
   OPTIONAL_DECISION_COLUMNS,
-} from "../decision/decision_columns.ts";
+} from "../decision/schema.ts";
 import { fieldOfColumn } from "../decision/schema.ts";
 import { sqlNullType } from "../decision/schema_sql.ts";
 import {
