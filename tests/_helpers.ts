@@ -129,6 +129,18 @@ export async function runCli(
     stdout: "piped",
     stderr: "piped",
   }).output();
+  return commandText(out);
+}
+
+/** A finished command's exit code and what it printed, as text. */
+export interface CommandText {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Decode a finished command's piped standard output and error. */
+export function commandText(out: Deno.CommandOutput): CommandText {
   const dec = new TextDecoder();
   return {
     code: out.code,

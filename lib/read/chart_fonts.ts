@@ -1,14 +1,21 @@
 /**
- * The pinned chart font, read from the npm package `dejavu-fonts-ttf` in
- * `node_modules`: its file paths (resvg draws with them) and the regular and
- * bold faces' bytes (their advance widths measure text). Charts take the
- * result as an argument; this is the one place that reads it.
+ * The pinned chart font, read from the npm package `dejavu-fonts-ttf`: its
+ * file paths (resvg draws with them) and the regular and bold faces' bytes
+ * (their advance widths measure text). Charts take the result as an
+ * argument; this is the one place that finds and reads it.
  *
  * @module
  */
 
 import { fileURLToPath } from "node:url";
 import type { ChartFonts } from "../charts/render.ts";
+// The package's manifest is imported so that the font package is in the
+// module graph: Deno then installs it before the program starts (into
+// `node_modules` under `"nodeModulesDir": "auto"`, else into its npm cache),
+// and `import.meta.resolve` maps the font's files to paths there. Without
+// it, lossbook linked from another project's folder resolves them to `npm:`
+// addresses, which are not files.
+import fontPackage from "dejavu-fonts-ttf/package.json" with { type: "json" };
 
 /** The font files of the pinned chart font, as npm installs them. */
 const FONT_SPECIFIERS = [
@@ -20,11 +27,13 @@ const FONT_SPECIFIERS = [
 
 /**
  * Paths of the pinned chart font's TTF files (regular, bold, oblique, bold
- * oblique) in `node_modules`, where `deno install` puts the npm package
- * `dejavu-fonts-ttf` that `deno.json` pins.
+ * oblique), wherever Deno installed the npm package `dejavu-fonts-ttf` that
+ * `deno.json` pins: lossbook's `node_modules` in its own folder, the npm
+ * cache or that project's `node_modules` when another project links or
+ * imports lossbook.
  *
  * @returns Absolute file paths, one per style.
- * @throws {Error} When the package is not installed (run `deno install`).
+ * @throws {Error} When a font file is not where Deno resolves it.
  *
  * @example
  * ```ts
@@ -41,7 +50,7 @@ export function chartFontFiles(): string[] {
     const url = import.meta.resolve(specifier);
     if (!url.startsWith("file:")) {
       throw new Error(
-        `Cannot find the chart font ${specifier}: it resolved to ${url}, not a file; lossbook needs "nodeModulesDir": "auto" and \`deno install\``,
+        `Cannot find the chart font ${specifier}: it resolved to ${url}, not a file`,
       );
     }
     const path = fileURLToPath(url);
@@ -49,7 +58,7 @@ export function chartFontFiles(): string[] {
       Deno.statSync(path);
     } catch {
       throw new Error(
-        `Cannot find the chart font ${path}: the npm package dejavu-fonts-ttf is not installed; run \`deno install\``,
+        `Cannot find the chart font ${path}: the npm package dejavu-fonts-ttf@${fontPackage.version} is not installed there; run \`deno install\``,
       );
     }
     return path;
@@ -63,7 +72,7 @@ let cached: ChartFonts | null = null;
  * {@linkcode chartFontFiles} and the regular and bold faces' bytes.
  *
  * @returns The fonts, for `renderSvg` and `renderPng`.
- * @throws {Error} When the package is not installed (run `deno install`).
+ * @throws {Error} When a font file is not where Deno resolves it.
  *
  * @example
  * ```ts
