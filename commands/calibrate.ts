@@ -37,7 +37,7 @@ import { MAPPING_FLAGS } from "./_harness_input.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
 import { formatLevel, formatRule } from "./_format.ts";
 import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
-import { resolveProfiles } from "./score.ts";
+import { resolveProfiles } from "../api/score.ts";
 import { commandHelp } from "./_help.ts";
 import {
   formatOption,

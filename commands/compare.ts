@@ -41,7 +41,7 @@ import {
   matrixOf,
   resolveProfiles,
   SCORING_FLAGS,
-} from "./score.ts";
+} from "../api/score.ts";
 import { commandHelp } from "./_help.ts";
 
 /** One difference of `compare --json`: the bootstrap keys, plus what computed them. */

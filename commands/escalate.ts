@@ -17,7 +17,7 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { resolveProfiles } from "./score.ts";
+import { resolveProfiles } from "../api/score.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
 import { formatQuantity, formatRule } from "./_format.ts";
 import {
