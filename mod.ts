@@ -902,3 +902,10 @@ export type {
   ShowTableOptions,
   ShowValue,
 } from "./display.ts";
+
+// the library functions behind the commands
+export { score } from "./api/score.ts";
+export type { ScoreDocument, ScoreOptions } from "./api/score.ts";
+export { compare } from "./api/compare.ts";
+export type { CompareDocument, CompareOptions } from "./api/compare.ts";
+export type { RunSource } from "./commands/_input.ts";

@@ -2,6 +2,7 @@
 // stderr for large inputs.
 import type { ColumnTable } from "arquero";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
+import type { Decision } from "../lib/decision/decision.ts";
 import {
   countPCorrectSources,
   describePCorrectSources,
@@ -48,6 +49,30 @@ export const FORMATS = [
 /** An input format. */
 export type Format = typeof FORMATS[number];
 
+/**
+ * One input, as one command-line argument is: a file path in any format
+ * the CLI reads, an array of decisions, or an Arquero decision table (the
+ * columns of `decisionTable`). An input held in memory is named
+ * `<memory:N>`, N its position among the inputs, counting from 0.
+ */
+export type RunSource = string | readonly Decision[] | ColumnTable;
+
+/**
+ * The name of an input: its path, or `<memory:N>` for one held in memory.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sourceName } from "./_input.ts";
+ *
+ * assert.equal(sourceName("a.jsonl", 0), "a.jsonl");
+ * assert.equal(sourceName([], 2), "<memory:2>");
+ * ```
+ */
+export function sourceName(source: RunSource, position: number): string {
+  return typeof source === "string" ? source : `<memory:${position}>`;
+}
+
 /** What the input flags say (with the harness mapping flags). */
 export interface InputFlags extends MappingFlags {
   format?: string;
@@ -90,6 +115,11 @@ export interface RunInput {
   readonly sqlTable?: string;
 }
 
+/** The JSON keys that name a run's input: a database table, one file, or several. */
+export type InputKeys = { table: string } | { file: string } | {
+  files: string[];
+};
+
 /**
  * The JSON keys that name a run's input: `table` for a database table,
  * else those of {@linkcode fileKeys}.
@@ -102,9 +132,7 @@ export interface RunInput {
  * assert.deepEqual(inputKeys(await readRun("data/examples/model_ab.jsonl", {})), { file: "data/examples/model_ab.jsonl" });
  * ```
  */
-export function inputKeys(
-  run: RunInput,
-): { table: string } | { file: string } | { files: string[] } {
+export function inputKeys(run: RunInput): InputKeys {
   return run.sqlTable !== undefined
     ? { table: run.sqlTable }
     : fileKeys(run.files);
@@ -143,13 +171,15 @@ export function inputLabel(run: RunInput): string {
  * ```
  */
 export async function readRunFrom(
-  paths: readonly string[],
+  sources: readonly RunSource[],
   flags: InputFlags,
 ): Promise<RunInput> {
-  if (flags.engine !== "postgres") return await readRun(paths, flags);
-  if (paths.length > 0) {
+  if (flags.engine !== "postgres") return await readRun(sources, flags);
+  if (sources.length > 0) {
     throw new UsageError(
-      `--engine postgres reads --table, not files (got ${paths.join(", ")})`,
+      `--engine postgres reads --table, not files (got ${
+        sources.map(sourceName).join(", ")
+      })`,
     );
   }
   if (flags.dsn === undefined) {
@@ -332,7 +362,7 @@ function done(path: string, size: number): void {
  * table (for pairing); otherwise JSONL goes through the one-pass statistics.
  */
 export async function readRun(
-  input: string | readonly string[],
+  input: string | readonly RunSource[],
   flags: InputFlags,
   needTable = false,
 ): Promise<RunInput> {
@@ -353,11 +383,11 @@ export async function readRun(
 }
 
 async function readRunUnnoted(
-  input: string | readonly string[],
+  input: string | readonly RunSource[],
   flags: InputFlags,
   needTable: boolean,
 ): Promise<RunInput> {
-  const paths = typeof input === "string" ? [input] : input;
+  const sources = typeof input === "string" ? [input] : input;
   if (flags.engine === "postgres") {
     throw new UsageError(
       "--engine postgres computes statistics for score and sweep only (with --dsn and --table)",
@@ -366,7 +396,11 @@ async function readRunUnnoted(
   if (flags.dsn !== undefined || flags.table !== undefined) {
     throw new UsageError("--dsn and --table go with --engine postgres");
   }
-  if (paths.length === 0) throw new UsageError("expected a run file");
+  if (sources.length === 0) throw new UsageError("expected a run file");
+  if (sources.some((s) => typeof s !== "string")) {
+    return await readWithMemory(sources, flags);
+  }
+  const paths = sources as readonly string[];
   const format = await resolveFormats(paths, flags.format);
   // every non-harness format is one file a path (importHarness checks the
   // logs, of which a HELM run is a folder)
@@ -423,6 +457,16 @@ async function readSeveral(
   }
   const parts: Omit<RunInput, "files">[] = [];
   for (const p of paths) parts.push(await readOne(p, format, flags, true));
+  return await combine(parts, paths, format);
+}
+
+// Runs read as tables, one per input, joined into one: a decision key
+// repeated across inputs is refused, naming both.
+async function combine(
+  parts: readonly Omit<RunInput, "files">[],
+  paths: readonly string[],
+  format: Format,
+): Promise<RunInput> {
   const { decisionKey } = await later<typeof import("../lib/read/arrow.ts")>(
     "../lib/read/arrow.ts",
   );
@@ -469,6 +513,97 @@ async function readSeveral(
     files: paths,
     ...(sources === undefined ? {} : { pCorrectSources: sources }),
   };
+}
+
+// Inputs of which at least one is held in memory: each is laid out as a
+// decision table (a path is read as a run export), and they are combined as
+// several files are. In memory there are only decisions: no harness log, no
+// importer, no engine.
+async function readWithMemory(
+  sources: readonly RunSource[],
+  flags: InputFlags,
+): Promise<RunInput> {
+  const names = sources.map(sourceName);
+  const inMemory = names.filter((n, i) => n !== sources[i]).join(", ");
+  if (flags.format !== undefined && flags.format !== "decisions") {
+    throw new UsageError(
+      `--format ${flags.format} reads files; ${inMemory} hold decisions`,
+    );
+  }
+  if ((flags.engine ?? "memory") !== "memory") {
+    throw new UsageError(
+      `--engine ${flags.engine} reads files; ${inMemory} are read in memory`,
+    );
+  }
+  if (flags.probability !== undefined) {
+    throw new UsageError(`--probability applies to --format lossbench only`);
+  }
+  if (flags["pcorrect-from"] !== undefined) {
+    throw new UsageError(
+      `--pcorrect-from applies to imported logs (--format reconforge and the harness formats), not to decisions`,
+    );
+  }
+  refuseMappingFlags(flags, "decisions");
+  const { decisionTable } = await loadDecisionsModule();
+  const { decisionFromValue } = await later<
+    typeof import("../lib/read/_jsonl_decision.ts")
+  >("../lib/read/_jsonl_decision.ts");
+  const { checkDecisionColumns, decisionsFromColumns } = await later<
+    typeof import("../lib/read/arrow.ts")
+  >("../lib/read/arrow.ts");
+  const parts: Omit<RunInput, "files">[] = [];
+  for (const [i, source] of sources.entries()) {
+    const name = names[i];
+    if (typeof source === "string") {
+      const format = await resolveFormats([source], undefined);
+      if (format !== "decisions") {
+        throw new UsageError(
+          `all inputs must share one format, got ${source} (${format}) beside decisions held in memory (${inMemory})`,
+        );
+      }
+      parts.push(await readOne(source, "decisions", flags, true));
+      continue;
+    }
+    let decisions: Decision[];
+    if (Array.isArray(source)) {
+      decisions = source.map((d, k) =>
+        decisionFromValue(d, `${name}: decision ${k + 1}`)
+      );
+    } else if (isTable(source)) {
+      const columns = source.columnNames();
+      checkDecisionColumns(columns, name);
+      decisions = decisionsFromColumns(
+        Object.fromEntries(columns.map((c) => [c, source.array(c)])) as never,
+        source.numRows(),
+        name,
+      );
+    } else {
+      throw new UsageError(
+        `${name}: an input is a path, an array of decisions or an Arquero table, got ${
+          source === null ? "null" : typeof source
+        }`,
+      );
+    }
+    if (decisions.length === 0) {
+      throw new InputRangeError(`no decisions in ${name}`);
+    }
+    const table = decisionTable(decisions);
+    parts.push({
+      format: "decisions",
+      stats: await decisionStatsOf(table),
+      decisions: decisions.length,
+      notes: {},
+      table,
+    });
+  }
+  return await combine(parts, names, "decisions");
+}
+
+function isTable(value: unknown): value is ColumnTable {
+  const t = value as ColumnTable | null;
+  return typeof t === "object" && t !== null &&
+    typeof t.columnNames === "function" && typeof t.numRows === "function" &&
+    typeof t.array === "function";
 }
 
 function sumCounts(

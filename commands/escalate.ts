@@ -7,7 +7,7 @@ import { bayesEscalation, policyCost } from "../lib/policy/bayes_rule.ts";
 import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
 import { policyColumns } from "../lib/policy/policy_columns.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
-import { readOutcomes } from "./calibrate.ts";
+import { readOutcomes } from "../api/calibrate.ts";
 import { fileKeys, fileLabel, importKeys } from "./_input.ts";
 import { MAPPING_FLAGS } from "./_harness_input.ts";
 import {
@@ -17,7 +17,7 @@ import {
   parseFlags,
   UsageError,
 } from "./_command.ts";
-import { resolveProfiles } from "./score.ts";
+import { resolveProfiles } from "../api/score.ts";
 import { matrixFlag, matrixLine } from "./_matrix.ts";
 import { formatQuantity, formatRule } from "./_format.ts";
 import {

@@ -56,7 +56,7 @@ import {
   refuseInputAsOutput,
   UsageError,
 } from "./_command.ts";
-import { resolveProfiles } from "./score.ts";
+import { resolveProfiles } from "../api/score.ts";
 import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { commandHelp } from "./_help.ts";

@@ -14,7 +14,7 @@ import {
   withUserValues,
 } from "./_command.ts";
 import { readRun } from "./_input.ts";
-import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
+import { commonOptions, matrixOf, resolveProfiles } from "../api/score.ts";
 import { commandHelp } from "./_help.ts";
 import {
   formatOption,

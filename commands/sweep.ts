@@ -41,7 +41,7 @@ import {
   type Mode,
   resolveProfiles,
   SCORING_FLAGS,
-} from "./score.ts";
+} from "../api/score.ts";
 import { commandHelp } from "./_help.ts";
 import { JSON_OPTION, LENIENT_OPTION, SEED_OPTION } from "./_options.ts";
 

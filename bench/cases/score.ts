@@ -130,7 +130,7 @@ export const children: Children = {
   ): Promise<InProcessOut> {
     const { SHIPPED_PROFILES } = await import("../../lib/costs/load.ts");
     const { jsonlStats } = await import("../../lib/read/jsonl_text_stats.ts");
-    const { scoreModels } = await import("../../commands/score.ts");
+    const { scoreModels } = await import("../../api/score.ts");
     const want = new Set(args.names);
     const runs: Record<string, Timed[]> = {};
     const keep = (name: string, t: Timed) => (runs[name] ??= []).push(t);

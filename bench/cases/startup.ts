@@ -67,7 +67,7 @@ const CASES: CaseInfo[] = [
 export const children: Children = {
   /** The score's own reading and scoring, `rounds` times, warm. */
   async compute(args: { file: string; rounds: number; n: number }) {
-    const { scoreModels } = await import("../../commands/score.ts");
+    const { scoreModels } = await import("../../api/score.ts");
     const { SHIPPED_PROFILES } = await import("../../lib/costs/shipped.ts");
     const { jsonlStatsFile } = await import("../../lib/read/jsonl_stats.ts");
     const runs = [];

@@ -39,6 +39,26 @@ export function decisionFromLine(line: string, where: string): Decision {
     );
   }
   refuseDuplicateKeys(line, value, () => where);
+  return decisionFromValue(value, where);
+}
+
+/**
+ * Check one value (a parsed line, or a decision held in memory) as a
+ * Decision.
+ *
+ * @param value The value.
+ * @param where Error prefix naming where it came from.
+ * @throws {SyntaxError} When it is not an object.
+ * @throws {TypeError | RangeError} As the Decision schema.
+ */
+export function decisionFromValue(value: unknown, where: string): Decision {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new InputSyntaxError(
+      `${where}: expected an object, got ${
+        Array.isArray(value) ? "an array" : JSON.stringify(value)
+      }`,
+    );
+  }
   const d = fastDecision(value);
   if (d !== null) return d;
   const parsed = decisionSchema.safeParse(value);
