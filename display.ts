@@ -4,7 +4,8 @@
  * MIME bundle: an analysis result shows its claims, tables and charts; a
  * table shows as HTML with every null cell marked "unknown" or "n/a" and the
  * reason as a tooltip; a chart shows as a Vega-Lite bundle with a
- * pre-rendered PNG fallback.
+ * pre-rendered PNG fallback; a score document (what `score()` returns)
+ * shows as its table and its chart, so a notebook needs no table library.
  *
  * {@linkcode show} publishes one of them from a notebook cell: `await
  * show(x)` sends the bundle to the kernel and waits a moment before the cell
@@ -52,6 +53,12 @@ import {
   type TableHtmlOptions,
 } from "./lib/report/html.ts";
 import { readChartFonts } from "./lib/read/chart_fonts.ts";
+import {
+  isScoreView,
+  scoreChart,
+  scoreTable,
+  type ScoreView,
+} from "./lib/report/score_view.ts";
 
 /** The symbol the Deno kernel looks up to display an object richly. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
@@ -126,11 +133,23 @@ export function showTable(
   table: ColumnTable,
   options: ShowTableOptions = {},
 ): Displayable {
-  const columns = table.columnNames();
+  return showRows(
+    table.columnNames(),
+    table.objects() as Record<string, unknown>[],
+    options,
+  );
+}
+
+// Rows as an HTML table in its scroll box, with a tab-separated fallback.
+function showRows(
+  columns: readonly string[],
+  rows: readonly Record<string, unknown>[],
+  options: ShowTableOptions,
+): Displayable {
   const maxRows = options.maxRows ?? 200;
-  const rows = table.objects() as Record<string, unknown>[];
   const shown = rows.slice(0, maxRows);
   const text = [
+    ...(options.caption === undefined ? [] : [options.caption]),
     columns.join("\t"),
     ...shown.map((r) => columns.map((c) => formatCell(r[c])).join("\t")),
     ...(rows.length > maxRows
@@ -309,6 +328,42 @@ export async function showResult(result: AnalysisResult): Promise<Displayable> {
   });
 }
 
+/**
+ * Show a score document (what `score()` returns and `lossbook score --json`
+ * prints) as two outputs: a table of every model under every profile
+ * (decisions, accuracy and its interval, loss, its interval and its unit;
+ * a null value reads "n/a" or "unknown" with the reason, never 0), and a
+ * chart of loss per model with its interval, one panel per profile, as
+ * {@linkcode showChart} shows charts. A document read back from a `--json`
+ * file shows the same.
+ *
+ * @param doc A score document.
+ * @returns The table and the chart, in that order (the chart's PNG is
+ *   rendered first, hence async).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { score } from "./mod.ts";
+ * import { mimeBundle, showScore } from "./display.ts";
+ *
+ * const doc = await score(["data/examples/model_ab.jsonl"]);
+ * const [table, chart] = (await showScore(doc)).map(mimeBundle);
+ * // third-number: divergence table: Model A loss under reconciliation = 104.4
+ * assert.match(String(table["text/html"]), /<td class="num">104.4<\/td>/);
+ * assert.ok(atob(String(chart["image/png"])).startsWith("\x89PNG"));
+ * ```
+ */
+export async function showScore(
+  doc: ScoreView,
+): Promise<[Displayable, Displayable]> {
+  const table = scoreTable(doc);
+  return [
+    showRows(table.columns, table.rows, table),
+    await showChart(scoreChart(doc)),
+  ];
+}
+
 /** What {@linkcode display} knows how to show. */
 export type DisplayValue =
   | AnalysisResult
@@ -418,7 +473,7 @@ function isPlainValue(value: unknown): value is PlainValue {
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) &&
     !(JUPYTER_DISPLAY in value) && !isColumnTable(value) &&
-    !isAnalysisResult(value) && !isVegaLiteSpec(value);
+    !isAnalysisResult(value) && !isVegaLiteSpec(value) && !isScoreView(value);
 }
 
 function showText(value: PlainValue): Displayable {
@@ -433,6 +488,29 @@ function showText(value: PlainValue): Displayable {
 }
 
 /**
+ * Show a score document in a notebook (what `score()` returns, or a
+ * `lossbook score --json` file parsed): its table and its chart
+ * ({@linkcode showScore}), published as two outputs, then yield for a moment
+ * before the cell ends, as for anything else shown.
+ *
+ * @param value A score document.
+ * @returns The two MIME bundles, table then chart, outside the kernel;
+ *   `undefined` in it, once published.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { score } from "./mod.ts";
+ * import { show } from "./display.ts";
+ *
+ * const doc = await score(["data/examples/model_ab.jsonl"], { profiles: ["reconciliation"] });
+ * const [table, chart] = (await show(doc)) ?? [];
+ * assert.match(String(table["text/html"]), /<table/);
+ * assert.ok("image/png" in chart);
+ * ```
+ */
+export function show(value: ScoreView): Promise<MimeBundle[] | undefined>;
+/**
  * Show something in a notebook, so that every runner keeps it: build its
  * display ({@linkcode display}; a primitive or plain object shows as
  * text), publish it as the cell's output, then yield for a moment before
@@ -444,7 +522,8 @@ function showText(value: PlainValue): Displayable {
  * Inside `deno jupyter` this publishes and resolves to `undefined`, which
  * the kernel shows as nothing more. Outside the kernel (tests, doc
  * examples, notebooks run in-process) there is nothing to publish to: it
- * resolves to the MIME bundle.
+ * resolves to the MIME bundle. A score document shows as two outputs (see
+ * the other signature).
  *
  * @param value What to show: an analysis result, an Arquero table, a
  *   Vega-Lite spec, a list of claims, a displayable from a `show*` builder
@@ -465,18 +544,26 @@ function showText(value: PlainValue): Displayable {
  * assert.deepEqual(await show({ valid: true }), { "text/plain": "{ valid: true }" });
  * ```
  */
-export async function show(value: ShowValue): Promise<MimeBundle | undefined> {
-  const shown = isPlainValue(value)
-    ? showText(value)
-    : await display(value as DisplayValue);
-  const bundle = mimeBundle(shown);
+export function show(value: ShowValue): Promise<MimeBundle | undefined>;
+export async function show(
+  value: ScoreView | ShowValue,
+): Promise<MimeBundle | MimeBundle[] | undefined> {
+  const score = isScoreView(value);
+  const shown = score
+    ? await showScore(value)
+    : [isPlainValue(value) ? showText(value) : await display(value)];
   const kernel = jupyterKernel();
-  if (kernel === undefined) return bundle;
-  await kernel.broadcast("display_data", {
-    data: bundle,
-    metadata: outputMetadata.get(shown) ?? {},
-    transient: {},
-  });
+  if (kernel === undefined) {
+    const bundles = shown.map(mimeBundle);
+    return score ? bundles : bundles[0];
+  }
+  for (const one of shown) {
+    await kernel.broadcast("display_data", {
+      data: mimeBundle(one),
+      metadata: outputMetadata.get(one) ?? {},
+      transient: {},
+    });
+  }
   await new Promise((resolve) => setTimeout(resolve, PUBLISH_YIELD_MS));
   return undefined;
 }

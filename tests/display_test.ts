@@ -12,8 +12,11 @@ import {
   showChart,
   showClaims,
   showResult,
+  showScore,
   showTable,
 } from "../display.ts";
+import { escapeHtml, formatCell } from "../lib/report/html.ts";
+import type { ScoreView } from "../lib/report/score_view.ts";
 
 const html = (b: Record<string, unknown>) => String(b["text/html"]);
 
@@ -182,6 +185,63 @@ Deno.test("show() in the kernel publishes display_data (PNG size as metadata), y
     deno.jupyter = undefined;
   }
   assert.ok((await show("after")) !== undefined, "no kernel again: the bundle");
+});
+
+/** Every `score --json` document pinned in tests/golden, by file name. */
+function goldenScores(): [string, ScoreView][] {
+  const dir = new URL("golden/", import.meta.url);
+  return [...Deno.readDirSync(dir)]
+    .map((e) => e.name)
+    .filter((n) => /^score_.*\.json$/.test(n))
+    .sort()
+    .map((n) => [n, JSON.parse(Deno.readTextFileSync(new URL(n, dir)))]);
+}
+
+Deno.test("show() of a score document gives a table of every model and figure, then a chart with Vega-Lite and a PNG", async () => {
+  const docs = goldenScores();
+  assert.ok(docs.length >= 9);
+  for (const [name, doc] of docs) {
+    const bundles = await show(doc);
+    assert.ok(bundles !== undefined && bundles.length === 2, name);
+    const [table, chart] = bundles;
+    const h = html(table);
+    assert.match(h, /<table/);
+    for (const m of doc.models) {
+      assert.ok(h.includes(`<td>${escapeHtml(m.modelId)}</td>`), name);
+      for (const p of doc.profiles) {
+        const loss = escapeHtml(formatCell(m.loss[p.id]));
+        assert.ok(h.includes(`>${loss}</td>`), `${name} ${p.id}`);
+      }
+    }
+    assert.match(String(table["text/plain"]), /^Loss per model/);
+    assert.ok("application/vnd.vegalite.v6+json" in chart, name);
+    assert.ok(atob(String(chart["image/png"])).startsWith("\x89PNG"), name);
+    assert.ok(!("text/html" in chart) && !("image/svg+xml" in chart), name);
+  }
+});
+
+Deno.test("show() in the kernel publishes a score document as two outputs, the table and the chart", async () => {
+  const [, doc] = goldenScores()[0];
+  const sent: Record<string, unknown>[] = [];
+  const deno = Deno as unknown as { jupyter: unknown };
+  deno.jupyter = {
+    broadcast(type: string, content: Record<string, unknown>) {
+      assert.equal(type, "display_data");
+      sent.push(content);
+      return Promise.resolve();
+    },
+  };
+  try {
+    assert.equal(await show(doc), undefined);
+  } finally {
+    deno.jupyter = undefined;
+  }
+  const [table, chart] = (await showScore(doc)).map(mimeBundle);
+  // as JSON: rendering tags the chart's inline data with Vega's own symbols
+  const json = (v: unknown) => JSON.parse(JSON.stringify(v));
+  assert.deepEqual(json(sent.map((c) => c.data)), json([table, chart]));
+  assert.deepEqual(sent[0].metadata, {});
+  assert.ok("image/png" in (sent[1].metadata as object));
 });
 
 Deno.test("display.ts touches Deno.jupyter only inside show(), guarded for its absence", async () => {

@@ -24,3 +24,4 @@ export * from "./heatmap_chart.ts";
 export * from "./reliability_diagram.ts";
 export * from "./risk_coverage_curve.ts";
 export * from "./cost_threshold_curve.ts";
+export * from "./loss_interval_chart.ts";

@@ -17,3 +17,4 @@
 export * from "./html.ts";
 export * from "./null_reasons.ts";
 export * from "./report.ts";
+export * from "./score_view.ts";
