@@ -60,6 +60,13 @@ import {
   type ScoreView,
 } from "./lib/report/score_view.ts";
 
+// the score document's shape that show() and showScore() take
+export type {
+  ScoreView,
+  ScoreViewBounds,
+  ScoreViewModel,
+} from "./lib/report/score_view.ts";
+
 /** The symbol the Deno kernel looks up to display an object richly. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
   "Jupyter.display",
