@@ -35,9 +35,13 @@ import {
 export interface ThresholdResult {
   /** Serve automatically iff P(error) ≤ threshold; null when escalating everything is cheapest. */
   threshold: number | null;
+  /** Decisions served automatically. */
   autoServed: number;
+  /** Decisions sent to review. */
   escalated: number;
+  /** Wrong decisions among those served automatically. */
   autoErrors: number;
+  /** Realised cost of the policy: errors served automatically plus reviews. */
   cost: number;
   /** Cost of always serving automatically minus this cost. */
   saved: number;
@@ -45,9 +49,11 @@ export interface ThresholdResult {
 
 /** The `escalate --json` document of one model. */
 export interface EscalationReport {
+  /** Model id. */
   modelId: string;
   /** Decisions with a stated pCorrect (the others cannot be ranked and are left out). */
   n: number;
+  /** Decisions with no stated pCorrect, left out. */
   missingPCorrect: number;
   /** Realised cost of acting on every decision automatically, under the matrix. */
   costAllAuto: number;
@@ -57,6 +63,7 @@ export interface EscalationReport {
    * decisions when none was escalated.
    */
   expectedCostAllAuto: number;
+  /** Cost of sending every decision to review. */
   costAllEscalate: number;
   /** The best single threshold on P(error). */
   global: ThresholdResult;
@@ -66,8 +73,11 @@ export interface EscalationReport {
   perSeverity: { cost: number; saved: number };
   /** The Bayes rule on the stated probabilities: escalate iff P(error) × cost if wrong > review cost. */
   bayes: {
+    /** Realised cost of the rule. */
     cost: number;
+    /** Cost of always-auto minus this cost. */
     saved: number;
+    /** Decisions it sends to review. */
     escalated: number;
     /** Thresholds on P(error) of a decision that predicted the clean class (a miss if wrong), capped at 1; null where an error costs nothing. */
     thresholds: Record<Severity, number | null>;
@@ -76,9 +86,13 @@ export interface EscalationReport {
   };
   /** Loss saved by the best policy found (per severity) against always-auto. */
   lossSaved: number;
+  /** Area under the risk-coverage curve (error rate). */
   aurc: number | null;
+  /** Its excess over the best ranking of the same errors. */
   eAurc: number | null;
+  /** Area under the risk-coverage curve in money. */
   moneyAurc: number | null;
+  /** Its excess over the best ranking of the same costs. */
   moneyEAurc: number | null;
   /** Points of the risk-coverage curve in money, thinned to about --points. */
   riskCoverage: {
