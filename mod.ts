@@ -2,39 +2,139 @@
  * lossbook: consequence-weighted evaluation of AI systems that touch money.
  *
  * Accuracy and price are the two numbers leaderboards print; lossbook
- * computes the third, what it costs when the system is wrong. Load a run
- * export, reduce it to sufficient statistics, and read accuracy, errors and
- * recall per severity and loss under any cost profile.
+ * computes the third, what it costs when the system is wrong. This is the
+ * root of the package: what a notebook needs to score a run and read the
+ * result.
  *
  * ```ts
  * import assert from "node:assert/strict";
- * import {
- *   accuracy,
- *   decisionStats,
- *   forModel,
- *   getProfile,
- *   loadDecisionsJsonl,
- *   realisedLoss,
- * } from "./mod.ts";
+ * import { score } from "./mod.ts";
  *
- * const table = await loadDecisionsJsonl("data/examples/model_ab.jsonl");
- * const stats = decisionStats(table);
- * const a = forModel(stats, "A");
- * const b = forModel(stats, "B");
- * assert.equal(accuracy(a).value, 0.98);
- * assert.ok(realisedLoss(b, getProfile("reconciliation"))! < realisedLoss(a, getProfile("reconciliation"))!);
+ * const doc = await score(["data/examples/model_ab.jsonl"], { profiles: ["reconciliation"] });
+ * const [a, b] = doc.models;
+ * assert.ok(a.accuracy! > b.accuracy!); // A is more accurate...
+ * assert.ok(b.loss.reconciliation! < a.loss.reconciliation!); // ...and B loses less money
  * ```
+ *
+ * ## What the root holds
+ *
+ * The root exports what a notebook needs, and only that: the six functions
+ * that do what the commands print, the profiles and the cost registry that
+ * price decisions, the readers of run exports and harness logs, the run
+ * simulator, the ledger's open, read and verify, and the cost evidence of
+ * attempts. Every other value lives behind another entry point:
+ * `./display` (showing results in Jupyter), `./stats` (metrics, intervals,
+ * calibration, policy and sensitivity primitives), `./analyses` (the
+ * reproduced studies), `./sql` (DuckDB and PostgreSQL, `export-sql`),
+ * `./ledger` (the whole ledger, replay and drift) and `./cli` (the command
+ * line). A test pins the list of the root's values.
+ *
+ * ## The functions that do what the commands print
+ *
+ * {@linkcode score}, {@linkcode compare}, {@linkcode calibrate},
+ * {@linkcode escalate}, {@linkcode sweep} and {@linkcode plan} each take
+ * `(inputs, options)` and return the document the command of the same name
+ * prints with `--json`: `JSON.stringify(await score(inputs, options), null,
+ * 2) + "\n"` is what `lossbook score --json` writes for the same paths and
+ * flags, byte for byte.
+ *
+ * `inputs` is a list, each element one input as one command-line argument
+ * is: a path in any format the command reads (JSONL, CSV, Parquet, Arrow,
+ * ReconForge, LossBench, inspect, lm-eval, HELM, promptfoo), an array of
+ * decisions, or an Arquero decision table. An input held in memory is
+ * named `<memory:N>` in the document (`file`, `files`), N its position in
+ * the list, from 0.
+ *
+ * `options` are the command's flags in camelCase: a repeatable flag takes
+ * its plural (`--profile` → `profiles`), `--a`/`--b` are `a`/`b`, and a flag
+ * with a value takes a string or a number (`ci: 0.9`). They are checked by
+ * the same code as the flags, with the same errors. Flags that only choose
+ * where or how output is written (`--json`, `--out`, `--force`) stay in the
+ * command. Every option, by function:
+ *
+ * - `score`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
+ *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`,
+ *   `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
+ * - `compare`: `a`, `b`, `format`, `probability`, `engine`, `dsn`, `table`,
+ *   `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
+ *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `mode`, `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`
+ * - `calibrate`: `format`, `severity`, `severityMap`, `severityMapKey`,
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
+ *   `filter`, `metric`, `correct`, `bySource`, `probability`, `bins`,
+ *   `strategy`, `profile`, `mode`, `seed`, `resamples`, `interval`, `lenient`
+ * - `escalate`: `format`, `severity`, `severityMap`, `severityMapKey`,
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
+ *   `filter`, `metric`, `correct`, `probability`, `profile`, `mode`,
+ *   `points`, `lenient`
+ * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
+ *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`, `base`,
+ *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`,
+ *   `distribution`, `seed`, `lenient`
+ * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
+ *   `maxTasks`, `format`, `probability`, `seed`
+ *
+ * What each means is in `lossbook <command> --help` and `docs/cli.md`.
  *
  * @module
  */
 
 export { VERSION } from "./version.ts";
-export { chartFontFiles, readChartFonts } from "./lib/read/mod.ts";
-export { isPCorrectSource } from "./lib/decision/mod.ts";
-export type { PCorrectSource } from "./lib/decision/mod.ts";
-export { loadProfileFile, loadRegistryFile } from "./lib/read/mod.ts";
 
-// costs
+// the functions behind the commands
+export { score, SCORE_OPTIONS } from "./api/score.ts";
+export type {
+  Mode,
+  ModelScore,
+  ScoreDocument,
+  ScoreOptions,
+} from "./api/score.ts";
+export { compare, COMPARE_OPTIONS } from "./api/compare.ts";
+export type {
+  CompareDifference,
+  CompareDocument,
+  CompareOptions,
+} from "./api/compare.ts";
+export { calibrate, CALIBRATE_OPTIONS } from "./api/calibrate.ts";
+export type {
+  CalibrateDocument,
+  CalibrateOptions,
+  CalibrationReport,
+} from "./api/calibrate.ts";
+export { escalate, ESCALATE_OPTIONS } from "./api/escalate.ts";
+export type {
+  EscalateDocument,
+  EscalateOptions,
+  EscalationReport,
+  ThresholdResult,
+} from "./api/escalate.ts";
+export { sweep, SWEEP_OPTIONS } from "./api/sweep.ts";
+export type { SweepDocument, SweepOptions, SweepResult } from "./api/sweep.ts";
+export { plan, PLAN_OPTIONS } from "./api/plan.ts";
+export type { PlanDocument, PlanOptions, PowerAt } from "./api/plan.ts";
+export { FORMATS } from "./commands/_input.ts";
+export type { Format, InputKeys, RunSource } from "./commands/_input.ts";
+export type {
+  CamelCase,
+  OptionName,
+  OptionsOf,
+  OptionValue,
+  OutputFlag,
+} from "./api/_options.ts";
+export type { OptionDoc, OptionTable } from "./commands/_help.ts";
+
+// what lossbook raises
+export { CheckFailed, UsageError } from "./commands/_errors.ts";
+export {
+  InputRangeError,
+  InputSyntaxError,
+  InputTypeError,
+  isInputError,
+} from "./lib/input_error.ts";
+
+// profiles and the cost registry
 export {
   anchorValue,
   combineProfiles,
@@ -68,82 +168,28 @@ export type {
   ProfileSpec,
   Severity,
 } from "./lib/costs/mod.ts";
+export { loadProfileFile, loadRegistryFile } from "./lib/read/mod.ts";
 
-// evidence
-export {
-  attemptEvidence,
-  CANDIDATE_EXITS,
-  classifyAttempt,
-  COST_COMPLETENESS,
-  COST_PER_SUCCESS_LABELS,
-  costPerSuccess,
-  costReportBy,
-  costTotals,
-  FAILURE_CLASSES,
-  isCostEvidence,
-  isModelIdentity,
-  readEnvelope,
-  reconcileCost,
-  sameIdentity,
-  stepCells,
-  successRate,
-} from "./lib/evidence/mod.ts";
-export type {
-  AttemptEvidence,
-  AttemptSignals,
-  CandidateExit,
-  CostColumns,
-  CostCompleteness,
-  CostEvidence,
-  CostPerSuccess,
-  CostPerSuccessLabel,
-  CostReportOptions,
-  CostReportRow,
-  CostTotals,
-  EvidenceColumns,
-  ExecutionEnvelope,
-  FailureClass,
-  Grade,
-  LocalStepSignals,
-  ModelAttemptSignals,
-  ModelIdentity,
-  StepCellsOptions,
-  SuccessRateOptions,
-} from "./lib/evidence/mod.ts";
-
-// runs
+// decisions: the record, its table, its statistics
 export {
   CLEAN_CLASS,
   DECISION_COLUMNS,
   decisionStats,
   isCorrect,
-  pairedStats,
-  pairedTasks,
   pError,
 } from "./lib/decision/mod.ts";
-export {
-  DECISION_CHECKS,
-  decisionSqlExport,
-  decisionsTableSql,
-  decisionStatsSql,
-  duckdbDecisionStats,
-  duckdbJsonlStats,
-  duplicateDecisionsSql,
-  firstInvalidDecisionsSql,
-  parsePostgresDsn,
-  postgresChecksGuaranteed,
-  postgresDecisionStats,
-  repeatedDecisionKeysSql,
-  SQL_DIALECTS,
-} from "./lib/sql/mod.ts";
+export type { Action, Decision } from "./lib/decision/mod.ts";
+export { forModel, INTERVAL_METHODS, modelIds } from "./lib/metrics/mod.ts";
+export { DECISION_FIELDS } from "./lib/decision/schema.ts";
+export type { StatsRow } from "./lib/metrics/mod.ts";
+
+// reading and writing run exports
 export {
   DECISION_FORMATS,
   decisionFormatOf,
   decisionsToArrow,
   decisionsToCsv,
   decisionTable,
-  duckdbFileLiteral,
-  jsonlStats,
   jsonlStatsFile,
   loadDecisions,
   loadDecisionsArrow,
@@ -154,21 +200,17 @@ export {
   parseDecisionsCsv,
   parseDecisionsJsonl,
   readDecisionsJsonl,
-  withDuckDB,
   writeDecisions,
-  writeDecisionsArrow,
-  writeDecisionsCsv,
-  writeDecisionsParquet,
 } from "./lib/read/mod.ts";
 export {
   decisionsToJsonl,
   SIMULATED_MODELS,
   simulateRun,
 } from "./lib/tasks/mod.ts";
+
+// harness logs and other tools' exports
 export {
-  ESCALATED_CLASS,
   HARNESS_FORMATS,
-  HARNESS_IMPORTERS,
   harnessImporter,
   loadHelmRun,
   loadInspectLog,
@@ -184,728 +226,150 @@ export {
   parsePromptfooResults,
   parseReconforge,
   parseSeverityMap,
-  pickPCorrect,
-  RECONFORGE_EXCEPTION_TYPES,
-  severityResolver,
-  severitySpec,
-  UNRECORDED_GOLD,
-  UNTYPED_EXCEPTION,
 } from "./lib/import/mod.ts";
+
+// the ledger: open, read, verify (replay and drift: ./ledger)
+export {
+  ledgerEntriesFile,
+  loadLedger,
+  openLedger,
+  verifyLedger,
+  verifyLedgerFile,
+} from "./lib/ledger/mod.ts";
+
+// cost evidence of attempts: unknown is never zero
+export {
+  COST_COMPLETENESS,
+  COST_PER_SUCCESS_LABELS,
+  costPerSuccess,
+  costReportBy,
+  costTotals,
+  FAILURE_CLASSES,
+  readEnvelope,
+  reconcileCost,
+} from "./lib/evidence/mod.ts";
+
+// the types the functions above take and return
+export type { BinStrategy } from "./lib/calibration/binning.ts";
+export type { ParseProfileOptions } from "./lib/costs/load.ts";
 export type {
-  Action,
-  Decision,
-  PairedStats,
-  PairedTasks,
-} from "./lib/decision/mod.ts";
+  FieldValue,
+  OptionalDecisionField,
+  RequiredDecisionField,
+} from "./lib/decision/decision.ts";
+export type { DecisionColumn } from "./lib/decision/schema.ts";
+export type { AttemptSignals } from "./lib/evidence/attempt_signals.ts";
+export type { CostEvidence } from "./lib/evidence/cost_evidence.ts";
 export type {
-  ChecksGuarantee,
-  DecisionCheck,
-  DecisionSqlExport,
-  DecisionsTableOptions,
-  DuckDBJsonlOptions,
-  DuckDBProgress,
-  DuckDBStatsOptions,
-  PostgresConnection,
-  PostgresStatsOptions,
-  SqlDialect,
-} from "./lib/sql/mod.ts";
+  CostPerSuccess,
+  EvidenceColumns,
+} from "./lib/evidence/cost_per_success.ts";
 export type {
-  ConfidenceModel,
-  SimTask,
-  SimulatedModel,
-  SimulateOptions,
-} from "./lib/tasks/mod.ts";
-export type {
-  DecisionFileOptions,
-  DecisionFormat,
-  DuckDBOptions,
-  JsonlStats,
-  JsonlStatsFileOptions,
-  ParseDecisionsOptions,
-  ReadDecisionsJsonlOptions,
-} from "./lib/read/mod.ts";
+  CostReportOptions,
+  CostReportRow,
+} from "./lib/evidence/cost_report.ts";
+export type { CostColumns, CostTotals } from "./lib/evidence/cost_totals.ts";
+export type { ExecutionEnvelope } from "./lib/evidence/envelope.ts";
 export type {
   HarnessFormat,
   HarnessImporter,
-  HarnessImportOptions,
   HarnessImportResult,
-  HelmOptions,
-  HelmRunFiles,
+  SetAside,
+} from "./lib/import/harness.ts";
+export type { HelmOptions, HelmRunFiles } from "./lib/import/helm.ts";
+export type { InspectOptions } from "./lib/import/inspect.ts";
+export type { LmEvalOptions } from "./lib/import/lm_eval.ts";
+export type { LossbenchOptions } from "./lib/import/lossbench.ts";
+export type { PromptfooOptions } from "./lib/import/promptfoo.ts";
+export type {
   ImportResult,
-  LmEvalOptions,
-  LossbenchOptions,
-  ProbabilityMeaning,
-  PromptfooOptions,
-  ReconforgeDecision,
   ReconforgeImportResult,
   ReconforgeOptions,
-  SeveritySpec,
-} from "./lib/import/mod.ts";
-
-// tasks
-export {
-  canonicalJson,
-  checkTask,
-  classesBySeverity,
-  contamination,
-  DOMAIN_RULES,
-  domainClasses,
-  DOMAINS,
-  generateSuite,
-  generateTask,
-  generateTasks,
-  inspectDatasetJsonl,
-  inspectDatasetRecord,
-  isDomain,
-  loadTasksJsonl,
-  maxSimilarity,
-  NEAR_DUPLICATE_THRESHOLD,
-  nearMissSignals,
-  parseTasksJsonl,
-  readTasksJsonl,
-  streamTasksJsonl,
-  suiteHash,
-  taskClass,
-  taskPrompt,
-  taskRng,
-  taskSignature,
-  taskTable,
-  verifyPaymentRepair,
-  verifyReconciliation,
-  verifySettlement,
-  verifyState,
-  writeTasksJsonl,
-} from "./lib/tasks/mod.ts";
+} from "./lib/import/reconforge.ts";
+export type { LoadedLedger, ReadLedgerFileOptions } from "./lib/ledger/read.ts";
+export type { LedgerEntry } from "./lib/ledger/record.ts";
 export type {
-  ContaminationOptions,
-  ContaminationReport,
-  Domain,
-  DomainRules,
-  GenerateOptions,
-  GenerationStats,
-  Gold,
-  ParseTasksOptions,
-  PaymentRepairState,
-  ReconciliationState,
-  SettlementState,
-  StreamSummary,
-  Task,
-  TaskCheck,
-  TaskRng,
-  WriteSummary,
-  WriteTasksOptions,
-} from "./lib/tasks/mod.ts";
-
-// metrics
-export {
-  accuracy,
-  AUTO_DIFFERENCE_INTERVAL,
-  AUTO_INTERVAL,
-  bootstrapInterval,
-  caughtRecallBySeverity,
-  cltInterval,
-  confusionMatrix,
-  CONSEQUENCE_MATRIX,
-  costIfWrong,
-  defineCostMatrix,
-  drawBounds,
-  errorsBySeverity,
-  expectedLoss,
-  fayFeuerInterval,
-  fayFeuerLossInterval,
-  forModel,
-  gammaQuantile,
-  INTERVAL_METHODS,
-  jeffreysFromDraws,
-  kindCosts,
-  LOSS_DIFFERENCE_ESTIMAND,
-  LOSS_ESTIMAND,
-  lossBySeverity,
-  lossCells,
-  lossDifferenceInterval,
-  lossInterval,
-  lossPosterior,
-  METHOD_LABELS,
-  modelIds,
-  NEWCOMBE_PAIRED_METHOD,
-  newcombePairedInterval,
-  outcomeOf,
-  OUTCOMES,
-  pairedAccuracyTable,
-  pairedLossTest,
-  pairedTaskStats,
-  planSampleSize,
-  posteriorLossDraws,
-  probabilityBest,
-  realisedLoss,
-  recallBySeverity,
-  RECONFORGE_CLASS_WEIGHTS,
-  resolveIntervalMethod,
-  ruleCost,
-  severityWeightedRecall,
-  signFlipTest,
-  sortStats,
-  STAT_COUNTS,
-  STAT_KEYS,
-  STRICT_MATRIX,
-  summarise,
-  taskLossDifferences,
-  VERDICT_CLASSES,
-  VERDICT_CORRECT,
-  VERDICT_INCORRECT,
-  VERDICT_NO_ANSWER,
-  WEIGHTED_RECALL_ESTIMAND,
-  WEIGHTED_RECALL_METHOD,
-  weightedRecallInterval,
-} from "./lib/metrics/mod.ts";
-export {
-  beta,
-  binomial,
-  BOUNDARY_COUNT,
-  gamma,
-  multinomial,
-  normal,
-  normalQuantile,
-  rate,
-  rateInterval,
-  seededPrng,
-  seedFor,
-  wilsonInterval,
-} from "./lib/math/mod.ts";
-export type {
-  BootstrapInterval,
-  BootstrapOptions,
-  Bounds,
-  CaughtOptions,
-  CltInterval,
-  CltOptions,
-  ConfusionCell,
-  CostIfWrongOptions,
-  CostMatrix,
-  CostRule,
-  FayFeuerLossOptions,
-  FayFeuerOptions,
-  IntervalMethod,
-  LossCell,
-  LossCellOptions,
-  LossDifferenceOptions,
-  LossInterval,
-  LossIntervalOptions,
-  LossKind,
-  LossOptions,
-  LossPosterior,
-  LossPosteriorOptions,
-  Outcome,
-  PairedComparison,
-  PairedLossOptions,
-  PairedLossTestOptions,
-  PairedProportionInterval,
-  PairedRow,
-  PairedTable,
-  PairedTaskGroup,
-  PosteriorLossOptions,
-  PowerPoint,
-  ResolvedIntervalMethod,
-  SampleSizeOptions,
-  SampleSizePlan,
-  SelectOptions,
-  SeverityLoss,
-  SignFlipOptions,
-  SignFlipResult,
-  StatsRow,
-  StatsSummary,
-  TrialCount,
-  WeightedCount,
-  WeightedRecallInterval,
-  WeightedRecallIntervalOptions,
-  WeightedRecallOptions,
-} from "./lib/metrics/mod.ts";
-export type { Prng, Rate, RateInterval, RateOptions } from "./lib/math/mod.ts";
-
-// sensitivity
-export {
-  bayesEscalationRate,
-  coefficientDraws,
-  coefficientLoss,
-  costFamily,
-  crossoverInterval,
-  crossoverRatio,
-  crossovers,
-  disagreeingPair,
-  DRAW_DISTRIBUTIONS,
-  drawRegistryProfiles,
-  familyLine,
-  familyProfile,
-  fitGlobalThreshold,
-  fitSeverityThresholds,
-  kendallTauB,
-  logGrid,
-  lossCoefficients,
-  PAYMENTS_ANCHOR_MAP,
-  rankReversalDistance,
-  sweepFamily,
-  sweepProfiles,
-  winnerChanges,
-} from "./lib/sensitivity/mod.ts";
-export type {
-  AnchorMap,
-  CoefficientDrawOptions,
-  CoefficientDraws,
-  CoefficientLossOptions,
-  CostFamily,
-  CostFamilyOptions,
-  Crossover,
-  CrossoverInterval,
-  CrossoverIntervalOptions,
-  CrossoverOptions,
-  DisagreeingPair,
-  DisagreeingPairOptions,
-  DrawDistribution,
-  EscalationColumns,
-  FamilyLine,
-  FamilySweep,
-  FamilySweepOptions,
-  FittedGlobalThreshold,
-  FittedSeverityThresholds,
-  FittedThreshold,
-  GlobalScore,
-  GlobalThresholdOptions,
-  LogGridOptions,
-  LossCoefficientOptions,
-  LossCoefficients,
-  LossPer,
-  RangeOptions,
-  RankReversal,
-  RankReversalOptions,
-  RegistryDrawOptions,
-  Sweep,
-  SweepOptions,
-  SweepPoint,
-  WinnerChange,
-} from "./lib/sensitivity/mod.ts";
-
-// calibration
-export {
-  applyCalibrator,
-  BIN_STRATEGIES,
-  binEdges,
-  binIndex,
-  brierDecomposition,
-  brierScore,
-  CALIBRATION_METHODS,
-  costWeightedCalibrationError,
-  debiasedCalibrationError,
-  ECE_BOOTSTRAP_ESTIMAND,
-  ECE_BOOTSTRAP_METHOD,
-  ECE_ESTIMAND,
-  ECE_PROJECTION_METHOD,
-  eceInterval,
-  eceNoiseFloor,
-  equalWidthEdges,
-  expectedCalibrationError,
-  fitCalibrator,
-  fitHistogramBinning,
-  fitIsotonic,
-  fitPlatt,
-  fitTemperature,
-  maxCalibrationError,
-  outcomeColumns,
-  randomSplit,
-  recalibrate,
-  reliabilityDiagram,
-} from "./lib/calibration/mod.ts";
-export type {
-  BinnedResult,
-  BinningOptions,
-  BinStrategy,
-  BrierDecomposition,
-  CalibrationError,
-  CalibrationMethod,
-  Calibrator,
-  CostWeightedBin,
-  CostWeightedCalibrationError,
-  CostWeightedOptions,
-  DebiasedCalibrationError,
-  EceInterval,
-  EceIntervalOptions,
-  FitCalibratorOptions,
-  HistogramCalibrator,
-  IsotonicCalibrator,
-  LabelledColumns,
-  LabelledOutcome,
-  NoiseFloor,
-  NoiseFloorOptions,
-  OutcomeColumns,
-  OutcomeColumnsOptions,
-  OutcomeTable,
-  PlattCalibrator,
-  RecalibrateOptions,
-  Recalibration,
-  RecalibrationRow,
-  ReliabilityBin,
-  ReliabilityDiagram,
-  Split,
-  SplitOptions,
-  TemperatureCalibrator,
-} from "./lib/calibration/mod.ts";
-
-// policy
-export {
-  bayesEscalation,
-  breakEven,
-  certificationOverhead,
-  certifiedThreshold,
-  cohensKappa,
-  conformalEscalationThreshold,
-  errorCostCrossover,
-  judgeErrorFromKappa,
-  kappaFromJudgeError,
-  lossOptimalRoute,
-  marginThreshold,
-  optimalThreshold,
-  policyColumns,
-  policyCost,
-  policyRegret,
-  reciprocalRankFusion,
-  riskCoverage,
-  rrfErosionBound,
-  rrfMargin,
-  rrfMarginLattice,
-  rrfScore,
-  rrfWorstErosion,
-  SELECTIVE_RISK_GRID,
-  selectiveRiskThreshold,
-  signTest,
-  simulateSkillCatalog,
-  SWITCHYARD_RUN,
-  thresholdsByGroup,
-  totalCostWithErrors,
-  vetoCostCurve,
-} from "./lib/policy/mod.ts";
-export { clopperPearsonInterval, clopperPearsonUpper } from "./lib/math/mod.ts";
-export type {
-  BreakEven,
-  BreakEvenRegime,
-  CertificationOverhead,
-  CertifiedOptions,
-  CertifiedThreshold,
-  ConformalOptions,
-  ConformalThreshold,
-  EscalationOptions,
-  FusedItem,
-  GroupThresholdOptions,
-  GroupThresholds,
-  Kappa,
-  KappaMapOptions,
-  LatticeOptions,
-  MarginLattice,
-  MarginThreshold,
-  MarginThresholdOptions,
-  OptimalThreshold,
-  OverheadOptions,
-  PolicyColumns,
-  PolicyCost,
-  PolicyRegret,
-  QuantisedRouting,
-  RiskCoverageCurve,
-  RouteCandidate,
-  RouteOptions,
-  Routing,
-  RrfOptions,
-  SelectiveRiskOptions,
-  SelectiveRiskThreshold,
-  SignTest,
-  SignTestOptions,
-  SignVerdict,
-  SkillCatalogOptions,
-  SkillRoutingRun,
-  SpendAndAccuracy,
-  VetoCostCurve,
-  VetoCosts,
-} from "./lib/policy/mod.ts";
-export type { ExactInterval } from "./lib/math/mod.ts";
-
-// input errors: what lossbook raises about the user's input
-export {
-  InputRangeError,
-  InputSyntaxError,
-  InputTypeError,
-  isInputError,
-} from "./lib/input_error.ts";
-
-// ledger
-export {
-  checkLedgerRecord,
-  chowThresholds,
-  costCurve,
-  decisionRecord,
-  EMPTY_HEAD,
-  entryLine,
-  errorsFlatCostRising,
-  headFilePath,
-  headFileText,
-  isTimestamp,
-  ksTest,
-  LEDGER_GENESIS,
-  ledgerColumns,
-  ledgerColumnsBuilder,
-  LedgerDamagedError,
-  ledgerDrift,
-  ledgerEntries,
-  ledgerEntriesFile,
-  ledgerLabels,
-  ledgerText,
-  linearThresholds,
-  loadLedger,
-  LOSSBENCH_GENESIS,
-  lossByDay,
-  MONTH_CLASSES,
-  openLedger,
-  openReview,
-  overdueReviews,
-  policyAction,
-  policyRecord,
-  policyRevision,
-  populationStabilityIndex,
-  profileRef,
-  readHeadFile,
-  refitPolicy,
-  repairTornTail,
-  replay,
-  REPLAY_DIFFERENCE_ESTIMAND,
-  REPLAY_METHOD_PARTS,
-  RESOLUTIONS,
-  resolveReview,
-  reviewSummary,
-  rollingCalibration,
-  severityThresholds,
-  simulateLedgerMonth,
-  thresholdPolicy,
-  TIMESTAMP_PATTERN,
-  verifyLedger,
-  verifyLedgerFile,
-  verifyLossbenchLedger,
-  verifyLossbenchLedgerFile,
-} from "./lib/ledger/mod.ts";
-export type {
-  CalibrationWindow,
-  CostCurve,
-  CostCurveOptions,
-  DayLoss,
-  DecisionRecord,
-  DecisionRecordOptions,
-  DriftWindowSummary,
-  ErrorsFlatCostRising,
-  ErrorsFlatOptions,
-  HeadFile,
-  KsTest,
-  LedgerAdoption,
-  LedgerAppend,
-  LedgerColumns,
-  LedgerColumnsBuilder,
-  LedgerColumnsOptions,
-  LedgerDecision,
-  LedgerDrift,
-  LedgerDriftOptions,
-  LedgerEntry,
-  LedgerHead,
-  LedgerLabels,
-  LedgerLabelsOptions,
-  LedgerProblem,
-  LedgerRecord,
-  LedgerText,
   LedgerVerification,
-  LedgerWriter,
-  LoadedLedger,
-  LossByDayOptions,
-  LossWindow,
-  MonthScenario,
-  OpenLedgerOptions,
-  OpenReviewOptions,
-  OverdueReview,
-  ParseLedgerOptions,
-  PolicyEntry,
-  PolicyRecord,
-  PolicyRecordOptions,
-  Psi,
-  PsiBin,
-  PsiOptions,
-  ReadLedgerFileOptions,
-  Refit,
-  RefitBasis,
-  RefitOptions,
-  RepairOptions,
-  RepairResult,
-  ReplayDifference,
-  ReplayDiffRow,
-  ReplayOptions,
-  ReplayPolicy,
-  ReplayResult,
-  ReplaySide,
-  Resolution,
-  ResolveReviewOptions,
-  ReviewOpenedRecord,
-  ReviewResolvedRecord,
-  ReviewState,
-  ReviewSummary,
-  RollingCalibrationOptions,
-  SeverityRefit,
-  SeverityThresholds,
-  SimulatedMonth,
-  SimulateMonthOptions,
-  ThresholdPolicy,
-  ThresholdPolicyOptions,
-  Unevaluable,
   VerifyFileOptions,
   VerifyOptions,
-} from "./lib/ledger/mod.ts";
-
-// claims
-export {
-  assertClaims,
-  CLAIM_KINDS,
-  claimClose,
-  claimEqual,
-  countClaimsByKind,
-} from "./lib/claims/mod.ts";
+} from "./lib/ledger/verify.ts";
+export type { LedgerWriter, OpenLedgerOptions } from "./lib/ledger/writer.ts";
+export type { RateInterval } from "./lib/math/rate.ts";
 export type {
-  AnalysisResult,
-  Claim,
-  ClaimKind,
-  ClaimKindCount,
-  ClaimOptions,
-  ClaimValue,
-  VegaLiteSpec,
-} from "./lib/claims/mod.ts";
-
-// formatting numbers for people
-export { formatLevel, formatQuantity, formatRule } from "./lib/format/mod.ts";
-export type { FormatQuantityOptions } from "./lib/format/mod.ts";
-
-// charts
-export {
-  CHART_CONFIG,
-  CHART_FONT,
-  CHART_PALETTE,
-  MODEL_COLORS,
-  modelColor,
-  modelColorScale,
-  withTheme,
-} from "./lib/charts/mod.ts";
-export type { ColorBy } from "./lib/charts/mod.ts";
-export {
-  costThresholdChart,
-  groupedBarChart,
-  heatmapChart,
-  lineChart,
-  reliabilityDiagramChart,
-  renderPng,
-  renderSvg,
-  riskCoverageChart,
-  VEGA_LITE_SCHEMA,
-} from "./lib/charts/mod.ts";
+  BootstrapInterval,
+  PairedComparison,
+} from "./lib/metrics/bootstrap.ts";
 export type {
-  CostThresholdOptions,
-  CurveMark,
-  GroupedBarOptions,
-  HeatmapOptions,
-  LineChartOptions,
-  LineMarker,
-  ReliabilityChartOptions,
-  ReliabilityPoint,
-  RenderPngOptions,
-  RiskCoverageChartOptions,
-  RiskCoveragePoint,
-} from "./lib/charts/mod.ts";
-
-// analyses
-export {
-  ANALYSES,
-  AUTOMATED_MODELS,
-  calibration,
-  CALIBRATION_MODELS,
-  counterfactualReplay,
-  COVERAGE_MIX,
-  COVERAGE_MODEL_A,
-  COVERAGE_MODEL_B,
-  coverageCellCounts,
-  coverageTrueLoss,
-  DESIGNED_ERROR_RATE,
-  DESK_MODEL,
-  divergence,
-  drift,
-  DRIFT_MIX,
-  DRIFT_MODEL_AFTER,
-  DRIFT_MODEL_BEFORE,
-  DRIFT_MODEL_STALE,
-  driftMonth,
-  ESCALATION_COUNTEREXAMPLE,
-  FLAT_COST_SUITE,
-  flatCostTheorem,
-  HARNESS_EXAMPLE_LOGS,
-  HARNESS_SEVERITY_MAP,
-  harnessLogs,
-  HONEST_COSTS_FIXTURE,
-  honestCosts,
-  intervalCoverage,
-  kSensitivity,
-  MODEL_AB_SCENARIO,
-  registryLadderProfiles,
-  replayMonth,
-  routing,
-  ROUTING_USD_PROFILE,
-  scenarioDecisions,
-  SENSITIVITY_MODELS,
-  SENSITIVITY_SUITES,
-  severitySuite,
-  simulateCoverageSuite,
-  THEOREM_MODELS,
-  vetoFrontier,
-} from "./analyses/mod.ts";
+  IntervalMethod,
+  LossInterval,
+} from "./lib/metrics/loss_interval.ts";
+export type { ConfusionCell } from "./lib/metrics/reconforge.ts";
+export type { WeightedRecallInterval } from "./lib/metrics/weighted_recall_interval.ts";
+export type { JsonlStats } from "./lib/read/_stats_builder.ts";
+export type { DuckDBOptions } from "./lib/read/duckdb_session.ts";
+export type { JsonlStatsFileOptions } from "./lib/read/jsonl_stats.ts";
 export type {
-  AnalysisEntry,
-  CalibrationOptions,
-  CounterfactualReplayOptions,
-  CoverageCell,
-  CoverageModel,
-  DivergenceOptions,
-  DivergenceScenario,
-  DriftOptions,
-  FlatCostTheoremOptions,
-  HarnessLogsOptions,
-  HarnessLogSpec,
-  HonestCostsAttempt,
-  HonestCostsOptions,
-  IntervalCoverageOptions,
-  KSensitivityOptions,
-  RoutingOptions,
-  ScenarioDecisionsOptions,
-  VetoFrontierOptions,
-} from "./analyses/mod.ts";
-
-// notebook display
-export {
-  display,
-  JUPYTER_DISPLAY,
-  mimeBundle,
-  show,
-  showChart,
-  showClaims,
-  showResult,
-  showTable,
-} from "./display.ts";
+  DecisionFileOptions,
+  DecisionFormat,
+} from "./lib/read/load_any.ts";
 export type {
-  Displayable,
-  DisplayValue,
-  MimeBundle,
-  PlainValue,
-  ShowTableOptions,
-  ShowValue,
-} from "./display.ts";
-
-// the library functions behind the commands
-export { score } from "./api/score.ts";
-export type { ScoreDocument, ScoreOptions } from "./api/score.ts";
-export { compare } from "./api/compare.ts";
-export type { CompareDocument, CompareOptions } from "./api/compare.ts";
-export type { RunSource } from "./commands/_input.ts";
+  ParseDecisionsOptions,
+  ReadDecisionsJsonlOptions,
+} from "./lib/read/load_decisions.ts";
+export type { Crossover, WinnerChange } from "./lib/sensitivity/crossover.ts";
+export type { LossPer } from "./lib/sensitivity/loss_coefficients.ts";
+export type { DrawDistribution } from "./lib/sensitivity/registry_draws.ts";
+export type {
+  SimTask,
+  SimulatedModel,
+  SimulateOptions,
+} from "./lib/tasks/simulate.ts";
+export type {
+  DecisionSchemaField,
+  RuleValue,
+  TopDecisionField,
+} from "./lib/decision/decision.ts";
+export type {
+  LocalStepSignals,
+  ModelAttemptSignals,
+} from "./lib/evidence/attempt_signals.ts";
+export type {
+  CostCompleteness,
+  FailureClass,
+} from "./lib/evidence/cost_evidence.ts";
+export type { CostPerSuccessLabel } from "./lib/evidence/cost_per_success.ts";
+export type { ModelIdentity } from "./lib/evidence/envelope.ts";
+export type { SuccessRateOptions } from "./lib/evidence/success_rate.ts";
+export type { UnknownKeyOptions } from "./lib/import/_known_keys.ts";
+export type { RfScores } from "./lib/import/_reconforge_scoring.ts";
+export type {
+  DetectInput,
+  HarnessImportOptions,
+  HarnessOption,
+} from "./lib/import/harness.ts";
+export type { ProbabilityMeaning } from "./lib/import/lossbench.ts";
+export type { SeverityResolver } from "./lib/import/mapping.ts";
+export type { ReconforgeDecision } from "./lib/import/reconforge.ts";
+export type { LedgerHead } from "./lib/ledger/chain.ts";
+export type { LedgerRecord } from "./lib/ledger/record.ts";
+export type { HeadFile, LedgerProblem } from "./lib/ledger/verify.ts";
+export type { LedgerAppend } from "./lib/ledger/writer.ts";
+export type { ResolvedIntervalMethod } from "./lib/metrics/loss_interval.ts";
+export type { JsonlLinesOptions } from "./lib/read/_jsonl_lines.ts";
+export type { ConfidenceModel } from "./lib/tasks/simulate.ts";
+export type { PCorrectSource } from "./lib/decision/pcorrect_source.ts";
+export type { CommonSignals } from "./lib/evidence/attempt_signals.ts";
+export type { SeverityItem } from "./lib/import/mapping.ts";
+export type {
+  DecisionRecord,
+  PolicyRecord,
+  ReviewOpenedRecord,
+  ReviewResolvedRecord,
+} from "./lib/ledger/record.ts";
+export type { LedgerAdoption } from "./lib/ledger/verify.ts";
+export type { CandidateExit, Grade } from "./lib/evidence/attempt_signals.ts";
+export type {
+  LedgerDecision,
+  RefitBasis,
+  Resolution,
+} from "./lib/ledger/record.ts";

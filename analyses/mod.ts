@@ -92,6 +92,8 @@ export type {
   IntervalCoverageOptions,
 } from "./interval_coverage.ts";
 
+// what an analysis returns, and the check of its claims
+export { assertClaims } from "../lib/claims/mod.ts";
 /** One registered analysis. */
 export interface AnalysisEntry {
   /** Id, equal to the analysis file name and `AnalysisResult.id`. */

@@ -173,13 +173,15 @@ export interface CalibrationReport {
     replicates: number;
     seed: number;
   };
-  /** Debiased ECE (L1) and debiased root-mean-square calibration error (L2). */
+  /** Debiased ECE (L1). */
   debiasedEce: number | null;
+  /** Debiased root-mean-square calibration error (L2). */
   debiasedRms: number | null;
   /** Maximum calibration error over non-empty bins. */
   mce: number | null;
-  /** Brier score and its Murphy decomposition. */
+  /** Brier score. */
   brier: number | null;
+  /** Its Murphy decomposition, with the within-bin term. */
   brierDecomposition: {
     reliability: number;
     resolution: number;
@@ -190,10 +192,13 @@ export interface CalibrationReport {
   costWeightedEce: number | null;
   /** The same, summed over all decisions. */
   costWeightedTotal: number;
-  /** Bin strategy, bins requested, edges and non-empty bins. */
+  /** Bin strategy. */
   strategy: BinStrategy;
+  /** Bins asked for. */
   binsRequested: number;
+  /** Bin edges, from 0 to 1. */
   edges: number[];
+  /** Bins holding at least one decision. */
   nonEmptyBins: number;
   /** Every bin, empty ones with null mean confidence and accuracy. */
   bins: {

@@ -81,11 +81,11 @@ import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import type { Format } from "../commands/_input.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 
-/** Scoring modes. */
-export const MODES = ["consequence", "strict", "reconforge"] as const;
+/** A scoring mode: the cost matrix, and what recall counts. */
+export type Mode = "consequence" | "strict" | "reconforge";
 
-/** A scoring mode. */
-export type Mode = typeof MODES[number];
+/** Scoring modes. */
+export const MODES: readonly Mode[] = ["consequence", "strict", "reconforge"];
 
 /** The `score --json` document of one model. Keys are a contract: extend, never rename. */
 export interface ModelScore {

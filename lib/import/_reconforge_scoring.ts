@@ -51,24 +51,39 @@ export interface RfTask {
 
 /** ReconForge's figures, recomputed from per_task. */
 export interface RfScores {
+  /** Tasks scored. */
   readonly n: number;
+  /** Tasks whose verdict matches the gold verdict. */
   readonly correct: number;
+  /** `correct / n`. */
   readonly accuracy: number;
+  /** Tasks whose output parsed. */
   readonly parsed: number;
+  /** `parsed / n`. */
   readonly parseRate: number;
+  /** Tasks whose output did not parse. */
   readonly parseMisses: number;
+  /** Tasks with an empty response. */
   readonly emptyResponses: number;
+  /** Accuracy of the match/exception verdict alone. */
   readonly verdictAccuracy: number;
+  /** Tasks whose gold verdict is an exception. */
   readonly exceptionTasks: number;
+  /** Accuracy of the exception type on those. */
   readonly exceptionTypeAccuracy: number;
+  /** ReconForge's severity-weighted recall. */
   readonly severityWeightedRecall: number;
+  /** Recall of exceptions per severity; null where there are none. */
   readonly recallBySeverity: Readonly<
     Record<"HIGH" | "MEDIUM" | "LOW", number | null>
   >;
+  /** Gold verdict by predicted verdict counts. */
   readonly confusion: Readonly<
     Record<string, Readonly<Record<string, number>>>
   >;
+  /** Share of escalations that were exceptions. */
   readonly escalationPrecision: number;
+  /** Tasks escalated. */
   readonly escalations: number;
   /** `null` when some task has no self-consistency confidence. */
   readonly eceSelfConsistency: number | null;

@@ -29,6 +29,7 @@ export interface ByteRange {
   end?: number;
 }
 
+/** Options of the JSONL line reader. */
 export interface JsonlLinesOptions {
   /** Bytes per read. Default: 1 MiB (tests use a few bytes to split lines and characters). */
   chunkSize?: number;

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
-import { escalationReport } from "../../commands/escalate.ts";
+import { escalationReport } from "../../api/escalate.ts";
 import { outcomeColumns } from "../../lib/calibration/outcome_columns.ts";
 import { getProfile, SHIPPED_PROFILES } from "../../lib/costs/load.ts";
 import { SEVERITIES } from "../../lib/costs/severity.ts";

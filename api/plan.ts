@@ -1,0 +1,284 @@
+// `plan`: how many tasks a suite needs to tell two models apart in loss
+// (and in accuracy) under a profile, by seeded simulation of compare's paired
+// sign-flip test from a pilot run; the library function and its flags.
+import { planSampleSize } from "../lib/metrics/sample_size.ts";
+import type { CostProfile } from "../lib/costs/profile.ts";
+import { type RunSource, sourceName } from "../commands/_input.ts";
+import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import type { Mode } from "./score.ts";
+import { pairedStats } from "../lib/decision/paired_stats.ts";
+import {
+  intFlag,
+  seedFlag,
+  UsageError,
+  withUserValues,
+} from "../commands/_command.ts";
+import { readRun } from "../commands/_input.ts";
+import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
+import {
+  formatOption,
+  JSON_OPTION,
+  PROBABILITY_OPTION,
+  SEED_OPTION,
+} from "../commands/_options.ts";
+
+/** Simulated suites per size. */
+export const SIMULATIONS = 400;
+/** Sign assignments of each Monte Carlo permutation test. */
+export const RESAMPLES = 400;
+/** From this many tasks on, the permutation test is its normal approximation. */
+export const NORMAL_FROM = 5000;
+
+function probability(name: string, raw: string | undefined, fallback: number) {
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (raw.trim() === "" || !(v > 0 && v < 1)) {
+    throw new UsageError(
+      `--${name} must be a number in (0, 1), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return v;
+}
+
+/** The options of `plan`, as `--help` lists them and `parseFlags` reads them. */
+export const PLAN_OPTIONS = {
+  a: {
+    type: "string",
+    value: "MODEL",
+    doc: "model A, as its modelId in the pilot",
+    required: true,
+  },
+  b: {
+    type: "string",
+    value: "MODEL",
+    doc: "model B, another modelId in the pilot",
+    required: true,
+  },
+  profile: {
+    type: "string",
+    value: "ID|FILE",
+    doc:
+      "cost profile whose loss difference is to be detected: a shipped id (see 'lossbook profiles') or a profile file",
+    required: true,
+  },
+  power: {
+    type: "string",
+    value: "P",
+    doc: "wanted probability that compare's test detects the difference",
+    byDefault: "0.8",
+  },
+  alpha: {
+    type: "string",
+    value: "P",
+    doc: "significance level of compare's two-sided test",
+    byDefault: "0.05",
+  },
+  "n-tasks": {
+    type: "string",
+    value: "N",
+    doc: "also report the power of a suite of N tasks",
+  },
+  "max-tasks": {
+    type: "string",
+    value: "N",
+    doc: "largest suite size searched; larger needs are reported as not found",
+    byDefault: "1000000",
+  },
+  format: formatOption("decisions|reconforge|lossbench"),
+  probability: PROBABILITY_OPTION,
+  mode: {
+    type: "string",
+    value: "consequence|strict|reconforge",
+    doc:
+      "cost matrix, as in score: consequence charges a missed exception K(severity) and a wrong type or a false alarm one review; strict charges every wrong automatic answer K(severity); reconforge prices as consequence",
+    byDefault: "consequence",
+  },
+  seed: SEED_OPTION,
+  json: JSON_OPTION,
+} as const;
+
+/** The options of {@linkcode plan}: the flags of `lossbook plan`, in camelCase. */
+export type PlanOptions = OptionsOf<typeof PLAN_OPTIONS>;
+
+/** Simulated power at one suite size. */
+export interface PowerAt {
+  /** Tasks in the suite. */
+  tasks: number;
+  /** Share of simulated suites in which the test rejects. */
+  power: number;
+}
+
+/** What `plan` prints with `--json`. Keys are a contract: extend, never rename. */
+export interface PlanDocument {
+  /** The pilot run. */
+  file: string;
+  /** Model A. */
+  a: string;
+  /** Model B. */
+  b: string;
+  /** The profile, as `id@version`. */
+  profile: string;
+  /** Scoring mode. */
+  mode: Mode;
+  /** Id of the cost matrix. */
+  matrix: string;
+  /** Tasks of the pilot that both models answered. */
+  pilotTasks: number;
+  /** Level of the test. */
+  alpha: number;
+  /** Power asked for. */
+  power: number;
+  /** Largest suite considered. */
+  maxTasks: number;
+  /** Tasks to tell A from B in loss with that power; null when no size up to `maxTasks` does. */
+  tasksNeeded: number | null;
+  /** Power in loss at each size simulated. */
+  powerAt: readonly PowerAt[];
+  /** The same for accuracy. */
+  accuracy: { tasksNeeded: number | null; powerAt: readonly PowerAt[] };
+  /** Simulated suites per size. */
+  simulations: number;
+  /** Seed of the simulation. */
+  seed: number;
+  /** The method, in words. */
+  method: string;
+}
+
+/** What {@linkcode planRun} computed. */
+export interface PlanRun {
+  /** The `--json` document. */
+  readonly document: PlanDocument;
+  /** The profile. */
+  readonly profile: CostProfile;
+  /** `--n-tasks`, the size whose power is also reported; null without it. */
+  readonly nTasks: number | null;
+}
+
+/**
+ * Plan with the flag values of `lossbook plan`: the one computation behind
+ * {@linkcode plan} and the command.
+ */
+export async function planRun(
+  inputs: readonly RunSource[],
+  values: FlagValuesOf<typeof PLAN_OPTIONS>,
+): Promise<PlanRun> {
+  if (inputs.length !== 1) {
+    throw new UsageError(`expected one run file, got ${inputs.length}`);
+  }
+  if (values.a === undefined || values.b === undefined) {
+    throw new UsageError("name the two models with --a MODEL --b MODEL");
+  }
+  if (values.a === values.b) {
+    throw new UsageError(`--a and --b name the same model, ${values.a}`);
+  }
+  if (values.profile === undefined) {
+    throw new UsageError("name the cost profile with --profile ID|FILE");
+  }
+  const power = probability("power", values.power, 0.8);
+  const alpha = probability("alpha", values.alpha, 0.05);
+  const maxTasks = intFlag("max-tasks", values["max-tasks"], {
+    min: 2,
+    fallback: 1_000_000,
+  });
+  const nTasks = values["n-tasks"] === undefined
+    ? null
+    : intFlag("n-tasks", values["n-tasks"], { min: 1, fallback: 1 });
+  const seed = seedFlag(values.seed);
+  const { mode } = commonOptions({ mode: values.mode });
+  const [profile] = await resolveProfiles([values.profile]);
+  const path = sourceName(inputs[0], 0);
+  const run = await readRun([inputs[0]], values, true);
+  // The simulated suites have one trial per task, as the test's unit is
+  // the task; a pilot with repeated trials would pass trials off as tasks.
+  const trials = run.table!.array("trial") as ArrayLike<number>;
+  for (let i = 0; i < trials.length; i++) {
+    if (trials[i] !== 0) {
+      throw new UsageError(
+        `${path}: plan reads one trial per task, but the run has trial ${
+          trials[i]
+        }; pass a pilot with one trial per task`,
+      );
+    }
+  }
+  const paired = withUserValues(() =>
+    pairedStats(run.table!, values.a!, values.b!)
+  );
+  const pairs = paired.rows.reduce((s, r) => s + r.n, 0);
+  if (pairs === 0) {
+    throw new UsageError(
+      `${path}: models ${JSON.stringify(values.a)} and ${
+        JSON.stringify(values.b)
+      } share no task`,
+    );
+  }
+  const options = {
+    alpha,
+    power,
+    maxTasks,
+    at: nTasks === null ? [] : [nTasks],
+    simulations: SIMULATIONS,
+    resamples: RESAMPLES,
+    normalFrom: NORMAL_FROM,
+    matrix: matrixOf(mode),
+    seed,
+  };
+  const loss = planSampleSize(paired.rows, profile, options);
+  const acc = planSampleSize(paired.rows, profile, {
+    ...options,
+    statistic: "accuracy",
+  });
+  const method =
+    `seeded simulation of the paired sign-flip permutation test on per-task loss differences (${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} tasks), joint outcomes per severity and gold class drawn from Dirichlet posteriors of the pilot (prior 1/2 per outcome of each model), pilot's mix of severities, common random numbers across sizes, doubling from 16 then log bisection to 2%`;
+  const document: PlanDocument = {
+    file: path,
+    a: values.a,
+    b: values.b,
+    profile: `${profile.id}@${profile.version}`,
+    mode,
+    matrix: matrixOf(mode).id,
+    pilotTasks: pairs,
+    alpha,
+    power,
+    maxTasks,
+    tasksNeeded: loss.tasksNeeded,
+    powerAt: loss.powerAt,
+    accuracy: {
+      tasksNeeded: acc.tasksNeeded,
+      powerAt: acc.powerAt,
+    },
+    simulations: SIMULATIONS,
+    seed,
+    method,
+  };
+  return { document, profile, nTasks };
+}
+
+/**
+ * Plan a suite's size: how many tasks tell two models apart in loss (and in
+ * accuracy) with a given power, by seeded simulation of `compare`'s paired
+ * sign-flip test from a pilot run. Returns the document `lossbook plan
+ * --json` prints for the same input and flags.
+ *
+ * @param inputs One input, the pilot: a path, an array of decisions, or an
+ *   Arquero decision table (`<memory:0>`).
+ * @param options The flags of `lossbook plan` in camelCase (`a`, `b`,
+ *   `profile`, `power`, `alpha`, `nTasks`, `maxTasks`, …).
+ * @returns The `plan --json` document.
+ * @throws {UsageError} For options the command would refuse, with its message.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plan } from "./plan.ts";
+ *
+ * const doc = await plan(["data/examples/model_ab.jsonl"], { a: "A", b: "B", profile: "flat", maxTasks: 64 });
+ * assert.equal(doc.pilotTasks, 800);
+ * ```
+ */
+export async function plan(
+  inputs: readonly RunSource[],
+  options: PlanOptions = {},
+): Promise<PlanDocument> {
+  return (await planRun(inputs, flagValues("plan", PLAN_OPTIONS, options)))
+    .document;
+}
