@@ -178,7 +178,7 @@ export function scoreRows(doc: ScoreView): ScoreRow[] {
         accuracyLo: m.intervals.accuracy?.lo ?? null,
         accuracyHi: m.intervals.accuracy?.hi ?? null,
         profile: p.id,
-        unit: p.unit,
+        unit: p.unit ?? null,
         loss: m.loss[p.id] ?? null,
         lossLo: ci?.lo ?? null,
         lossHi: ci?.hi ?? null,
