@@ -84,46 +84,37 @@
 export { VERSION } from "./version.ts";
 
 // the functions behind the commands
-export { score, SCORE_OPTIONS } from "./api/score.ts";
-export type {
-  Mode,
-  ModelScore,
-  ScoreDocument,
-  ScoreOptions,
-} from "./api/score.ts";
-export { compare, COMPARE_OPTIONS } from "./api/compare.ts";
-export type {
-  CompareDifference,
-  CompareDocument,
-  CompareOptions,
-} from "./api/compare.ts";
-export { calibrate, CALIBRATE_OPTIONS } from "./api/calibrate.ts";
-export type {
-  CalibrateDocument,
-  CalibrateOptions,
-  CalibrationReport,
-} from "./api/calibrate.ts";
-export { escalate, ESCALATE_OPTIONS } from "./api/escalate.ts";
+export { score } from "./api/score.ts";
+export type { Mode, ModelScore, ScoreDocument } from "./api/score.ts";
+export { compare } from "./api/compare.ts";
+export type { CompareDifference, CompareDocument } from "./api/compare.ts";
+export { calibrate } from "./api/calibrate.ts";
+export type { CalibrateDocument, CalibrationReport } from "./api/calibrate.ts";
+export { escalate } from "./api/escalate.ts";
 export type {
   EscalateDocument,
-  EscalateOptions,
   EscalationReport,
   ThresholdResult,
 } from "./api/escalate.ts";
-export { sweep, SWEEP_OPTIONS } from "./api/sweep.ts";
-export type { SweepDocument, SweepOptions, SweepResult } from "./api/sweep.ts";
-export { plan, PLAN_OPTIONS } from "./api/plan.ts";
-export type { PlanDocument, PlanOptions, PowerAt } from "./api/plan.ts";
+export { sweep } from "./api/sweep.ts";
+export type { SweepDocument, SweepResult } from "./api/sweep.ts";
+export { plan } from "./api/plan.ts";
+export type { PlanDocument, PowerAt } from "./api/plan.ts";
 export { FORMATS } from "./commands/_input.ts";
 export type { Format, InputKeys, RunSource } from "./commands/_input.ts";
 export type {
-  CamelCase,
-  OptionName,
-  OptionsOf,
-  OptionValue,
-  OutputFlag,
-} from "./api/_options.ts";
-export type { OptionDoc, OptionTable } from "./commands/_help.ts";
+  CalibrateOptions,
+  CompareOptions,
+  EngineOptions,
+  EscalateOptions,
+  FlagValue,
+  InputOptions,
+  MappingOptions,
+  PlanOptions,
+  ScoreOptions,
+  ScoringOptions,
+  SweepOptions,
+} from "./api/options.ts";
 
 // what lossbook raises
 export { CheckFailed, UsageError } from "./commands/_errors.ts";

@@ -133,14 +133,16 @@ function describe(value: unknown): string {
 export function flagValues<T extends OptionTable>(
   fn: string,
   table: T,
-  options: OptionsOf<T> | Readonly<Record<string, unknown>>,
+  options: object,
 ): FlagValuesOf<T> {
   if (options === null || typeof options !== "object") {
     throw new UsageError(`${fn}: options must be an object`);
   }
   const flags = optionFlags(table);
   const out: Record<string, string | boolean | string[]> = {};
-  for (const [option, value] of Object.entries(options)) {
+  for (
+    const [option, value] of Object.entries(options as Record<string, unknown>)
+  ) {
     const flag = flags.get(option);
     if (flag === undefined) {
       throw new UsageError(

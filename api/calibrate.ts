@@ -18,7 +18,8 @@ import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { CalibrateOptions } from "./options.ts";
 import {
   intFlag,
   MAX_RESAMPLES,
@@ -361,9 +362,6 @@ export const CALIBRATE_OPTIONS = {
   lenient: LENIENT_OPTION,
   json: JSON_OPTION,
 } as const;
-
-/** The options of {@linkcode calibrate}: the flags of `lossbook calibrate`, in camelCase. */
-export type CalibrateOptions = OptionsOf<typeof CALIBRATE_OPTIONS>;
 
 /** What `calibrate` prints with `--json`: the pooled report's keys at the top, then per model (and per source). Keys are a contract: extend, never rename. */
 export type CalibrateDocument =

@@ -4,7 +4,8 @@ import type { CostProfile } from "../lib/costs/profile.ts";
 import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { CompareOptions } from "./options.ts";
 import type { Mode } from "./score.ts";
 import { accuracy } from "../lib/metrics/accuracy.ts";
 import {
@@ -125,9 +126,6 @@ export const COMPARE_OPTIONS = {
     byDefault: "auto (jeffreys)",
   },
 } as const;
-
-/** The options of {@linkcode compare}: the flags of `lossbook compare`, in camelCase. */
-export type CompareOptions = OptionsOf<typeof COMPARE_OPTIONS>;
 
 /** What `compare` prints with `--json`. Keys are a contract: extend, never rename. */
 export type CompareDocument =

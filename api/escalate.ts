@@ -5,7 +5,8 @@ import type { OutcomeColumns } from "../lib/calibration/outcome_columns.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { EscalateOptions } from "./options.ts";
 import { SEVERITIES, type Severity } from "../lib/costs/severity.ts";
 import { bayesEscalation, policyCost } from "../lib/policy/bayes_rule.ts";
 import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
@@ -241,9 +242,6 @@ export const ESCALATE_OPTIONS = {
   lenient: LENIENT_OPTION,
   json: JSON_OPTION,
 } as const;
-
-/** The options of {@linkcode escalate}: the flags of `lossbook escalate`, in camelCase. */
-export type EscalateOptions = OptionsOf<typeof ESCALATE_OPTIONS>;
 
 /** What `escalate` prints with `--json`. Keys are a contract: extend, never rename. */
 export type EscalateDocument =

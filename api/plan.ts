@@ -4,7 +4,8 @@
 import { planSampleSize } from "../lib/metrics/sample_size.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { type RunSource, sourceName } from "../commands/_input.ts";
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { PlanOptions } from "./options.ts";
 import type { Mode } from "./score.ts";
 import { pairedStats } from "../lib/decision/paired_stats.ts";
 import {
@@ -96,9 +97,6 @@ export const PLAN_OPTIONS = {
   seed: SEED_OPTION,
   json: JSON_OPTION,
 } as const;
-
-/** The options of {@linkcode plan}: the flags of `lossbook plan`, in camelCase. */
-export type PlanOptions = OptionsOf<typeof PLAN_OPTIONS>;
 
 /** Simulated power at one suite size. */
 export interface PowerAt {

@@ -76,7 +76,8 @@ import {
   SEED_OPTION,
 } from "../commands/_options.ts";
 
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { ScoreOptions } from "./options.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import type { Format } from "../commands/_input.ts";
 import type { SetAside } from "../lib/import/harness.ts";
@@ -438,9 +439,6 @@ export function commonOptions(
   }
   return { level, seed, resamples, mode, interval };
 }
-
-/** The options of {@linkcode score}: the flags of `lossbook score`, in camelCase. */
-export type ScoreOptions = OptionsOf<typeof SCORE_OPTIONS>;
 
 /**
  * What `score` prints with `--json`. Keys are a contract: extend, never

@@ -36,7 +36,8 @@ import {
 } from "./score.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
-import { flagValues, type FlagValuesOf, type OptionsOf } from "./_options.ts";
+import { flagValues, type FlagValuesOf } from "./_options.ts";
+import type { SweepOptions } from "./options.ts";
 import {
   JSON_OPTION,
   LENIENT_OPTION,
@@ -361,9 +362,6 @@ export const SWEEP_OPTIONS = {
   lenient: LENIENT_OPTION,
   json: JSON_OPTION,
 } as const;
-
-/** The options of {@linkcode sweep}: the flags of `lossbook sweep`, in camelCase. */
-export type SweepOptions = OptionsOf<typeof SWEEP_OPTIONS>;
 
 /** What `sweep` prints with `--json`: the input keys, then {@linkcode sweepDocument}'s. Keys are a contract: extend, never rename. */
 export type SweepDocument =

@@ -1,4 +1,4 @@
-// Private to the CLI: the command contract, usage errors and flag parsing.
+// Private, shared by the library functions (api/) and the commands: the command contract, usage errors and flag parsing.
 import { parseArgs } from "node:util";
 import { terminalSafe } from "./_terminal.ts";
 import { formatQuantity } from "./_format.ts";

@@ -1,4 +1,4 @@
-// Private to the CLI: the errors a command raises for the CLI to map to an
+// Private, shared by the library functions (api/) and the commands: the errors a command raises for the CLI to map to an
 // exit code. Their own module, importing nothing, so that the CLI can load
 // them (and start reading a large run ahead) before any command's modules.
 

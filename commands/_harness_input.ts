@@ -1,4 +1,4 @@
-// Private to the CLI: the mapping flags every harness format shares, parsed
+// Private, shared by the library functions (api/) and the commands: the mapping flags every harness format shares, parsed
 // in one place; which format an input is, detected from its content; and
 // the import of harness logs into decisions, saying what was done.
 import type { Decision } from "../lib/decision/decision.ts";

@@ -1,4 +1,4 @@
-// Private to the CLI: the one help formatter. Each command describes its
+// Private, shared by the library functions (api/) and the commands: the one help formatter. Each command describes its
 // options once, in an option table; `parseFlags` parses with that table and
 // `--help` prints it, so the flags a command accepts and the flags its help
 // lists are the same object and cannot drift apart.

@@ -1,4 +1,4 @@
-// Private to the CLI: read a run in any supported format, with progress on
+// Private, shared by the library functions (api/) and the commands: read a run in any supported format, with progress on
 // stderr for large inputs.
 import type { ColumnTable } from "arquero";
 import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";

@@ -1,4 +1,4 @@
-// Private to the CLI: the `--mode` flag that names a cost matrix, shared by
+// Private, shared by the library functions (api/) and the commands: the `--mode` flag that names a cost matrix, shared by
 // every command that prices errors, so all of them default to the matrix
 // `score` uses.
 import {

@@ -1,4 +1,4 @@
-// Private to the CLI: options several commands share, described once so that
+// Private, shared by the library functions (api/) and the commands: options several commands share, described once so that
 // a flag means the same thing, in the same words, in every command's help.
 import type { OptionDoc } from "./_help.ts";
 

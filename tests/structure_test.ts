@@ -102,3 +102,51 @@ Deno.test("lib/: I/O lives only in the reading, importing, SQL, task-suite and l
   }
   assert.deepEqual(offenders, []);
 });
+
+// Above lib/, three layers: the input and flag layer the API and the CLI
+// share (commands/_*.ts), the library functions (api/), and the commands
+// (commands/*.ts, each a thin layer over its function). Each imports only
+// from below it; lib/ imports none of them.
+const ROOT = new URL("../", import.meta.url);
+
+// the command list and the reproduce command are commands, not shared layers
+const COMMAND_MODULES = new Set([
+  "commands/_registry.ts",
+  "commands/_reproduce_command.ts",
+]);
+
+function layerOf(rel: string): string | null {
+  if (rel.startsWith("lib/")) return "lib";
+  if (rel.startsWith("api/")) return "api";
+  if (COMMAND_MODULES.has(rel)) return "command";
+  if (rel.startsWith("commands/_")) return "shared";
+  if (rel.startsWith("commands/")) return "command";
+  return null;
+}
+
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  lib: ["lib"],
+  shared: ["lib", "shared"],
+  api: ["lib", "shared", "api"],
+  command: ["lib", "shared", "api", "command"],
+};
+
+Deno.test("lib/, commands/_*.ts, api/ and commands/ import only from their own layer or below", async () => {
+  const offenders: string[] = [];
+  for (const dir of ["lib/", "api/", "commands/"]) {
+    for await (const f of tsFiles(new URL(dir, ROOT))) {
+      const rel = `${dir}${f}`;
+      const from = layerOf(rel)!;
+      const text = await Deno.readTextFile(new URL(rel, ROOT));
+      for (const spec of runtimeImports(text)) {
+        const target = new URL(spec, new URL(rel, ROOT)).href;
+        if (!target.startsWith(ROOT.href)) continue;
+        const to = layerOf(target.slice(ROOT.href.length));
+        if (to !== null && !MAY_IMPORT[from].includes(to)) {
+          offenders.push(`${rel} (${from}) imports ${spec} (${to})`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(offenders, []);
+});

@@ -1,0 +1,173 @@
+/**
+ * The options of the library functions `score`, `compare`, `calibrate`,
+ * `escalate`, `sweep` and `plan`: each is a flag of the command of the same
+ * name, in camelCase (a repeatable flag in its plural). A flag with a value
+ * takes a string or a number (`ci: 0.9` is `--ci 0.9`); a switch takes a
+ * boolean. What each means, at length, is in `lossbook <command> --help`.
+ *
+ * The command's flag table is the one place where a flag is defined; a
+ * type-level test holds each interface here to its table, name for name.
+ *
+ * @module
+ */
+
+import type { Mode } from "./score.ts";
+
+/** A flag's value: a string, or a number written as its decimal string. */
+export type FlagValue = string | number;
+
+/** How a harness log's items become decisions (the harness mapping flags). */
+export interface MappingOptions {
+  /** Harness logs: one severity for every item (`LOW`, `MEDIUM`, `HIGH`, `CRITICAL`). */
+  severity?: FlagValue;
+  /** Harness logs: a file mapping items (by id or by a field) to severities. */
+  severityMap?: FlagValue;
+  /** Harness logs: the key the severity map is keyed by (`field:PATH`). */
+  severityMapKey?: FlagValue;
+  /** Harness logs: the path, in the log's own records, of each item's severity. */
+  severityField?: FlagValue;
+  /** Harness logs: which scorer decides correctness. */
+  scorer?: FlagValue;
+  /** Harness logs: how a partial score counts (`correct` or `incorrect`). */
+  partial?: FlagValue;
+  /** Imported logs: which probability a decision's pCorrect takes. */
+  pcorrectFrom?: FlagValue;
+  /** Harness logs: the model's id, where the log does not name it. */
+  modelId?: FlagValue;
+  /** lm-eval logs: which filter's answers are read. */
+  filter?: FlagValue;
+  /** HELM runs: which metric decides correctness. */
+  metric?: FlagValue;
+  /** promptfoo results: which assertion types decide correctness. */
+  correct?: FlagValue;
+}
+
+/** How inputs are read: their format, and how strictly. */
+export interface InputOptions extends MappingOptions {
+  /** The inputs' format; detected from their content when absent. */
+  format?: FlagValue;
+  /** LossBench ledgers: whether the stored probability is P(correct) or P(error). */
+  probability?: FlagValue;
+  /** Skip and report unknown keys instead of refusing them. */
+  lenient?: boolean;
+}
+
+/** Where statistics are computed: in memory, DuckDB or PostgreSQL. */
+export interface EngineOptions {
+  /** `memory` (default), `duckdb` or `postgres`. */
+  engine?: FlagValue;
+  /** With `engine: "postgres"`: the connection string. */
+  dsn?: FlagValue;
+  /** With `engine: "postgres"`: the decisions table. */
+  table?: FlagValue;
+}
+
+/** The options `score` and `compare` share. */
+export interface ScoringOptions extends InputOptions, EngineOptions {
+  /** Scoring mode: the cost matrix, and what recall counts. */
+  mode?: Mode;
+  /** Cost profiles to price with: shipped ids or profile files. Default: every shipped profile. */
+  profiles?: readonly FlagValue[];
+  /** Confidence level of every interval, in (0, 1). Default 0.95. */
+  ci?: FlagValue;
+  /** Seed of every random draw. Default 0. */
+  seed?: FlagValue;
+  /** Resamples or posterior draws behind the intervals. Default 1000. */
+  resamples?: FlagValue;
+  /** Method of the loss intervals. */
+  interval?: FlagValue;
+}
+
+/** The options of `score`. */
+export interface ScoreOptions extends ScoringOptions {
+  /** The former name of `ci`; `ci` wins when both are given. */
+  level?: FlagValue;
+}
+
+/** The options of `compare`. */
+export interface CompareOptions extends ScoringOptions {
+  /** Model A, by its modelId; differences are A - B. */
+  a?: FlagValue;
+  /** Model B, by its modelId. */
+  b?: FlagValue;
+}
+
+/** The options of `calibrate`. */
+export interface CalibrateOptions extends InputOptions {
+  /** Also report calibration per probability source. */
+  bySource?: boolean;
+  /** Number of reliability bins. Default 10. */
+  bins?: FlagValue;
+  /** Bin edges: `equal-width` (default) or `equal-mass`. */
+  strategy?: FlagValue;
+  /** The profile weighting the cost-weighted ECE. Default `reconciliation`. */
+  profile?: FlagValue;
+  /** The cost matrix pricing the cost-weighted ECE. */
+  mode?: FlagValue;
+  /** Seed of the noise floor's simulation and the bootstrap. */
+  seed?: FlagValue;
+  /** Bootstrap resamples of `interval: "bootstrap"`. */
+  resamples?: FlagValue;
+  /** Method of the ECE interval: `auto` or `bootstrap`. */
+  interval?: FlagValue;
+}
+
+/** The options of `escalate`. */
+export interface EscalateOptions extends InputOptions {
+  /** The profile pricing an automatic error and a review. Default `reconciliation`. */
+  profile?: FlagValue;
+  /** The cost matrix. */
+  mode?: FlagValue;
+  /** Points of the risk-coverage curve, 2 to 100,000. Default 21. */
+  points?: FlagValue;
+}
+
+/** The options of `sweep`. */
+export interface SweepOptions extends InputOptions, EngineOptions {
+  /** Scoring mode (cost matrix). */
+  mode?: Mode;
+  /** Base profile of the family. Default `reconciliation`. */
+  base?: FlagValue;
+  /** Severities whose K is multiplied by r, comma-separated. Default `HIGH,CRITICAL`. */
+  scaled?: FlagValue;
+  /** Smallest r. Default 1. */
+  from?: FlagValue;
+  /** Largest r. Default 100,000. */
+  to?: FlagValue;
+  /** Grid points. Default 61. */
+  points?: FlagValue;
+  /** Loss per `decision` (default) or per `run`. */
+  per?: FlagValue;
+  /** Monte Carlo draws within the registry's ranges. Default 0. */
+  registryDraws?: FlagValue;
+  /** Distribution of those draws. */
+  distribution?: FlagValue;
+  /** Seed of the draws. */
+  seed?: FlagValue;
+}
+
+/** The options of `plan`. */
+export interface PlanOptions {
+  /** Model A, by its modelId. */
+  a?: FlagValue;
+  /** Model B, by its modelId. */
+  b?: FlagValue;
+  /** The cost profile (required). */
+  profile?: FlagValue;
+  /** Scoring mode (cost matrix). */
+  mode?: Mode;
+  /** Power asked for, in (0, 1). Default 0.8. */
+  power?: FlagValue;
+  /** Level of the test, in (0, 1). Default 0.05. */
+  alpha?: FlagValue;
+  /** Also report the power at this many tasks. */
+  nTasks?: FlagValue;
+  /** Largest suite considered. Default 1,000,000. */
+  maxTasks?: FlagValue;
+  /** The pilot's format. */
+  format?: FlagValue;
+  /** LossBench ledgers: whether the stored probability is P(correct) or P(error). */
+  probability?: FlagValue;
+  /** Seed of the simulation. */
+  seed?: FlagValue;
+}
