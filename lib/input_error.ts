@@ -25,7 +25,12 @@ const INPUT = Symbol.for("lossbook.inputError");
 
 /** A value of the wrong shape in the user's input (a `TypeError`). */
 export class InputTypeError extends TypeError {
-  /** @param message The message, naming file, line and field. @param options The cause. */
+  /**
+   * Build the error.
+   *
+   * @param message The message, naming file, line and field.
+   * @param options The cause.
+   */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "TypeError";
@@ -38,7 +43,12 @@ export class InputTypeError extends TypeError {
 
 /** A value out of range in the user's input (a `RangeError`). */
 export class InputRangeError extends RangeError {
-  /** @param message The message, naming file, line and field. @param options The cause. */
+  /**
+   * Build the error.
+   *
+   * @param message The message, naming file, line and field.
+   * @param options The cause.
+   */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "RangeError";
@@ -51,7 +61,12 @@ export class InputRangeError extends RangeError {
 
 /** Unparseable text in the user's input (a `SyntaxError`). */
 export class InputSyntaxError extends SyntaxError {
-  /** @param message The message, naming file, line and field. @param options The cause. */
+  /**
+   * Build the error.
+   *
+   * @param message The message, naming file, line and field.
+   * @param options The cause.
+   */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "SyntaxError";

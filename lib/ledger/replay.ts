@@ -803,7 +803,12 @@ function pairedCostInterval(
 }
 
 /** The words of the default method's `method` field, by part. */
-export const REPLAY_METHOD_PARTS = Object.freeze({
+export const REPLAY_METHOD_PARTS: Readonly<{
+  /** Where one side's cost is fixed. */
+  gamma: string;
+  /** Where both sides' costs vary. */
+  jeffreys: string;
+}> = Object.freeze({
   gamma: "fay-feuer gamma where one side's cost is fixed",
   jeffreys: "jeffreys posterior per cell where both sides vary",
 });
