@@ -53,6 +53,15 @@ import {
 } from "./lib/report/html.ts";
 import { readChartFonts } from "./lib/read/chart_fonts.ts";
 
+// the types of what the functions below take
+export type {
+  AnalysisResult,
+  Claim,
+  ClaimKind,
+  ClaimValue,
+  VegaLiteSpec,
+} from "./lib/claims/mod.ts";
+
 /** The symbol the Deno kernel looks up to display an object richly. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
   "Jupyter.display",
