@@ -1,5 +1,12 @@
 /**
- * The `lossbook` command line.
+ * The `lossbook` command line: `score`, `compare`, `calibrate`, `escalate`,
+ * `sweep`, `plan`, the ledger commands and the rest, each with `--help`.
+ *
+ * Run as a program, this module is the command: from a clone,
+ * `deno task lossbook <command>`; installed as a command (once the package
+ * is published), `deno install -g -A -n lossbook jsr:@lossbook/lossbook/cli`.
+ * Imported, it gives {@linkcode main}, which runs a command line and returns
+ * its exit code, and the commands themselves.
  *
  * Exit codes: 0 success, 1 a check failed (a claim, a verification), 2 bad
  * input or usage, 70 a bug in lossbook. An input error is one line naming
@@ -8,8 +15,22 @@
  * from a fault in lossbook is reported as one (exit 70, one line, the full
  * trace with `LOSSBOOK_DEBUG=1`) instead of as the user's mistake.
  *
+ * Start-up stays small: the process loads the module of the command it
+ * runs, and that module loads a format's reader or an engine only when the
+ * input needs it (`lib/_late_import.ts`).
+ *
  * Each command lives in `commands/<name>.ts`; register it in
  * `commands/_registry.ts` and in `LOADERS` here.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMAND_NAMES, EXIT_BUG, main } from "./cli.ts";
+ *
+ * assert.ok(COMMAND_NAMES.includes("score"));
+ * assert.equal(await main(["--version"]), 0); // prints the version
+ * assert.equal(await main(["no-such-command"]), 2);
+ * assert.equal(EXIT_BUG, 70);
+ * ```
  *
  * @module
  */
@@ -26,6 +47,15 @@ import {
   terminalSafe,
   withSafeConsole,
 } from "./commands/_terminal.ts";
+
+// the types of the commands below
+export type { Command } from "./commands/_command.ts";
+export type {
+  CommandHelp,
+  HelpForm,
+  OptionDoc,
+  OptionTable,
+} from "./commands/_help.ts";
 
 /** A loader of the command `name` exports from the module at `path`. */
 function commandIn(path: string, name: string): () => Promise<Command> {

@@ -67,6 +67,15 @@ export type {
   ScoreViewModel,
 } from "./lib/report/score_view.ts";
 
+// the types of what the functions below take
+export type {
+  AnalysisResult,
+  Claim,
+  ClaimKind,
+  ClaimValue,
+  VegaLiteSpec,
+} from "./lib/claims/mod.ts";
+
 /** The symbol the Deno kernel looks up to display an object richly. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
   "Jupyter.display",

@@ -35,7 +35,7 @@ import { decisionTable } from "../lib/read/load_decisions.ts";
 const SOURCE = "third-number: divergence table";
 
 /** The severities that carry exceptions in the scenario, most costly first. */
-type ExceptionSeverity = Extract<Severity, "HIGH" | "MEDIUM" | "LOW">;
+export type ExceptionSeverity = Extract<Severity, "HIGH" | "MEDIUM" | "LOW">;
 
 /** A month of decisions for two models, described by its counts. */
 export interface DivergenceScenario {

@@ -37,7 +37,9 @@ import type { SimulatedModel } from "../lib/tasks/simulate.ts";
 const SOURCE = 'third-number: "errors flat, cost rising"';
 
 /** Share of cases per gold severity (clean cases are LOW). */
-export const DRIFT_MIX = Object.freeze({
+export const DRIFT_MIX: Readonly<
+  Record<"clean" | "LOW" | "MEDIUM" | "HIGH", number>
+> = Object.freeze({
   clean: 0.6,
   LOW: 0.15,
   MEDIUM: 0.15,

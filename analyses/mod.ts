@@ -1,6 +1,21 @@
 /**
- * The analyses `reproduce` runs, in report order. Each entry names one
- * artefact of the source documents and the function that reproduces it.
+ * The reproduced studies: each function reproduces one artefact of the
+ * sources lossbook cites (`docs/sources.md`) or checks one property of
+ * lossbook itself, and returns its tables, its Vega-Lite charts and its
+ * claims, each claim holding the expected value, the value computed and
+ * whether they agree. They write no file and print nothing; `reproduce`
+ * (and `lossbook reproduce`) runs them all, in report order
+ * ({@linkcode ANALYSES}), and the notebooks show one each.
+ *
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ANALYSES, divergence } from "./mod.ts";
+ *
+ * const result = divergence();
+ * assert.equal(result.id, "divergence");
+ * assert.ok(result.claims.length > 0 && result.claims.every((claim) => claim.holds));
+ * assert.equal(ANALYSES[0].id, result.id);
+ * ```
  *
  * @module
  */
@@ -26,6 +41,7 @@ export {
 export type {
   DivergenceOptions,
   DivergenceScenario,
+  ExceptionSeverity,
   ScenarioDecisionsOptions,
 } from "./divergence.ts";
 export { HONEST_COSTS_FIXTURE, honestCosts } from "./honest_costs.ts";
@@ -167,3 +183,67 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     run: () => intervalCoverage(),
   },
 ];
+
+// constants the types below are defined from
+export { SEVERITIES } from "../lib/costs/mod.ts";
+export { DECISION_FIELDS } from "../lib/decision/schema.ts";
+export { FAILURE_CLASSES } from "../lib/evidence/mod.ts";
+export { HARNESS_FORMATS } from "../lib/import/mod.ts";
+
+// the types of what the analyses above take and return
+export type {
+  AnalysisResult,
+  Claim,
+  ClaimKind,
+  ClaimValue,
+  VegaLiteSpec,
+} from "../lib/claims/mod.ts";
+export type {
+  CostProfile,
+  CostSlot,
+  CostSource,
+  Severity,
+} from "../lib/costs/mod.ts";
+export type {
+  Decision,
+  DecisionSchemaField,
+  FieldValue,
+  OptionalDecisionField,
+  PCorrectSource,
+  RequiredDecisionField,
+  RuleValue,
+  TopDecisionField,
+} from "../lib/decision/mod.ts";
+export type {
+  AttemptSignals,
+  CandidateExit,
+  CommonSignals,
+  CostEvidence,
+  ExecutionEnvelope,
+  FailureClass,
+  Grade,
+  LocalStepSignals,
+  ModelAttemptSignals,
+  ModelIdentity,
+} from "../lib/evidence/mod.ts";
+export type { HarnessFormat } from "../lib/import/mod.ts";
+export type {
+  DecisionRecord,
+  LedgerDecision,
+  LedgerRecord,
+  PolicyRecord,
+  RefitBasis,
+  Resolution,
+  ReviewOpenedRecord,
+  ReviewResolvedRecord,
+  SimulatedMonth,
+} from "../lib/ledger/mod.ts";
+export type { Prng } from "../lib/math/mod.ts";
+export type { Action, StatsRow } from "../lib/metrics/mod.ts";
+export type { VetoCosts } from "../lib/policy/mod.ts";
+export type { EscalationColumns } from "../lib/sensitivity/mod.ts";
+export type {
+  ConfidenceModel,
+  SimTask,
+  SimulatedModel,
+} from "../lib/tasks/mod.ts";

@@ -851,7 +851,7 @@ await helmRun(
   { n: 3, trials: 1, zeroLogprobs: true, seed: SEED + 4 },
 );
 await helmRun(
-  "data/examples/harness/helm/recon_model=example_recon-7b",
+  "data/examples/harness/helm/recon_model_example_recon-7b",
   "example/recon-7b",
   {
     n: 20,

@@ -472,7 +472,7 @@ export function parseHelmRun(
  * import { loadHelmRun } from "./helm.ts";
  *
  * const { decisions } = await loadHelmRun(
- *   "data/examples/harness/helm/recon_model=example_recon-7b",
+ *   "data/examples/harness/helm/recon_model_example_recon-7b",
  *   { severityOf: () => "HIGH" },
  * );
  * assert.ok(decisions.every((d) => d.modelId === "example/recon-7b"));
@@ -527,7 +527,7 @@ export async function loadHelmRun(
  * import assert from "node:assert/strict";
  * import { detectHelm } from "./helm.ts";
  *
- * const dir = "data/examples/harness/helm/recon_model=example_recon-7b";
+ * const dir = "data/examples/harness/helm/recon_model_example_recon-7b";
  * assert.equal(detectHelm({ path: dir, isDirectory: true, head: new Uint8Array() }), true);
  * assert.equal(detectHelm({ path: "data", isDirectory: true, head: new Uint8Array() }), false);
  * ```

@@ -31,6 +31,7 @@ export interface RefitOptions {
 
 /** The refit of one severity. */
 export interface SeverityRefit {
+  /** The severity refitted. */
   readonly severity: Severity;
   /** Labelled served decisions with a risk at this severity. */
   readonly labelled: number;

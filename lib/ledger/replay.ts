@@ -148,14 +148,23 @@ export interface Unevaluable {
 
 /** One case whose answer, action or cost changes. */
 export interface ReplayDiffRow {
+  /** The case's task. */
   readonly taskId: string;
+  /** The case's trial. */
   readonly trial: number;
+  /** The case's severity. */
   readonly severity: Severity;
+  /** Id of the decision record served as recorded, `null` when none was. */
   readonly decisionBefore: string | null;
+  /** Id of the decision record the replayed policy serves, `null` when none. */
   readonly decisionAfter: string | null;
+  /** Model of the answer served as recorded, `null` when none was. */
   readonly modelBefore: string | null;
+  /** Model of the answer the replayed policy serves, `null` when none. */
   readonly modelAfter: string | null;
+  /** The action recorded, `null` when no answer was served. */
   readonly actionBefore: Action | null;
+  /** The action under the replayed policy, `null` when no answer is served. */
   readonly actionAfter: Action | null;
   /** Cost before, `null` when unknown. */
   readonly costBefore: number | null;
@@ -794,7 +803,12 @@ function pairedCostInterval(
 }
 
 /** The words of the default method's `method` field, by part. */
-export const REPLAY_METHOD_PARTS = Object.freeze({
+export const REPLAY_METHOD_PARTS: Readonly<{
+  /** Where one side's cost is fixed. */
+  gamma: string;
+  /** Where both sides' costs vary. */
+  jeffreys: string;
+}> = Object.freeze({
   gamma: "fay-feuer gamma where one side's cost is fixed",
   jeffreys: "jeffreys posterior per cell where both sides vary",
 });

@@ -68,7 +68,12 @@ export interface LedgerWriter extends AsyncDisposable {
 export class LedgerDamagedError extends RangeError {
   /** What verification found. */
   readonly verification: LedgerVerification;
-  /** @param message The message. @param verification What verification found. */
+  /**
+   * Build the error.
+   *
+   * @param message The message, naming the ledger and the first bad record.
+   * @param verification What verification found.
+   */
   constructor(message: string, verification: LedgerVerification) {
     super(message);
     this.name = "LedgerDamagedError";

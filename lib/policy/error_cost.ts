@@ -14,20 +14,28 @@ export interface SpendAndAccuracy {
 }
 
 /** The Switchyard run as published (`switchyard` via `third-number`). */
-export const SWITCHYARD_RUN = Object.freeze({
+export const SWITCHYARD_RUN: {
   /** Tasks in the suite. */
-  tasks: 145,
+  readonly tasks: number;
   /** The frontier model (Opus) alone. */
-  frontierOnly: Object.freeze({ spend: 11.45, accuracy: 0.86 }),
+  readonly frontierOnly: SpendAndAccuracy;
   /** Routed: most calls to a 30B open model, a judge deciding. */
-  routed: Object.freeze({ spend: 3.0, accuracy: 0.8 }),
+  readonly routed: SpendAndAccuracy;
   /** Share of the routed spend that went to the judge. */
-  judgeShareOfRoutedSpend: 0.212,
+  readonly judgeShareOfRoutedSpend: number;
   /** Share of calls that went to the 30B model. */
-  smallModelCallShare: 0.93,
+  readonly smallModelCallShare: number;
   /** Share of the routed spend that went to the 30B model. */
-  smallModelSpendShare: 0.104,
+  readonly smallModelSpendShare: number;
   /** Where the figures come from. */
+  readonly source: string;
+} = Object.freeze({
+  tasks: 145,
+  frontierOnly: Object.freeze({ spend: 11.45, accuracy: 0.86 }),
+  routed: Object.freeze({ spend: 3.0, accuracy: 0.8 }),
+  judgeShareOfRoutedSpend: 0.212,
+  smallModelCallShare: 0.93,
+  smallModelSpendShare: 0.104,
   source:
     "switchyard, as quoted by third-number: Opus alone $11.45 per run of the 145-task suite, routed $3.00 (-74%), accuracy 86.0 -> 80.0, judge 21.2% of routed spend, 93% of calls on the 30B model for 10.4% of spend",
 });

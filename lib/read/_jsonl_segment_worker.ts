@@ -3,7 +3,6 @@
 // its bytes alone), then claims segment after segment from the shared
 // counter and sends each one's result, until none is left or the stop flag
 // is set. Its first message is the segment bounds it found.
-/// <reference lib="deno.worker" />
 
 import {
   readSegment,
@@ -11,7 +10,18 @@ import {
   type SegmentResult,
 } from "./_jsonl_segments.ts";
 
-self.onmessage = async (e: MessageEvent) => {
+// The worker's global scope, typed here: a published module may not change
+// the global types of those who import it (a `deno.worker` lib directive).
+const scope = globalThis as unknown as {
+  onmessage: ((e: MessageEvent) => void) | null;
+  postMessage(message: unknown, options?: StructuredSerializeOptions): void;
+};
+
+// Only as a worker's script does it listen: imported in a window (the
+// package's module graph imports it, late_modules.ts), it installs nothing.
+if ("WorkerGlobalScope" in globalThis) scope.onmessage = onSegmentWork;
+
+async function onSegmentWork(e: MessageEvent): Promise<void> {
   const { path, size, claim, segmentBytes, options } = e.data as {
     path: string;
     size: number;
@@ -20,7 +30,7 @@ self.onmessage = async (e: MessageEvent) => {
     options: { chunkSize?: number };
   };
   const bounds = await segmentBounds(path, size, segmentBytes);
-  self.postMessage({ bounds });
+  scope.postMessage({ bounds });
   const segments = bounds.length - 1;
   while (Atomics.load(claim, 1) === 0) {
     const index = Atomics.add(claim, 0, 1);
@@ -34,8 +44,8 @@ self.onmessage = async (e: MessageEvent) => {
     // a segment the one-thread reader must read again: the whole file will
     // be, so no one claims more (a harness log read ahead, say)
     if (r.trouble !== null || r.repeatedTasks) Atomics.store(claim, 1, 1);
-    self.postMessage(r, {
+    scope.postMessage(r, {
       transfer: [r.keys.keys.buffer, r.keys.starts.buffer] as ArrayBuffer[],
     });
   }
-};
+}

@@ -12,6 +12,7 @@ import { COMMAND_NAMES, COMMANDS, loadCommand } from "../../cli.ts";
 import { scoreCommand } from "../../commands/score.ts";
 import { sweepCommand } from "../../commands/sweep.ts";
 import { profilesCommand } from "../../commands/profiles.ts";
+import { codeGraph, reachIn } from "../_module_graph.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -29,59 +30,9 @@ const HEAVY = [
   "playwright-core",
 ];
 
-interface InfoModule {
-  specifier: string;
-  dependencies?: Array<{
-    specifier: string;
-    code?: { specifier: string };
-    isDynamic?: boolean;
-  }>;
-}
-
-/** Code edges (static imports and literal dynamic ones; not type-only), by module. */
-type Graph = Map<string, string[]>;
-
-/** The import graph of `root` as `deno info --json` reports it. */
-async function graphOf(root: string): Promise<Graph> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", root],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    modules: InfoModule[];
-    redirects?: Record<string, string>;
-  };
-  const redirects = info.redirects ?? {};
-  const edges: Graph = new Map();
-  for (const m of info.modules) {
-    for (const d of m.dependencies ?? []) {
-      if (d.code === undefined) continue; // a type-only import
-      const to = redirects[d.code.specifier] ?? d.code.specifier;
-      edges.set(m.specifier, [...(edges.get(m.specifier) ?? []), to]);
-    }
-  }
-  return edges;
-}
-
 /** Every module that loading `root` loads up front, with the module that first imported it. */
 async function reach(root: string): Promise<Map<string, string | null>> {
-  const graph = await graphOf(root);
-  const start = new URL(root, ROOT).href;
-  const from = new Map<string, string | null>([[start, null]]);
-  const queue = [start];
-  while (queue.length > 0) {
-    const m = queue.shift()!;
-    for (const to of graph.get(m) ?? []) {
-      if (!from.has(to)) {
-        from.set(to, m);
-        queue.push(to);
-      }
-    }
-  }
-  return from;
+  return reachIn(await codeGraph(root, ROOT), new URL(root, ROOT).href);
 }
 
 /** The npm package a specifier such as `npm:/yaml@2.9.1/dist` names, or null. */

@@ -122,7 +122,7 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
     name: "score_helm",
     args: [
       "score",
-      `${H}/helm/recon_model=example_recon-7b`,
+      `${H}/helm/recon_model_example_recon-7b`,
       "--severity",
       "HIGH",
       "--json",
