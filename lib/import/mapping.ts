@@ -140,15 +140,43 @@ export function valueAtPath(record: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-function checkLevel(value: unknown, where: string): Severity {
-  if (!isSeverity(value)) {
+/**
+ * Read a severity as the flag, a map and `--severity-field` all read it:
+ * any letter case (`high` is `HIGH`), and surrounding spaces refused rather
+ * than trimmed, so that a value is used as written or not at all.
+ *
+ * @param value The value given (from the flag, a map or the log).
+ * @param where Error prefix naming the flag, file and line, or item and field.
+ * @returns The severity.
+ * @throws {RangeError} For a value with surrounding spaces or no severity.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { severityLevel } from "./mapping.ts";
+ *
+ * assert.equal(severityLevel("high", "--severity"), "HIGH");
+ * assert.throws(() => severityLevel(" HIGH", "m.csv: line 2"), /line 2: severity " HIGH" has surrounding spaces/);
+ * assert.throws(() => severityLevel("HUGE", "--severity"), /must be one of LOW/);
+ * ```
+ */
+export function severityLevel(value: unknown, where: string): Severity {
+  if (typeof value === "string" && value.trim() !== value) {
+    throw new InputRangeError(
+      `${where}: severity ${
+        JSON.stringify(value)
+      } has surrounding spaces; write it without them`,
+    );
+  }
+  const level = typeof value === "string" ? value.toUpperCase() : value;
+  if (!isSeverity(level)) {
     throw new InputRangeError(
       `${where}: severity must be one of ${SEVERITIES.join(", ")}, got ${
         JSON.stringify(value)
       }`,
     );
   }
-  return value;
+  return level;
 }
 
 /**
@@ -157,7 +185,9 @@ function checkLevel(value: unknown, where: string): Severity {
  * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused.
  * Keys must be unique and severities valid. The CSV is read by lossbook's
  * CSV reader (RFC 4180: a key with a comma or a quote is quoted, `"a,b"`;
- * blank lines are skipped), loaded only for a CSV map; cells are trimmed.
+ * blank lines are skipped), loaded only for a CSV map. Cells are used as
+ * written: a key or severity with surrounding spaces is refused, naming its
+ * line, and a severity is read in any letter case ({@linkcode severityLevel}).
  *
  * @param text The file's text.
  * @param file The file's path, for messages.
@@ -195,7 +225,10 @@ export async function parseSeverityMap(
       );
     }
     for (const [key, value] of Object.entries(raw)) {
-      map.set(key, checkLevel(value, `${where}: key ${JSON.stringify(key)}`));
+      map.set(
+        key,
+        severityLevel(value, `${where}: key ${JSON.stringify(key)}`),
+      );
     }
     return map;
   }
@@ -227,8 +260,17 @@ export async function parseSeverityMap(
         `${at}: expected 2 fields (key,severity), got ${fields.length}`,
       );
     }
-    const key = fields[0].trim();
-    if (key === "") throw new InputRangeError(`${at}: key must not be empty`);
+    const key = fields[0];
+    if (key.trim() === "") {
+      throw new InputRangeError(`${at}: key must not be empty`);
+    }
+    if (key.trim() !== key) {
+      throw new InputRangeError(
+        `${at}: key ${
+          JSON.stringify(key)
+        } has surrounding spaces; lossbook does not trim them (a JSON map can hold such a key)`,
+      );
+    }
     const first = lineOf.get(key);
     if (first !== undefined) {
       throw new InputRangeError(
@@ -236,7 +278,7 @@ export async function parseSeverityMap(
       );
     }
     lineOf.set(key, line);
-    map.set(key, checkLevel(fields[1].trim(), at));
+    map.set(key, severityLevel(fields[1], at));
   });
   if (!header) throw badHeader(1, "");
   return map;
@@ -294,7 +336,7 @@ export async function severitySpec(
   if (flags.severity !== undefined) {
     return {
       kind: "level",
-      level: checkLevel(flags.severity.toUpperCase(), "--severity"),
+      level: severityLevel(flags.severity, "--severity"),
     };
   }
   if (flags.severityField !== undefined) {
@@ -357,7 +399,7 @@ export function severityResolver(spec: SeveritySpec): SeverityResolver {
             `${where}: ${name} is missing (--severity-field ${name})`,
           );
         }
-        return checkLevel(value, `${where}: ${name}`);
+        return severityLevel(value, `${where}: ${name}`);
       };
     }
     case "map": {

@@ -5,6 +5,7 @@ import {
   parseSeverityMap,
   pickPCorrect,
   SEVERITY_REQUIRED,
+  severityLevel,
   severityResolver,
   severitySpec,
 } from "../../../lib/import/mapping.ts";
@@ -97,7 +98,7 @@ Deno.test("--severity-field reads the severity from the item and refuses a missi
     /a\.json: sample 1 epoch 2: metadata\.severity is missing/,
   );
   assert.throws(
-    () => of({ taskId: "1", record: { metadata: { severity: "high" } } }, "x"),
+    () => of({ taskId: "1", record: { metadata: { severity: "huge" } } }, "x"),
     /metadata\.severity: severity must be one of/,
   );
 });
@@ -132,7 +133,7 @@ Deno.test("parseSeverityMap() refuses a bad header, a repeated key, an unknown s
 
 Deno.test("a CSV severity map is read as CSV: a quoted key holds a comma or a quote, a blank line of spaces is skipped, malformed quoting names its line", async () => {
   const map = await parseSeverityMap(
-    'key,severity\r\n"a,b",HIGH\n  \n"say ""no""", LOW \n',
+    'key,severity\r\n"a,b",HIGH\n  \n"say ""no""",LOW\n',
     "m.csv",
   );
   assert.deepEqual([...map], [["a,b", "HIGH"], ['say "no"', "LOW"]]);
@@ -231,4 +232,58 @@ Deno.test("a JSON severity map with a repeated key is refused, not resolved to t
     () => parseSeverityMap('{"a": "LOW", "a": "CRITICAL"}', "m.json"),
     /duplicate key \$\.a/,
   );
+});
+
+Deno.test("the flag, a CSV map, a JSON map and --severity-field read a severity in any letter case", async () => {
+  const flag = await severitySpec({ severity: "high" });
+  assert.deepEqual(flag, { kind: "level", level: "HIGH" });
+  const csv = await parseSeverityMap(
+    'key,severity\n1,high\n"2","Critical"\n',
+    "m.csv",
+  );
+  assert.deepEqual([...csv], [["1", "HIGH"], ["2", "CRITICAL"]]);
+  const json = await parseSeverityMap('{"1": "low"}', "m.json");
+  assert.equal(json.get("1"), "LOW");
+  const of = severityResolver(
+    await severitySpec({ severityField: "metadata.severity" }),
+  );
+  assert.equal(
+    of({ taskId: "1", record: { metadata: { severity: "medium" } } }, "x"),
+    "MEDIUM",
+  );
+});
+
+Deno.test("surrounding spaces around a severity or a key are refused, naming the line, never trimmed", async () => {
+  await assert.rejects(
+    () => parseSeverityMap("key,severity\n1,HIGH\n2, HIGH\n", "m.csv"),
+    {
+      name: "RangeError",
+      message:
+        'Cannot read severity map m.csv: line 3: severity " HIGH" has surrounding spaces; write it without them',
+    },
+  );
+  await assert.rejects(
+    () => parseSeverityMap('key,severity\n"2 ",LOW\n', "m.csv"),
+    /line 2: key "2 " has surrounding spaces/,
+  );
+  await assert.rejects(
+    () => parseSeverityMap('{"1": "LOW "}', "m.json"),
+    /key "1": severity "LOW " has surrounding spaces/,
+  );
+  await assert.rejects(
+    () => severitySpec({ severity: " HIGH" }),
+    /--severity: severity " HIGH" has surrounding spaces/,
+  );
+  const of = severityResolver(
+    await severitySpec({ severityField: "metadata.severity" }),
+  );
+  assert.throws(
+    () =>
+      of(
+        { taskId: "1", record: { metadata: { severity: "LOW\t" } } },
+        "a.eval: sample 1 epoch 1",
+      ),
+    /a\.eval: sample 1 epoch 1: metadata\.severity: severity "LOW\\t" has surrounding spaces/,
+  );
+  assert.equal(severityLevel("critical", "x"), "CRITICAL");
 });
