@@ -7,6 +7,7 @@ import { type CommandHelp, type OptionTable, parseSpec } from "./_help.ts";
 import { UsageError } from "./_errors.ts";
 
 export { CheckFailed, UsageError } from "./_errors.ts";
+export { refuseInputAsOutput } from "./_out_file.ts";
 
 /**
  * Raised when flags do not parse (an unknown flag, a missing value); it
@@ -117,37 +118,6 @@ export function intFlag(
 
 /** Most bootstrap resamples a command takes. */
 export const MAX_RESAMPLES = 1_000_000;
-
-/**
- * Refuse to write `out` when it is one of the command's inputs (the same
- * file under any name, symlinks and hard links included): an output never
- * overwrites an input, with or without --force.
- */
-export async function refuseInputAsOutput(
-  out: { flag: string; path: string },
-  inputs: readonly { flag: string; path: string }[],
-): Promise<void> {
-  let o: Deno.FileInfo;
-  try {
-    o = await Deno.stat(out.path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
-  }
-  for (const input of inputs) {
-    let i: Deno.FileInfo;
-    try {
-      i = await Deno.stat(input.path);
-    } catch {
-      continue; // a missing input is reported where it is read
-    }
-    if (o.dev === i.dev && o.ino !== null && o.ino === i.ino) {
-      throw new UsageError(
-        `${out.flag} ${out.path} is the same file as the input ${input.flag} ${input.path}; lossbook never overwrites an input, not even with --force`,
-      );
-    }
-  }
-}
 
 /**
  * Call a library function on values the user gave on the command line: its

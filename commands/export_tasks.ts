@@ -2,7 +2,7 @@
 import { inspectDatasetJsonl } from "../lib/tasks/export_inspect.ts";
 import { readTasksJsonl } from "../lib/tasks/load_tasks.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
-import { checkOutPath } from "./_out_file.ts";
+import { checkOutPath, inputFiles } from "./_out_file.ts";
 import { commandHelp } from "./_help.ts";
 import { FORCE_OPTION, JSON_OPTION, outOption } from "./_options.ts";
 
@@ -58,7 +58,11 @@ export const exportTasksCommand: Command = {
     }
     const [suite] = positionals;
     const tasks = await readTasksJsonl(suite);
-    await checkOutPath(values.out, [suite], values.force === true);
+    await checkOutPath(
+      values.out,
+      inputFiles(EXPORT_TASKS_OPTIONS, values, positionals, "suite"),
+      values.force === true,
+    );
     const text = inspectDatasetJsonl(tasks);
     await Deno.writeTextFile(values.out, text);
     const severities: Record<string, number> = {};

@@ -11,7 +11,7 @@ import {
   readRun,
   resolveFormats,
 } from "./_input.ts";
-import { checkOutPath } from "./_out_file.ts";
+import { checkOutPath, inputFiles } from "./_out_file.ts";
 import { commandHelp } from "./_help.ts";
 import {
   FORCE_OPTION,
@@ -61,7 +61,11 @@ export const importCommand: Command = {
         }), which score and the other commands read directly`,
       );
     }
-    await checkOutPath(out, positionals, values.force === true);
+    await checkOutPath(
+      out,
+      inputFiles(IMPORT_OPTIONS, values, positionals, "log"),
+      values.force === true,
+    );
     let doc: Record<string, unknown>;
     let count: number;
     if (isHarness(format)) {

@@ -9,11 +9,11 @@ import {
   alignRows,
   type Command,
   parseFlags,
-  refuseInputAsOutput,
   seedFlag,
   UsageError,
 } from "./_command.ts";
 import { commandHelp } from "./_help.ts";
+import { inputFiles, refuseInputAsOutput } from "./_out_file.ts";
 import { FORCE_OPTION, JSON_OPTION, SEED_OPTION } from "./_options.ts";
 
 async function writeNew(
@@ -116,9 +116,10 @@ export const simulateCommand: Command = {
       }
       return m;
     });
-    await refuseInputAsOutput({ flag: "--out", path: values.out }, [
-      { flag: "--tasks", path: values.tasks },
-    ]);
+    await refuseInputAsOutput(
+      { flag: "--out", path: values.out },
+      inputFiles(SIMULATE_OPTIONS, values, positionals, "argument"),
+    );
     const tasks = await readTasksJsonl(values.tasks);
     const decisions = models.flatMap((m) => simulateRun(tasks, m, { seed }));
     await writeNew(

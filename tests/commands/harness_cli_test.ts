@@ -355,7 +355,7 @@ Deno.test("lossbook import writes the decisions once; scoring them equals scorin
   assert.equal(self.code, 2);
   assert.match(
     self.stderr,
-    /is one of the inputs .* refusing to overwrite it, even with --force/,
+    /--out .* is the same file as the input log .*never overwrites an input, not even with --force/,
   );
 });
 
