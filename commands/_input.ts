@@ -23,6 +23,7 @@ import {
   refuseMappingFlags,
 } from "./_harness_input.ts";
 import { detectFormat } from "../lib/import/detect.ts";
+import { withStreams } from "./_stream_input.ts";
 
 // The readers of the other formats and engines load when a run needs them
 // (importLater), so that reading a JSONL export loads neither Arquero nor
@@ -400,7 +401,25 @@ async function readRunUnnoted(
   if (sources.some((s) => typeof s !== "string")) {
     return await readWithMemory(sources, flags);
   }
-  const paths = sources as readonly string[];
+  const given = sources as readonly string[];
+  return await withStreams(given, async (paths, rename) => {
+    const run = await readPaths(paths, flags, needTable, rename);
+    const setAside = run.setAside?.map((a) => ({ ...a, file: rename(a.file) }));
+    return {
+      ...run,
+      files: given,
+      ...(setAside === undefined ? {} : { setAside }),
+    };
+  });
+}
+
+// Files (no stream, no table in memory) of one format, read for scoring.
+async function readPaths(
+  paths: readonly string[],
+  flags: InputFlags,
+  needTable: boolean,
+  rename: (text: string) => string,
+): Promise<RunInput> {
   const format = await resolveFormats(paths, flags.format);
   // every non-harness format is one file a path (importHarness checks the
   // logs, of which a HELM run is a folder)
@@ -423,7 +442,8 @@ async function readRunUnnoted(
         `--engine duckdb reads run exports (.parquet, .csv), not --format ${format}`,
       );
     }
-    const h = await importHarness(paths, format, flags);
+    const h = await importHarness(paths, format, flags, { quiet: true });
+    for (const m of h.messages) console.error(rename(m));
     const { decisionTable } = await loadDecisionsModule();
     const table = decisionTable(h.decisions);
     return {

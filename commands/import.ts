@@ -12,6 +12,7 @@ import {
   resolveFormats,
 } from "./_input.ts";
 import { checkOutPath, inputFiles } from "./_out_file.ts";
+import { withStreams } from "./_stream_input.ts";
 import { commandHelp } from "./_help.ts";
 import {
   FORCE_OPTION,
@@ -51,58 +52,68 @@ export const importCommand: Command = {
     }
     const out = values.out;
     decisionFormatOf(out); // an unknown extension is refused before reading
-    const format = await resolveFormats(positionals, values.format);
-    if (!isHarness(format) && format !== "reconforge") {
-      throw new UsageError(
-        `import reads harness logs and ReconForge files; ${
-          positionals.join(", ")
-        } ${positionals.length > 1 ? "are" : "is"} --format ${format} (one of ${
-          FORMATS.join(", ")
-        }), which score and the other commands read directly`,
-      );
-    }
-    await checkOutPath(
-      out,
-      inputFiles(IMPORT_OPTIONS, values, positionals, "log"),
-      values.force === true,
-    );
-    let doc: Record<string, unknown>;
-    let count: number;
-    if (isHarness(format)) {
-      const h = await importHarness(positionals, format, values, {
-        quiet: values.json === true,
-      });
-      count = h.decisions.length;
-      // JSONL keeps each record as the importer made it (explicit nulls included)
-      if (decisionFormatOf(out) === "jsonl") {
-        await Deno.writeTextFile(
+    const { doc, count, format } = await withStreams(
+      positionals,
+      async (logs, rename) => {
+        const format = await resolveFormats(logs, values.format);
+        if (!isHarness(format) && format !== "reconforge") {
+          throw new UsageError(
+            `import reads harness logs and ReconForge files; ${
+              positionals.join(", ")
+            } ${
+              positionals.length > 1 ? "are" : "is"
+            } --format ${format} (one of ${
+              FORMATS.join(", ")
+            }), which score and the other commands read directly`,
+          );
+        }
+        await checkOutPath(
           out,
-          h.decisions.map((d) => JSON.stringify(d) + "\n").join(""),
+          inputFiles(IMPORT_OPTIONS, values, positionals, "log"),
+          values.force === true,
         );
-      } else await writeDecisions(out, decisionTable(h.decisions));
-      doc = {
-        ...fileKeys(positionals),
-        format,
-        out,
-        decisions: count,
-        notes: h.notes,
-        pCorrectSources: h.pCorrectSources,
-        setAside: h.setAside,
-        messages: h.messages,
-      };
-    } else {
-      const run = await readRun(positionals, { ...values, format }, true);
-      count = run.decisions;
-      await writeDecisions(out, run.table!);
-      doc = {
-        ...fileKeys(positionals),
-        format,
-        out,
-        decisions: count,
-        notes: run.notes,
-        ...importKeys(run),
-      };
-    }
+        let doc: Record<string, unknown>;
+        let count: number;
+        if (isHarness(format)) {
+          const h = await importHarness(logs, format, values, { quiet: true });
+          const messages = h.messages.map(rename);
+          if (values.json !== true) {
+            for (const m of messages) console.error(m);
+          }
+          count = h.decisions.length;
+          // JSONL keeps each record as the importer made it (explicit nulls included)
+          if (decisionFormatOf(out) === "jsonl") {
+            await Deno.writeTextFile(
+              out,
+              h.decisions.map((d) => JSON.stringify(d) + "\n").join(""),
+            );
+          } else await writeDecisions(out, decisionTable(h.decisions));
+          doc = {
+            ...fileKeys(positionals),
+            format,
+            out,
+            decisions: count,
+            notes: h.notes,
+            pCorrectSources: h.pCorrectSources,
+            setAside: h.setAside.map((a) => ({ ...a, file: rename(a.file) })),
+            messages,
+          };
+        } else {
+          const run = await readRun(logs, { ...values, format }, true);
+          count = run.decisions;
+          await writeDecisions(out, run.table!);
+          doc = {
+            ...fileKeys(positionals),
+            format,
+            out,
+            decisions: count,
+            notes: run.notes,
+            ...importKeys(run),
+          };
+        }
+        return { doc, count, format };
+      },
+    );
     if (values.json) console.log(JSON.stringify(doc, null, 2));
     else {
       console.log(

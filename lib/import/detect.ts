@@ -15,6 +15,7 @@ import {
   type HarnessFormat,
 } from "./harness.ts";
 import { InputTypeError } from "../input_error.ts";
+import { regularFile } from "../read/_regular_file.ts";
 
 /**
  * Read the part of an input that detection looks at.
@@ -39,6 +40,8 @@ export async function detectInput(path: string): Promise<DetectInput> {
   if (info.isDirectory) {
     return { path, isDirectory: true, head: new Uint8Array(0) };
   }
+  // a FIFO or a device is refused before it is opened, which could block
+  await regularFile(path, `Cannot read ${path}`);
   using file = await Deno.open(path);
   const head = new Uint8Array(DETECT_HEAD_BYTES);
   let filled = 0;

@@ -1,17 +1,43 @@
 // Private: the check that a path names a regular file, shared by the run
 // loaders, the DuckDB readers and the ledger's streaming readers.
+import { InputTypeError } from "../input_error.ts";
+
+/**
+ * Whether a path names the standard input or an open file descriptor
+ * (`/dev/stdin`, `/dev/fd/N`), which lossbook reads as a stream: what a
+ * shell's process substitution, `<(zstdcat run.jsonl.zst)`, gives.
+ *
+ * @param path The path as given.
+ * @returns Whether it is read as a stream.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isStreamPath } from "./_regular_file.ts";
+ *
+ * assert.equal(isStreamPath("/dev/fd/63"), true);
+ * assert.equal(isStreamPath("/dev/stdin"), true);
+ * assert.equal(isStreamPath("/dev/tty"), false);
+ * ```
+ */
+export function isStreamPath(path: string): boolean {
+  return path === "/dev/stdin" || /^\/dev\/fd\/\d+$/.test(path);
+}
 
 /**
  * Check that a path names a file before it is opened for reading: DuckDB's
  * readers take a directory or a pattern for many files, and opening a
  * directory succeeds on Linux and fails only at the first read, with a
- * message that names no file. lossbook reads one file per path.
+ * message that names no file. A FIFO or a device would block the read or
+ * never end, so it is refused before it is opened, except the streams of
+ * {@linkcode isStreamPath}. lossbook reads one file per path.
  *
  * @param path The path.
  * @param where Error prefix, e.g. `Cannot load run export a.parquet`.
  * @returns The file's `Deno.FileInfo`.
  * @throws {Deno.errors.NotFound} When nothing is there.
  * @throws {Deno.errors.IsADirectory} When it is a directory.
+ * @throws {TypeError} When it is a FIFO, a device or a socket (an input error).
  *
  * @example
  * ```ts
@@ -19,6 +45,7 @@
  * import { regularFile } from "./_regular_file.ts";
  *
  * await assert.rejects(() => regularFile(Deno.cwd(), "Cannot load run export ."), /is a directory/);
+ * await assert.rejects(() => regularFile("/dev/null", "Cannot load run export /dev/null"), /is a character device, not a file/);
  * ```
  */
 export async function regularFile(
@@ -29,6 +56,20 @@ export async function regularFile(
   if (info.isDirectory) {
     throw new Deno.errors.IsADirectory(
       `${where}: is a directory, not a file`,
+    );
+  }
+  if (!info.isFile && !isStreamPath(path)) {
+    const kind = info.isFifo
+      ? "a FIFO (named pipe)"
+      : info.isCharDevice
+      ? "a character device"
+      : info.isBlockDevice
+      ? "a block device"
+      : info.isSocket
+      ? "a socket"
+      : "an unknown kind of file";
+    throw new InputTypeError(
+      `${where}: is ${kind}, not a file; a stream is read only as /dev/stdin or /dev/fd/N, e.g. <(zstdcat run.jsonl.zst)`,
     );
   }
   return info;
