@@ -52,14 +52,16 @@
  * where or how output is written (`--json`, `--out`, `--force`) stay in the
  * command. Every option, by function:
  *
- * - `score`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
- *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
- *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`,
- *   `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
+ * - `score`: `format`, `probability`, `engine`, `dsn`, `table`,
+ *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
+ *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
+ *   `modelId`, `filter`, `metric`, `correct`, `mode`, `profiles`, `ci`,
+ *   `seed`, `resamples`, `lenient`, `interval`, `level`
  * - `compare`: `a`, `b`, `format`, `probability`, `engine`, `dsn`, `table`,
- *   `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
- *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
- *   `mode`, `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`
+ *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
+ *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
+ *   `modelId`, `filter`, `metric`, `correct`, `mode`, `profiles`, `ci`,
+ *   `seed`, `resamples`, `lenient`, `interval`
  * - `calibrate`: `format`, `severity`, `severityMap`, `severityMapKey`,
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
  *   `filter`, `metric`, `correct`, `bySource`, `probability`, `bins`,
@@ -68,11 +70,12 @@
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
  *   `filter`, `metric`, `correct`, `probability`, `profile`, `mode`,
  *   `points`, `lenient`
- * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
- *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
- *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`, `base`,
- *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`,
- *   `distribution`, `seed`, `lenient`
+ * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`,
+ *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
+ *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
+ *   `modelId`, `filter`, `metric`, `correct`, `mode`, `base`, `scaled`,
+ *   `from`, `to`, `points`, `per`, `registryDraws`, `distribution`, `seed`,
+ *   `lenient`
  * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
  *   `maxTasks`, `format`, `probability`, `seed`
  *

@@ -60,6 +60,17 @@ export interface EngineOptions {
   dsn?: FlagValue;
   /** With `engine: "postgres"`: the decisions table. */
   table?: FlagValue;
+  /**
+   * With `engine: "postgres"`: seconds to wait for the server to connect and
+   * answer, 0 for no limit; past it, `Deno.errors.TimedOut` naming host and
+   * port. Default: the DSN's `connect_timeout`, else 10.
+   */
+  connectTimeout?: FlagValue;
+  /**
+   * With `engine: "postgres"`: seconds the queries may take in all, 0 for no
+   * limit; past it, `Deno.errors.TimedOut`. Default 0.
+   */
+  queryTimeout?: FlagValue;
 }
 
 /** The options `score` and `compare` share. */

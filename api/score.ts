@@ -357,6 +357,20 @@ export const SCORING_FLAGS = {
     doc:
       "with --engine postgres: the decisions table (layout: 'lossbook export-sql')",
   },
+  "connect-timeout": {
+    type: "string",
+    value: "S",
+    doc:
+      "with --engine postgres: seconds to wait for the server to accept the connection and answer, 0 for no limit; past it lossbook stops with one line naming host and port",
+    byDefault: "the DSN's connect_timeout, else 10",
+  },
+  "query-timeout": {
+    type: "string",
+    value: "S",
+    doc:
+      "with --engine postgres: seconds the queries may take in all, once connected, 0 for no limit; past it lossbook stops with one line naming host and port",
+    byDefault: "0, no limit",
+  },
   // --pcorrect-from and the other mapping flags
   ...MAPPING_FLAGS,
   mode: {

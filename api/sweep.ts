@@ -299,6 +299,8 @@ export const SWEEP_OPTIONS = {
   engine: SCORING_FLAGS.engine,
   dsn: SCORING_FLAGS.dsn,
   table: SCORING_FLAGS.table,
+  "connect-timeout": SCORING_FLAGS["connect-timeout"],
+  "query-timeout": SCORING_FLAGS["query-timeout"],
   mode: SCORING_FLAGS.mode,
   base: {
     type: "string",

@@ -86,6 +86,10 @@ export interface InputFlags extends MappingFlags {
   dsn?: string;
   /** `--table NAME`: the decisions table of `--engine postgres`. */
   table?: string;
+  /** `--connect-timeout S`: seconds to wait for `--engine postgres` to connect. */
+  "connect-timeout"?: string;
+  /** `--query-timeout S`: seconds `--engine postgres` may spend on its queries. */
+  "query-timeout"?: string;
   /** Skip (and list on stderr) keys a closed-schema importer does not know. */
   lenient?: boolean;
 }
@@ -205,11 +209,13 @@ export async function readRunFrom(
   try {
     stats = await postgresDecisionStats(flags.dsn, flags.table, {
       env: Deno.env.toObject(),
+      ...secondsFlag("connect-timeout", "connectTimeout", flags),
+      ...secondsFlag("query-timeout", "queryTimeout", flags),
     });
   } catch (error) {
     if (
       error instanceof TypeError || error instanceof RangeError ||
-      error instanceof SyntaxError
+      error instanceof SyntaxError || error instanceof Deno.errors.TimedOut
     ) throw error;
     throw new UsageError((error as Error).message, { cause: error });
   }
@@ -222,6 +228,26 @@ export async function readRunFrom(
     files: [],
     sqlTable: flags.table,
   };
+}
+
+// A deadline flag of --engine postgres, as the option of the same meaning:
+// seconds, 0 for no limit; absent, nothing (the default is the library's).
+function secondsFlag<K extends string>(
+  flag: "connect-timeout" | "query-timeout",
+  option: K,
+  flags: InputFlags,
+): { [key in K]?: number } {
+  const value = flags[flag];
+  if (value === undefined) return {};
+  const seconds = Number(value);
+  if (String(value).trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+    throw new UsageError(
+      `--${flag} must be a number of seconds >= 0 (0 for no limit), got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return { [option]: seconds } as { [key in K]?: number };
 }
 
 /**
@@ -396,6 +422,11 @@ async function readRunUnnoted(
   }
   if (flags.dsn !== undefined || flags.table !== undefined) {
     throw new UsageError("--dsn and --table go with --engine postgres");
+  }
+  for (const flag of ["connect-timeout", "query-timeout"] as const) {
+    if (flags[flag] !== undefined) {
+      throw new UsageError(`--${flag} goes with --engine postgres`);
+    }
   }
   if (sources.length === 0) throw new UsageError("expected a run file");
   if (sources.some((s) => typeof s !== "string")) {

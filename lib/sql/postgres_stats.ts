@@ -67,9 +67,18 @@ export interface PostgresConnection {
   readonly username: string;
   /** Password, or `null` for none. */
   readonly password: string | null;
+  /** Seconds to wait for the connection (`connect_timeout`; 0 for no limit), or `null` when the DSN does not say. */
+  readonly connectTimeout: number | null;
 }
 
-const KEYWORDS = new Set(["host", "port", "dbname", "user", "password"]);
+const KEYWORDS = new Set([
+  "host",
+  "port",
+  "dbname",
+  "user",
+  "password",
+  "connect_timeout",
+]);
 
 function keywordPairs(dsn: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -153,10 +162,12 @@ function urlPairs(dsn: string): Map<string, string> {
 /**
  * Parse a PostgreSQL DSN, as a URL or as libpq `key=value` words.
  *
- * Known keys: `host`, `port`, `dbname`, `user`, `password`; anything else is
- * refused rather than ignored. Unset values follow libpq's environment
- * (`PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`), then its
- * defaults (`localhost`, 5432, the user name, `postgres`).
+ * Known keys: `host`, `port`, `dbname`, `user`, `password`,
+ * `connect_timeout` (seconds, a whole number; 0 waits without limit);
+ * anything else is refused rather than ignored. Unset values follow libpq's
+ * environment (`PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`,
+ * `PGCONNECT_TIMEOUT`), then its defaults (`localhost`, 5432, the user
+ * name, `postgres`).
  *
  * @param dsn The DSN.
  * @param env Environment to read defaults from. Default: none.
@@ -173,6 +184,7 @@ function urlPairs(dsn: string): Map<string, string> {
  * const b = parsePostgresDsn("host=/tmp/pg port=5433 dbname=runs user=me");
  * assert.deepEqual([b.host, b.port, b.database], ["/tmp/pg", 5433, "runs"]);
  * assert.throws(() => parsePostgresDsn("host=x sslmod=on"), /unknown key sslmod/);
+ * assert.equal(parsePostgresDsn("postgresql://db.example/runs?connect_timeout=5").connectTimeout, 5);
  * ```
  */
 export function parsePostgresDsn(
@@ -198,6 +210,18 @@ export function parsePostgresDsn(
       `Cannot read DSN: port must be an integer in [1, 65535], got ${portText}`,
     );
   }
+  const timeoutText = pairs.get("connect_timeout") ?? env.PGCONNECT_TIMEOUT;
+  const connectTimeout = timeoutText === undefined ? null : Number(timeoutText);
+  if (
+    connectTimeout !== null &&
+    (!/^\d+$/.test(timeoutText!) || !Number.isSafeInteger(connectTimeout))
+  ) {
+    throw new InputSyntaxError(
+      `Cannot read DSN: connect_timeout must be a whole number of seconds, got ${
+        JSON.stringify(timeoutText)
+      }`,
+    );
+  }
   const username = pairs.get("user") ?? env.PGUSER ?? env.USER ?? "postgres";
   return {
     host: pairs.get("host") || env.PGHOST || "localhost",
@@ -205,6 +229,7 @@ export function parsePostgresDsn(
     database: pairs.get("dbname") ?? env.PGDATABASE ?? username,
     username,
     password: pairs.get("password") ?? env.PGPASSWORD ?? null,
+    connectTimeout,
   };
 }
 
@@ -358,6 +383,17 @@ export interface PostgresStatsOptions {
   /** Environment for DSN defaults (`PGHOST`, …). Default: none. */
   env?: Readonly<Record<string, string | undefined>>;
   /**
+   * Seconds to wait for the server to accept the connection and answer the
+   * first query, 0 for no limit; past it, `Deno.errors.TimedOut`. Default:
+   * the DSN's `connect_timeout`, else 10.
+   */
+  connectTimeout?: number;
+  /**
+   * Seconds the queries may take in all, once connected, 0 for no limit;
+   * past it, `Deno.errors.TimedOut`. Default: 0.
+   */
+  queryTimeout?: number;
+  /**
    * Told whether the table's constraints guarantee the row checks (then the
    * scan leaves them out; see {@linkcode postgresChecksGuaranteed}), before
    * the scan. Default: none.
@@ -380,7 +416,10 @@ const RUN_MODEL_PAIRS = 1000;
 type Sql = import("postgres").Sql;
 type TransactionSql = import("postgres").TransactionSql;
 
-async function connect(connection: PostgresConnection): Promise<Sql> {
+async function connect(
+  connection: PostgresConnection,
+  connectTimeout: number,
+): Promise<Sql> {
   const { default: postgres } = await import("postgres");
   return postgres({
     host: connection.host,
@@ -393,7 +432,9 @@ async function connect(connection: PostgresConnection): Promise<Sql> {
     // so the client need not read the server's array types first (one
     // more query and its parsing on every run)
     fetch_types: false,
-    connect_timeout: 30,
+    // the client's own timer too (0 is none); the deadline of
+    // withinDeadline also covers a server that answers garbage
+    connect_timeout: connectTimeout,
     onnotice: () => {},
     // JIT's inlining and optimization passes (above their cost thresholds)
     // spend more compiling a large decisionCellsSql than they save; compiled
@@ -401,6 +442,45 @@ async function connect(connection: PostgresConnection): Promise<Sql> {
     // JIT stays on and only those passes are switched off
     connection: { jit_inline_above_cost: "-1", jit_optimize_above_cost: "-1" },
   });
+}
+
+// A timeout option: seconds, 0 for none.
+function deadlineSeconds(name: string, seconds: number): number {
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new RangeError(
+      `${name} must be a number of seconds >= 0 (0 for no limit), got ${seconds}`,
+    );
+  }
+  return seconds;
+}
+
+/**
+ * The work's result, or `Deno.errors.TimedOut` with `message` once `seconds`
+ * have passed (0: no limit), when the connection is closed at once: a
+ * server that accepts a connection and answers nothing, or garbage, would
+ * otherwise hold the client for ever.
+ */
+async function withinDeadline<T>(
+  work: Promise<T>,
+  seconds: number,
+  sql: Sql,
+  message: string,
+): Promise<T> {
+  if (seconds === 0) return await work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // the work fails too once the connection is closed; that is expected
+      work.catch(() => {});
+      void sql.end({ timeout: 0 });
+      reject(new Deno.errors.TimedOut(message));
+    }, seconds * 1000);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function num(v: unknown): number {
@@ -504,117 +584,145 @@ export async function postgresDecisionStats(
       `Cannot reach PostgreSQL at host ${connection.host} port ${connection.port}: run with --allow-net (a unix socket too is net access to Deno)`,
     );
   }
-  const sql = await connect(connection);
+  const connectTimeout = deadlineSeconds(
+    "connectTimeout",
+    options.connectTimeout ?? connection.connectTimeout ?? 10,
+  );
+  const queryTimeout = deadlineSeconds(
+    "queryTimeout",
+    options.queryTimeout ?? 0,
+  );
+  const server =
+    `PostgreSQL at host ${connection.host} port ${connection.port}`;
+  const sql = await connect(connection, connectTimeout);
   try {
     let columns: ReadonlyArray<{ name: string; type: number }>;
     try {
-      const probe = await sql.unsafe(`SELECT * FROM ${table} LIMIT 0`);
+      // connecting ends with the first answer: the deadline covers both
+      const probe = await withinDeadline(
+        sql.unsafe(`SELECT * FROM ${table} LIMIT 0`),
+        connectTimeout,
+        sql,
+        `Cannot connect to ${server}: no answer within ${connectTimeout} s (--connect-timeout, or connect_timeout in the DSN)`,
+      );
       columns = probe.columns.map((c) => ({ name: c.name, type: c.type }));
     } catch (error) {
+      if (error instanceof Deno.errors.TimedOut) throw error;
       throw rethrow(error, where, connection);
     }
-    const relation = postgresRelation(table, columns);
-    const facts = await tableFacts(sql, table);
-    // one scan, no window: taskShare = n unless some task has several rows;
-    // when the table's validated CHECK constraints are the row checks, no
-    // row can fail them and the scan leaves them out. The decision and the
-    // scan share a transaction that holds ACCESS SHARE on the table from
-    // before the catalog is read: no constraint can be dropped (that takes
-    // ACCESS EXCLUSIVE) between the two
-    const checked = decisionCellsSql(
-      relation,
-      postgresCellOptions(columns, facts.notNull),
-    );
-    let rows: unknown[][];
-    if (relation === table) {
-      // one snapshot for every query of the transaction (PostgreSQL takes
-      // it at the first query after the LOCK): the by-key path reads the
-      // runIds and the cells in two queries, which a row committed between
-      // them must not set apart
-      rows = await sql.begin("ISOLATION LEVEL REPEATABLE READ", async (tx) => {
-        await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
-        const guarantee = await checksGuarantee(tx, table);
-        options.onChecks?.(guarantee);
-        if (!guarantee.guaranteed) {
-          await options.onScan?.("checked");
-          return await tx.unsafe(checked).values();
-        }
-        // the runIds of each model from an index on (runId, modelId), which
-        // the lock keeps from being dropped: then the scan need not group
-        // by runId, which costs the server more on a large table
-        const pairs = await runModelPairs(tx, table);
-        if (pairs !== null) {
-          await options.onScan?.("by-key");
-          return withRunBounds(
-            await tx.unsafe(decisionCellsByKeySql(relation)).values(),
-            pairs,
-          );
-        }
-        await options.onScan?.("lean");
-        return await tx.unsafe(
-          decisionCellsWithoutChecksSql(relation, { dialect: "postgres" }),
-        ).values();
-      }) as unknown[][];
-    } else {
-      options.onChecks?.({
-        guaranteed: false,
-        reason: "optional columns are missing",
-      });
-      await options.onScan?.("checked");
-      rows = await sql.unsafe(checked).values();
-    }
-    const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
-    if (invalid > 0) {
-      const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
-      const at = `${where}: ${keyText(found)}`;
-      // the loaders' message (the row reader, with its schema, loads only
-      // for a table with a row to refuse)
-      const { flatDecision } = await importLater<
-        typeof import("../read/arrow.ts")
-      >(
-        new URL("../read/arrow.ts", import.meta.url),
+    const scan = async (): Promise<StatsRow[]> => {
+      const relation = postgresRelation(table, columns);
+      const facts = await tableFacts(sql, table);
+      // one scan, no window: taskShare = n unless some task has several rows;
+      // when the table's validated CHECK constraints are the row checks, no
+      // row can fail them and the scan leaves them out. The decision and the
+      // scan share a transaction that holds ACCESS SHARE on the table from
+      // before the catalog is read: no constraint can be dropped (that takes
+      // ACCESS EXCLUSIVE) between the two
+      const checked = decisionCellsSql(
+        relation,
+        postgresCellOptions(columns, facts.notNull),
       );
-      flatDecision(pgFlatRow(found), at); // throws
-      const check = DECISION_CHECKS.find((_, i) =>
-        num(found[`check${i}`]) === 1
-      )!;
-      throw new InputRangeError(
-        `${at}: ${check.field} must be ${check.rule}, got ${
-          String(found[check.field.toLowerCase()])
-        }`,
-      );
-    }
-    // a unique index on the decision key (or part of it) rules repeats out
-    // without a scan; otherwise a count of distinct 64-bit hashes of the key
-    // screens for repeats (equal keys hash alike, so as many distinct hashes
-    // as rows means no repeated key), and the exact GROUP BY of
-    // duplicateDecisionsSql runs only when the counts differ
-    const uniqueKey = facts.uniqueKey;
-    if (
-      options.checkDuplicates !== false && !uniqueKey &&
-      await repeatedKeyHashes(sql, relation, rows)
-    ) {
-      const [repeated] = await sql.unsafe(duplicateDecisionsSql(relation))
-        .values();
-      if (num(repeated[0]) > 0) {
-        const [r] = await sql.unsafe(repeatedDecisionKeysSql(relation, 1));
+      let rows: unknown[][];
+      if (relation === table) {
+        // one snapshot for every query of the transaction (PostgreSQL takes
+        // it at the first query after the LOCK): the by-key path reads the
+        // runIds and the cells in two queries, which a row committed between
+        // them must not set apart
+        rows = await sql.begin(
+          "ISOLATION LEVEL REPEATABLE READ",
+          async (tx) => {
+            await tx.unsafe(`LOCK TABLE ${table} IN ACCESS SHARE MODE`);
+            const guarantee = await checksGuarantee(tx, table);
+            options.onChecks?.(guarantee);
+            if (!guarantee.guaranteed) {
+              await options.onScan?.("checked");
+              return await tx.unsafe(checked).values();
+            }
+            // the runIds of each model from an index on (runId, modelId), which
+            // the lock keeps from being dropped: then the scan need not group
+            // by runId, which costs the server more on a large table
+            const pairs = await runModelPairs(tx, table);
+            if (pairs !== null) {
+              await options.onScan?.("by-key");
+              return withRunBounds(
+                await tx.unsafe(decisionCellsByKeySql(relation)).values(),
+                pairs,
+              );
+            }
+            await options.onScan?.("lean");
+            return await tx.unsafe(
+              decisionCellsWithoutChecksSql(relation, { dialect: "postgres" }),
+            ).values();
+          },
+        ) as unknown[][];
+      } else {
+        options.onChecks?.({
+          guaranteed: false,
+          reason: "optional columns are missing",
+        });
+        await options.onScan?.("checked");
+        rows = await sql.unsafe(checked).values();
+      }
+      const invalid = rows.reduce((s, r) => s + num(r[9]), 0);
+      if (invalid > 0) {
+        const [found] = await sql.unsafe(firstInvalidDecisionsSql(relation, 1));
+        const at = `${where}: ${keyText(found)}`;
+        // the loaders' message (the row reader, with its schema, loads only
+        // for a table with a row to refuse)
+        const { flatDecision } = await importLater<
+          typeof import("../read/arrow.ts")
+        >(
+          new URL("../read/arrow.ts", import.meta.url),
+        );
+        flatDecision(pgFlatRow(found), at); // throws
+        const check = DECISION_CHECKS.find((_, i) =>
+          num(found[`check${i}`]) === 1
+        )!;
         throw new InputRangeError(
-          `${where}: duplicate decision for runId ${
-            JSON.stringify(r.runid)
-          }, modelId ${JSON.stringify(r.modelid)}, taskId ${
-            JSON.stringify(r.taskid)
-          }, trial ${num(r.trial)} (${num(r.copies)} rows; ${
-            num(repeated[0])
-          } keys repeat)`,
+          `${at}: ${check.field} must be ${check.rule}, got ${
+            String(found[check.field.toLowerCase()])
+          }`,
         );
       }
-    }
-    // taskShare = n holds only where no decision repeats
-    const noRepeats = uniqueKey || options.checkDuplicates !== false;
-    if (!(noRepeats && singleTrialCells(rows))) {
-      rows = await sql.unsafe(decisionStatsSql(relation)).values();
-    }
-    return statsRowsOfSql(rows, num);
+      // a unique index on the decision key (or part of it) rules repeats out
+      // without a scan; otherwise a count of distinct 64-bit hashes of the key
+      // screens for repeats (equal keys hash alike, so as many distinct hashes
+      // as rows means no repeated key), and the exact GROUP BY of
+      // duplicateDecisionsSql runs only when the counts differ
+      const uniqueKey = facts.uniqueKey;
+      if (
+        options.checkDuplicates !== false && !uniqueKey &&
+        await repeatedKeyHashes(sql, relation, rows)
+      ) {
+        const [repeated] = await sql.unsafe(duplicateDecisionsSql(relation))
+          .values();
+        if (num(repeated[0]) > 0) {
+          const [r] = await sql.unsafe(repeatedDecisionKeysSql(relation, 1));
+          throw new InputRangeError(
+            `${where}: duplicate decision for runId ${
+              JSON.stringify(r.runid)
+            }, modelId ${JSON.stringify(r.modelid)}, taskId ${
+              JSON.stringify(r.taskid)
+            }, trial ${num(r.trial)} (${num(r.copies)} rows; ${
+              num(repeated[0])
+            } keys repeat)`,
+          );
+        }
+      }
+      // taskShare = n holds only where no decision repeats
+      const noRepeats = uniqueKey || options.checkDuplicates !== false;
+      if (!(noRepeats && singleTrialCells(rows))) {
+        rows = await sql.unsafe(decisionStatsSql(relation)).values();
+      }
+      return statsRowsOfSql(rows, num);
+    };
+    return await withinDeadline(
+      scan(),
+      queryTimeout,
+      sql,
+      `Cannot load table ${table}: ${server} did not finish the queries within ${queryTimeout} s (--query-timeout)`,
+    );
   } finally {
     // every query has returned: send Terminate and close now, rather than
     // wait for the server to close the socket, which takes longer
@@ -907,7 +1015,8 @@ export async function postgresChecksGuaranteed(
   options: Pick<PostgresStatsOptions, "env"> = {},
 ): Promise<ChecksGuarantee> {
   checkTableName(table);
-  const sql = await connect(parsePostgresDsn(dsn, options.env ?? {}));
+  const connection = parsePostgresDsn(dsn, options.env ?? {});
+  const sql = await connect(connection, connection.connectTimeout ?? 10);
   try {
     return await sql.begin((tx) =>
       checksGuarantee(tx, table)
