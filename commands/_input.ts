@@ -817,7 +817,7 @@ async function readOneUnchecked(
     );
   }
   const jsonlSize = fileFormat === "jsonl"
-    ? (await regularFile(path, `Cannot load run export ${path}`)).size
+    ? (await regularFile(path, `Cannot load run export ${path}`))?.size ?? 0
     : 0;
   const viaDuckdb = engine === "duckdb";
   if (viaDuckdb) {

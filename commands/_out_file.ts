@@ -2,6 +2,7 @@
 // one place for every command that writes one.
 import { UsageError } from "./_errors.ts";
 import type { OptionTable } from "./_help.ts";
+import { isStdinPath } from "../lib/read/_regular_file.ts";
 
 /** A file a command reads or writes, with the flag or argument that names it. */
 export interface NamedPath {
@@ -56,6 +57,9 @@ export async function refuseInputAsOutput(
 
 // A missing or unreadable input is reported where it is read.
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
+  // Deno cannot stat the standard input; a redirection from the output
+  // file itself is the one case this leaves unchecked
+  if (isStdinPath(path)) return null;
   try {
     return await Deno.stat(path);
   } catch (error) {

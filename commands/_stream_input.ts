@@ -3,7 +3,7 @@
 // as a stream into a temporary file, because the readers seek (a zip's
 // central directory, Parquet's footer, JSONL read in parallel segments) and
 // detection reads a file's head before its reader opens it again.
-import { isStreamPath } from "../lib/read/_regular_file.ts";
+import { isStdinPath, isStreamPath } from "../lib/read/_regular_file.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -54,8 +54,7 @@ export function streamExtension(head: Uint8Array): string {
 
 // Copy one stream to `dir`, named after its position and content.
 async function spool(path: string, dir: string, i: number): Promise<string> {
-  // Deno opens /dev/stdin by path only with every permission; it is at hand
-  if (path === "/dev/stdin") return await copy(Deno.stdin, dir, i);
+  if (isStdinPath(path)) return await copy(Deno.stdin, dir, i);
   using source = await Deno.open(path);
   return await copy(source, dir, i);
 }

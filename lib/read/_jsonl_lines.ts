@@ -8,7 +8,7 @@
 
 import { InputSyntaxError } from "../input_error.ts";
 import { invalidUtf8At } from "./_utf8.ts";
-import { regularFile } from "./_regular_file.ts";
+import { openInput, regularFile } from "./_regular_file.ts";
 
 /** One line of a JSONL file. */
 export interface JsonlLine {
@@ -79,7 +79,7 @@ export async function* jsonlLines(
 ): AsyncGenerator<JsonlLine[]> {
   const size = options.chunkSize ?? 1 << 20;
   await regularFile(path, where);
-  using file = await Deno.open(path, { read: true });
+  using file = await openInput(path);
   let carry: Uint8Array = new Uint8Array(0);
   let carryOffset = 0; // file offset of carry[0]
   let line = 0;

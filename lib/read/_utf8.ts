@@ -3,7 +3,7 @@
 // by U+FFFD; a leading byte-order mark is accepted and dropped.
 
 import { InputSyntaxError } from "../input_error.ts";
-import { regularFile } from "./_regular_file.ts";
+import { isStdinPath, regularFile } from "./_regular_file.ts";
 
 /**
  * Offset of the first byte that does not start or continue a valid UTF-8
@@ -85,5 +85,8 @@ export async function readUtf8File(
   what: string,
 ): Promise<string> {
   await regularFile(path, what);
-  return decodeUtf8(await Deno.readFile(path), what);
+  const bytes = isStdinPath(path)
+    ? await new Response(Deno.stdin.readable).bytes()
+    : await Deno.readFile(path);
+  return decodeUtf8(bytes, what);
 }

@@ -18,7 +18,7 @@ import {
   InputTypeError,
 } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json.ts";
-import { regularFile } from "../read/_regular_file.ts";
+import { openInput, regularFile } from "../read/_regular_file.ts";
 
 /** Options for parsing a task file. */
 export interface ParseTasksOptions {
@@ -197,7 +197,7 @@ export async function* streamTasksJsonl(
     return task;
   };
   await regularFile(path, `Cannot load task file ${path}`);
-  using file = await Deno.open(path, { read: true });
+  using file = await openInput(path);
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let pending = "";

@@ -117,3 +117,28 @@ Deno.test("an error in a streamed input names the stream, not a temporary file",
     /^lossbook score: Cannot load run export \/dev\/fd\/\d+: line 1: runId must be string, got 1\n$/,
   );
 });
+
+Deno.test("a severity map and a task file are read from /dev/stdin, which Deno opens by path only with every permission", async () => {
+  const map = `${root}data/examples/harness/inspect_severity.csv`;
+  const file = await runCli([
+    "score",
+    QWEN_EVAL,
+    "--severity-map",
+    map,
+    "--resamples",
+    "50",
+    "--json",
+  ]);
+  assert.equal(file.code, 0, file.stderr);
+  const stream = await viaBash(
+    `score '${QWEN_EVAL}' --severity-map /dev/stdin --resamples 50 --json < '${map}'`,
+  );
+  assert.equal(stream.code, 0, stream.stderr);
+  assert.deepEqual(JSON.parse(stream.stdout), JSON.parse(file.stdout));
+  const out = `${await tempDir()}/run.jsonl`;
+  const simulated = await viaBash(
+    `simulate --tasks /dev/stdin --model frontier_even --out '${out}' --json < data/tasks/reconciliation_777_300.jsonl`,
+  );
+  assert.equal(simulated.code, 0, simulated.stderr);
+  assert.equal(JSON.parse(simulated.stdout).tasks, 300);
+});
