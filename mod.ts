@@ -54,25 +54,29 @@
  *
  * - `score`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
  *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
- *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`,
- *   `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
  * - `compare`: `a`, `b`, `format`, `probability`, `engine`, `dsn`, `table`,
  *   `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
  *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
- *   `mode`, `profiles`, `ci`, `seed`, `resamples`, `lenient`, `interval`
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`
  * - `calibrate`: `format`, `severity`, `severityMap`, `severityMapKey`,
- *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
- *   `filter`, `metric`, `correct`, `bySource`, `probability`, `bins`,
- *   `strategy`, `profile`, `mode`, `seed`, `resamples`, `interval`, `lenient`
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `bySource`, `probability`, `bins`, `strategy`, `profile`, `mode`, `seed`,
+ *   `resamples`, `interval`, `lenient`
  * - `escalate`: `format`, `severity`, `severityMap`, `severityMapKey`,
- *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
- *   `filter`, `metric`, `correct`, `probability`, `profile`, `mode`,
- *   `points`, `lenient`
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `probability`, `profile`, `mode`, `points`, `lenient`
  * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`, `severity`,
  *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
- *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`, `mode`, `base`,
- *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`,
- *   `distribution`, `seed`, `lenient`
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `base`,
+ *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`, `distribution`,
+ *   `seed`, `lenient`
  * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
  *   `maxTasks`, `format`, `probability`, `seed`
  *

@@ -3,6 +3,7 @@
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
 import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput } from "../commands/_harness_input.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CompareOptions } from "./options.ts";
@@ -172,6 +173,8 @@ export type CompareDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
   };
 
 /** What {@linkcode compareRun} read and computed. */

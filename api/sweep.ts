@@ -35,6 +35,7 @@ import {
   SCORING_FLAGS,
 } from "./score.ts";
 import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput } from "../commands/_harness_input.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { SweepOptions } from "./options.ts";
@@ -375,6 +376,8 @@ export type SweepDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
   }
   & SweepResult;
 

@@ -18,6 +18,7 @@ import { HARNESS_FORMATS } from "../lib/import/harness.ts";
 import type { SetAside } from "../lib/import/harness.ts";
 import {
   importHarness,
+  type IncompleteInput,
   isHarness,
   type MappingFlags,
   refuseMappingFlags,
@@ -111,6 +112,8 @@ export interface RunInput {
   readonly pCorrectSources?: Readonly<Record<string, number>>;
   /** Harness log items that are not decisions (no verdict), with their files. */
   readonly setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+  /** Harness logs read although incomplete (`--allow-incomplete`). */
+  readonly inputs?: readonly IncompleteInput[];
   /** The database table read instead of files (`--engine postgres`). */
   readonly sqlTable?: string;
 }
@@ -259,7 +262,8 @@ export function fileLabel(files: readonly string[]): string {
 
 /**
  * What imported logs add to a command's JSON: where each probability came
- * from, and the items set aside; nothing for other formats.
+ * from, the items set aside, and (under `inputs`) the logs read although
+ * incomplete; nothing for other formats.
  *
  * @example
  * ```ts
@@ -275,6 +279,9 @@ export function importKeys(run: RunInput): Record<string, unknown> {
     out.pCorrectSources = run.pCorrectSources;
   }
   if (run.setAside !== undefined) out.setAside = run.setAside;
+  if (run.inputs !== undefined && run.inputs.length > 0) {
+    out.inputs = run.inputs;
+  }
   return out;
 }
 
@@ -435,6 +442,7 @@ async function readRunUnnoted(
       files: paths,
       pCorrectSources: h.pCorrectSources,
       setAside: h.setAside,
+      inputs: h.inputs,
     };
   }
   refuseMappingFlags(flags, format);

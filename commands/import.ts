@@ -84,6 +84,7 @@ export const importCommand: Command = {
         notes: h.notes,
         pCorrectSources: h.pCorrectSources,
         setAside: h.setAside,
+        ...(h.inputs.length > 0 ? { inputs: h.inputs } : {}),
         messages: h.messages,
       };
     } else {
