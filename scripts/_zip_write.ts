@@ -4,6 +4,8 @@
 // archives must hold what no zip library writes: zstd entries (method 93),
 // sizes the caller states, and fields damaged on purpose.
 
+import { crc32Of } from "../lib/import/_zip_read.ts";
+
 /** One entry, its bytes already compressed. */
 export interface RawZipEntry {
   /** Entry name, `/`-separated. */
@@ -16,6 +18,32 @@ export interface RawZipEntry {
   readonly crc: number;
   /** Uncompressed size, as the headers state it. */
   readonly size: number;
+}
+
+/**
+ * A stored (uncompressed) entry holding a text.
+ *
+ * @param name Entry name.
+ * @param text Its content, written as UTF-8.
+ * @returns The entry, with its CRC-32 and size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { storedEntry } from "./_zip_write.ts";
+ *
+ * assert.equal(storedEntry("a.json", "{}").size, 2);
+ * ```
+ */
+export function storedEntry(name: string, text: string): RawZipEntry {
+  const data = new TextEncoder().encode(text);
+  return {
+    name,
+    method: 0,
+    packed: data,
+    crc: crc32Of(data),
+    size: data.length,
+  };
 }
 
 // 2026-11-30 10:00:00 in MS-DOS time and date

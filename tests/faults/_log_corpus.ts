@@ -9,13 +9,15 @@
  */
 
 import type { FaultCase } from "./_corpus.ts";
-import { type RawZipEntry, zipArchive } from "../../scripts/_zip_write.ts";
-import { crc32Of } from "../../lib/import/_zip_read.ts";
+import {
+  type RawZipEntry,
+  storedEntry,
+  zipArchive,
+} from "../../scripts/_zip_write.ts";
 import { decisionsToArrow } from "../../lib/read/arrow.ts";
 import { decisionTable } from "../../lib/read/load_decisions.ts";
 import { decision } from "../_helpers.ts";
 
-const enc = new TextEncoder();
 const LM = "data/examples/harness/lm_eval";
 const LM_DATE = "2026-11-30T10-00-00.000000";
 const HELM = "data/examples/harness/helm/recon_model_example_recon-7b";
@@ -25,17 +27,6 @@ export type WriteFile = (
   name: string,
   content: string | Uint8Array,
 ) => Promise<string>;
-
-function stored(name: string, text: string): RawZipEntry {
-  const data = enc.encode(text);
-  return {
-    name,
-    method: 0,
-    packed: data,
-    crc: crc32Of(data),
-    size: data.length,
-  };
-}
 
 function sample(id: number, patch: Record<string, unknown> = {}) {
   return {
@@ -72,17 +63,17 @@ function evalLog(
   extra: readonly RawZipEntry[] = [],
 ): Uint8Array {
   return zipArchive([
-    stored(
+    storedEntry(
       "_journal/start.json",
       JSON.stringify({ version: 2, eval: { run_id: "r1", model: "m" } }),
     ),
     ...samples.map((s) =>
-      stored(`samples/${s.id}_epoch_${s.epoch}.json`, JSON.stringify(s))
+      storedEntry(`samples/${s.id}_epoch_${s.epoch}.json`, JSON.stringify(s))
     ),
     ...extra,
     ...(head === undefined
       ? []
-      : [stored("header.json", JSON.stringify(head))]),
+      : [storedEntry("header.json", JSON.stringify(head))]),
   ]);
 }
 

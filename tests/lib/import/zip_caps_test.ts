@@ -3,7 +3,7 @@
 // process, measured by /usr/bin/time) under 512 MB; real logs pass.
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
-import { zipArchive } from "../../../scripts/_zip_write.ts";
+import { storedEntry, zipArchive } from "../../../scripts/_zip_write.ts";
 import {
   bigEvalEntries,
   bigEvalHeader,
@@ -25,27 +25,19 @@ const MIB = 1024 * 1024;
 const enc = new TextEncoder();
 const EXAMPLE = "data/examples/harness/inspect_qwen.eval";
 
-function stored(name: string, value: unknown) {
-  const data = enc.encode(JSON.stringify(value));
-  return {
-    name,
-    method: 0 as const,
-    packed: data,
-    crc: crc32Of(data),
-    size: data.length,
-  };
-}
-
 // a finished log of one sample whose entry is `bomb`
 function bombLog(bomb: { method: 8 | 93; packed: Uint8Array; size: number }) {
   return zipArchive([
     { name: "samples/1_epoch_1.json", crc: 0, ...bomb },
-    stored("header.json", {
-      version: 2,
-      status: "success",
-      eval: { run_id: "r", model: "m", dataset: { sample_ids: [1] } },
-      results: { total_samples: 1 },
-    }),
+    storedEntry(
+      "header.json",
+      JSON.stringify({
+        version: 2,
+        status: "success",
+        eval: { run_id: "r", model: "m", dataset: { sample_ids: [1] } },
+        results: { total_samples: 1 },
+      }),
+    ),
   ]);
 }
 
@@ -141,7 +133,7 @@ Deno.test("score refuses 2,048 zstd frames of 1 MiB at a cap, naming the entry, 
   );
 });
 
-Deno.test("zipEntryBytes() refuses past --max-entry-ratio while inflating, before the stated size is reached", () => {
+Deno.test("zipEntryBytes() refuses an entry whose size passes --max-entry-ratio, and reads it whole with the cap raised", () => {
   const data = new Uint8Array(8 * MIB);
   const packed = deflateSync(data, { level: 9 });
   const zip = zipArchive([
