@@ -269,6 +269,8 @@ export type {
   HarnessFormat,
   HarnessImporter,
   HarnessImportResult,
+  IncompleteInput,
+  LogCompleteness,
   SetAside,
 } from "./lib/import/harness.ts";
 export type { HelmOptions, HelmRunFiles } from "./lib/import/helm.ts";

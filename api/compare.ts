@@ -2,8 +2,7 @@
 // library function and its flags.
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
-import type { SetAside } from "../lib/import/harness.ts";
-import type { IncompleteInput } from "../commands/_harness_input.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CompareOptions } from "./options.ts";

@@ -3,8 +3,7 @@
 // library function and its flags.
 import type { OutcomeColumns } from "../lib/calibration/outcome_columns.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { SetAside } from "../lib/import/harness.ts";
-import type { IncompleteInput } from "../commands/_harness_input.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { EscalateOptions } from "./options.ts";

@@ -80,8 +80,7 @@ import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { ScoreOptions } from "./options.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import type { Format } from "../commands/_input.ts";
-import type { SetAside } from "../lib/import/harness.ts";
-import type { IncompleteInput } from "../commands/_harness_input.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 
 /** A scoring mode: the cost matrix, and what recall counts. */
 export type Mode = "consequence" | "strict" | "reconforge";

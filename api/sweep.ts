@@ -34,8 +34,7 @@ import {
   resolveProfiles,
   SCORING_FLAGS,
 } from "./score.ts";
-import type { SetAside } from "../lib/import/harness.ts";
-import type { IncompleteInput } from "../commands/_harness_input.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { SweepOptions } from "./options.ts";

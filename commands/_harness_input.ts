@@ -9,6 +9,7 @@ import {
   harnessImporter,
   type HarnessImportOptions,
   type HarnessOption,
+  type IncompleteInput,
   incompleteness,
   isHarnessFormat,
   type SetAside,
@@ -288,18 +289,6 @@ export async function harnessOptions(
     options.correct = types;
   }
   return options;
-}
-
-/** A log read with `--allow-incomplete` although it is not whole: the `inputs` entries of the JSON. */
-export interface IncompleteInput {
-  /** The log. */
-  readonly file: string;
-  /** Its status (`null` for a format without one). */
-  readonly status: string | null;
-  /** Samples it counts (`null` where it does not say). */
-  readonly samplesExpected: number | null;
-  /** Samples it holds. */
-  readonly samplesRead: number;
 }
 
 /** What the harness import of one or more files produced. */

@@ -15,10 +15,9 @@ import { InputRangeError } from "../lib/input_error.ts";
 import { formatCount } from "../lib/format/numbers.ts";
 import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/import/harness.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import {
   importHarness,
-  type IncompleteInput,
   isHarness,
   type MappingFlags,
   refuseMappingFlags,

@@ -105,6 +105,18 @@ export interface LogCompleteness {
   readonly missing: readonly string[];
 }
 
+/** A log read with `--allow-incomplete` although it is not whole: the `inputs` entries of the JSON. */
+export interface IncompleteInput {
+  /** The log. */
+  readonly file: string;
+  /** Its status (`null` for a format without one). */
+  readonly status: string | null;
+  /** Samples it counts (`null` where it does not say). */
+  readonly samplesExpected: number | null;
+  /** Samples it holds. */
+  readonly samplesRead: number;
+}
+
 /**
  * Why a log is not whole, in words, or `null` when it is whole (see
  * {@linkcode LogCompleteness}).
