@@ -52,30 +52,31 @@
  * where or how output is written (`--json`, `--out`, `--force`) stay in the
  * command. Every option, by function:
  *
- * - `score`: `format`, `probability`, `engine`, `dsn`, `table`,
- *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
- *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
- *   `modelId`, `filter`, `metric`, `correct`, `mode`, `profiles`, `ci`,
- *   `seed`, `resamples`, `lenient`, `interval`, `level`
+ * - `score`: `format`, `probability`, `engine`, `dsn`, `table`, `connectTimeout`, `queryTimeout`, `severity`,
+ *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
  * - `compare`: `a`, `b`, `format`, `probability`, `engine`, `dsn`, `table`,
- *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
- *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
- *   `modelId`, `filter`, `metric`, `correct`, `mode`, `profiles`, `ci`,
- *   `seed`, `resamples`, `lenient`, `interval`
+ *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
+ *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`
  * - `calibrate`: `format`, `severity`, `severityMap`, `severityMapKey`,
- *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
- *   `filter`, `metric`, `correct`, `bySource`, `probability`, `bins`,
- *   `strategy`, `profile`, `mode`, `seed`, `resamples`, `interval`, `lenient`
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `bySource`, `probability`, `bins`, `strategy`, `profile`, `mode`, `seed`,
+ *   `resamples`, `interval`, `lenient`
  * - `escalate`: `format`, `severity`, `severityMap`, `severityMapKey`,
- *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`,
- *   `filter`, `metric`, `correct`, `probability`, `profile`, `mode`,
- *   `points`, `lenient`
- * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`,
- *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`,
- *   `severityMapKey`, `severityField`, `scorer`, `partial`, `pcorrectFrom`,
- *   `modelId`, `filter`, `metric`, `correct`, `mode`, `base`, `scaled`,
- *   `from`, `to`, `points`, `per`, `registryDraws`, `distribution`, `seed`,
- *   `lenient`
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `probability`, `profile`, `mode`, `points`, `lenient`
+ * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`, `connectTimeout`, `queryTimeout`, `severity`,
+ *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
+ *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
+ *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `base`,
+ *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`, `distribution`,
+ *   `seed`, `lenient`
  * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
  *   `maxTasks`, `format`, `probability`, `seed`
  *
@@ -268,6 +269,8 @@ export type {
   HarnessFormat,
   HarnessImporter,
   HarnessImportResult,
+  IncompleteInput,
+  LogCompleteness,
   SetAside,
 } from "./lib/import/harness.ts";
 export type { HelmOptions, HelmRunFiles } from "./lib/import/helm.ts";

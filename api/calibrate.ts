@@ -16,7 +16,7 @@ import {
 } from "../lib/calibration/outcome_columns.ts";
 import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CalibrateOptions } from "./options.ts";
@@ -384,6 +384,8 @@ export type CalibrateDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
     /** With `bySource`: the report of each pCorrect source. */
     sources?: ({ pCorrectSource: string | null } & CalibrationReport)[];
   };

@@ -2,7 +2,7 @@
 // library function and its flags.
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CompareOptions } from "./options.ts";
@@ -172,6 +172,8 @@ export type CompareDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
   };
 
 /** What {@linkcode compareRun} read and computed. */

@@ -3,7 +3,7 @@
 // library function and its flags.
 import type { OutcomeColumns } from "../lib/calibration/outcome_columns.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { EscalateOptions } from "./options.ts";
@@ -253,6 +253,8 @@ export type EscalateDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
     /** Decisions read. */
     decisions: number;
     /** The profile that prices an automatic error and a review. */

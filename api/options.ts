@@ -40,6 +40,12 @@ export interface MappingOptions {
   metric?: FlagValue;
   /** promptfoo results: which assertion types decide correctness. */
   correct?: FlagValue;
+  /** Harness logs: score what an incomplete log holds instead of refusing it; each such log is listed under `inputs`. */
+  allowIncomplete?: boolean;
+  /** inspect `.eval` logs: the largest archive entry inflated, in bytes. Default 268,435,456 (256 MiB). */
+  maxEntryBytes?: FlagValue;
+  /** inspect `.eval` logs: the largest uncompressed-to-compressed ratio of an entry past 1 MiB. Default 200. */
+  maxEntryRatio?: FlagValue;
 }
 
 /** How inputs are read: their format, and how strictly. */

@@ -80,7 +80,7 @@ import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { ScoreOptions } from "./options.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import type { Format } from "../commands/_input.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 
 /** A scoring mode: the cost matrix, and what recall counts. */
 export type Mode = "consequence" | "strict" | "reconforge";
@@ -487,6 +487,8 @@ export type ScoreDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
     /** The profiles priced, in order. */
     profiles: { id: string; version: string; unit: string | null }[];
     /** One entry per model. */

@@ -34,7 +34,7 @@ import {
   resolveProfiles,
   SCORING_FLAGS,
 } from "./score.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { SweepOptions } from "./options.ts";
@@ -377,6 +377,8 @@ export type SweepDocument =
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
     setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+    inputs?: readonly IncompleteInput[];
   }
   & SweepResult;
 

@@ -9,6 +9,8 @@ import {
   harnessImporter,
   type HarnessImportOptions,
   type HarnessOption,
+  type IncompleteInput,
+  incompleteness,
   isHarnessFormat,
   type SetAside,
 } from "../lib/import/harness.ts";
@@ -23,6 +25,10 @@ import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { decisionTupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
+import {
+  DEFAULT_MAX_ENTRY_BYTES,
+  DEFAULT_MAX_ENTRY_RATIO,
+} from "../lib/import/_zip_caps.ts";
 
 /** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
 export const MAPPING_FLAGS = {
@@ -93,6 +99,25 @@ export const MAPPING_FLAGS = {
     doc:
       'promptfoo results: the assertion types that mean "correct", comma-separated; required for promptfoo',
   },
+  "allow-incomplete": {
+    type: "boolean",
+    doc:
+      "harness logs: score what an incomplete log holds (status other than success, fewer samples than it counts) instead of refusing it; --json lists each such file under inputs",
+  },
+  "max-entry-bytes": {
+    type: "string",
+    value: "N",
+    doc:
+      "inspect .eval logs: refuse an archive entry that inflates past N bytes, checked while inflating (a decompression bomb)",
+    byDefault: `${DEFAULT_MAX_ENTRY_BYTES} (256 MiB)`,
+  },
+  "max-entry-ratio": {
+    type: "string",
+    value: "R",
+    doc:
+      "inspect .eval logs: refuse an archive entry past 1 MiB that inflates to more than R times its compressed size, checked while inflating",
+    byDefault: String(DEFAULT_MAX_ENTRY_RATIO),
+  },
 } as const;
 
 /** The mapping flags' values. */
@@ -108,6 +133,9 @@ export interface MappingFlags {
   filter?: string;
   metric?: string;
   correct?: string;
+  "allow-incomplete"?: boolean;
+  "max-entry-bytes"?: string;
+  "max-entry-ratio"?: string;
 }
 
 const OPTION_FLAGS: ReadonlyArray<
@@ -119,7 +147,15 @@ const OPTION_FLAGS: ReadonlyArray<
   ["filter", "filter"],
   ["metric", "metric"],
   ["correct", "correct"],
+  ["maxEntryBytes", "max-entry-bytes"],
+  ["maxEntryRatio", "max-entry-ratio"],
 ];
+
+// the decompression caps: option, flag, least value
+const ENTRY_CAPS = [
+  ["maxEntryBytes", "max-entry-bytes", 1],
+  ["maxEntryRatio", "max-entry-ratio", 1],
+] as const;
 
 const SEVERITY_FLAGS = [
   "severity",
@@ -142,7 +178,13 @@ const SEVERITY_FLAGS = [
  * ```
  */
 export function refuseMappingFlags(flags: MappingFlags, format: string): void {
-  for (const name of [...SEVERITY_FLAGS, ...OPTION_FLAGS.map(([, f]) => f)]) {
+  for (
+    const name of [
+      ...SEVERITY_FLAGS,
+      ...OPTION_FLAGS.map(([, f]) => f),
+      "allow-incomplete",
+    ] as const
+  ) {
     if (flags[name] !== undefined) {
       throw new UsageError(
         `--${name} applies to the harness formats (${
@@ -222,6 +264,19 @@ export async function harnessOptions(
   if (flags["model-id"] !== undefined) options.modelId = flags["model-id"];
   if (flags.filter !== undefined) options.filter = flags.filter;
   if (flags.metric !== undefined) options.metric = flags.metric;
+  for (const [option, flag, min] of ENTRY_CAPS) {
+    const raw = flags[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (
+      !(raw.trim() === raw && raw !== "" && Number.isInteger(n) && n >= min)
+    ) {
+      throw new UsageError(
+        `--${flag} must be an integer >= ${min}, got ${JSON.stringify(raw)}`,
+      );
+    }
+    options[option] = n;
+  }
   if (flags.correct !== undefined) {
     const types = flags.correct.split(",").map((t) => t.trim());
     if (types.some((t) => t === "")) {
@@ -238,6 +293,8 @@ export async function harnessOptions(
 
 /** What the harness import of one or more files produced. */
 export interface HarnessRun {
+  /** Logs read although incomplete (`--allow-incomplete`), in input order; empty when every log is whole. */
+  readonly inputs: IncompleteInput[];
   readonly decisions: Decision[];
   readonly notes: Record<string, number>;
   readonly messages: string[];
@@ -279,8 +336,27 @@ export async function importHarness(
   const messages: string[] = [];
   const setAside: Array<SetAside & { file: string }> = [];
   const firstFile = new Map<string, string>();
+  const inputs: IncompleteInput[] = [];
   for (const path of paths) {
     const r = await importer.import(path, opts);
+    const c = r.completeness;
+    const why = incompleteness(c);
+    if (why !== null) {
+      if (flags["allow-incomplete"] !== true) {
+        throw new InputRangeError(
+          `Cannot import ${format} log ${path}: it is incomplete: ${why}; a partial log is not scored as if it were whole (--allow-incomplete scores what it holds)`,
+        );
+      }
+      inputs.push({
+        file: path,
+        status: c.status,
+        samplesExpected: c.samplesExpected,
+        samplesRead: c.samplesRead,
+      });
+      messages.push(
+        `${path}: incomplete, read as it is (--allow-incomplete): ${why}`,
+      );
+    }
     for (const d of r.decisions) {
       const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
       const first = firstFile.get(key);
@@ -310,7 +386,20 @@ export async function importHarness(
     }
   }
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
+  // zero decisions is never a result, whatever was allowed
+  if (decisions.length === 0) {
+    throw new InputRangeError(
+      `no decisions in ${paths.join(", ")}${
+        setAside.length > 0
+          ? ` (${setAside.length} sample${
+            setAside.length === 1 ? "" : "s"
+          } set aside, none scored)`
+          : ""
+      }`,
+    );
+  }
   return {
+    inputs,
     decisions,
     notes,
     messages,

@@ -15,7 +15,7 @@ import { InputRangeError } from "../lib/input_error.ts";
 import { formatCount } from "../lib/format/numbers.ts";
 import { importLater } from "../lib/_late_import.ts";
 import { HARNESS_FORMATS } from "../lib/import/harness.ts";
-import type { SetAside } from "../lib/import/harness.ts";
+import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import {
   importHarness,
   isHarness,
@@ -116,6 +116,8 @@ export interface RunInput {
   readonly pCorrectSources?: Readonly<Record<string, number>>;
   /** Harness log items that are not decisions (no verdict), with their files. */
   readonly setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+  /** Harness logs read although incomplete (`--allow-incomplete`). */
+  readonly inputs?: readonly IncompleteInput[];
   /** The database table read instead of files (`--engine postgres`). */
   readonly sqlTable?: string;
 }
@@ -286,7 +288,8 @@ export function fileLabel(files: readonly string[]): string {
 
 /**
  * What imported logs add to a command's JSON: where each probability came
- * from, and the items set aside; nothing for other formats.
+ * from, the items set aside, and (under `inputs`) the logs read although
+ * incomplete; nothing for other formats.
  *
  * @example
  * ```ts
@@ -302,6 +305,9 @@ export function importKeys(run: RunInput): Record<string, unknown> {
     out.pCorrectSources = run.pCorrectSources;
   }
   if (run.setAside !== undefined) out.setAside = run.setAside;
+  if (run.inputs !== undefined && run.inputs.length > 0) {
+    out.inputs = run.inputs;
+  }
   return out;
 }
 
@@ -486,6 +492,7 @@ async function readPaths(
       files: paths,
       pCorrectSources: h.pCorrectSources,
       setAside: h.setAside,
+      inputs: h.inputs,
     };
   }
   refuseMappingFlags(flags, format);

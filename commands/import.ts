@@ -96,6 +96,11 @@ export const importCommand: Command = {
             notes: h.notes,
             pCorrectSources: h.pCorrectSources,
             setAside: h.setAside.map((a) => ({ ...a, file: rename(a.file) })),
+            ...(h.inputs.length > 0
+              ? {
+                inputs: h.inputs.map((x) => ({ ...x, file: rename(x.file) })),
+              }
+              : {}),
             messages,
           };
         } else {

@@ -69,6 +69,11 @@ function dottedPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+// The deepest nesting read: well past what Python's json module writes (its
+// default recursion limit is 1,000) and well short of exhausting the stack,
+// so a hostile document is refused, naming its place, not a crash.
+const MAX_DEPTH = 2000;
+
 // thrown by the tokenizer to findDuplicateKey, which catches it
 class Repeated {
   constructor(readonly found: DuplicateKey) {}
@@ -76,6 +81,7 @@ class Repeated {
 
 class Parser {
   i = 0;
+  depth = 0;
   readonly path: (string | number)[] = [];
   constructor(
     readonly text: string,
@@ -175,14 +181,26 @@ class Parser {
     return Number(m[0]);
   }
 
+  // an object or array, one level deeper
+  nested<T>(read: () => T): T {
+    if (++this.depth > MAX_DEPTH) {
+      this.fail(
+        `nested more than ${MAX_DEPTH} levels deep (at ${jsonPath(this.path)})`,
+      );
+    }
+    const v = read();
+    this.depth--;
+    return v;
+  }
+
   value(): unknown {
     this.ws();
     const c = this.text.charCodeAt(this.i);
     switch (c) {
       case 0x7b: // {
-        return this.object();
+        return this.nested(() => this.object());
       case 0x5b: // [
-        return this.array();
+        return this.nested(() => this.array());
       case 0x22: // "
         return this.string(!this.report);
       case 0x74: // t
@@ -308,6 +326,8 @@ class Parser {
  * assert.throws(() => parseJsonStrict('{"a": NaN}', { file: "x.json" }), /x\.json: line 1 column 7: NaN is not JSON/);
  * assert.equal(parseJsonStrict('"NaN"'), "NaN");
  * assert.throws(() => parseJsonStrict('{"a": {"b": 1, "b": 2}}', { file: "x.json" }), /x\.json: line 1 column 16: duplicate key \$\.a\.b/);
+ * assert.throws(() => parseJsonStrict("[".repeat(5000) + "]".repeat(5000), { file: "d.json" }),
+ *   /d\.json: line 1 column 2001: nested more than 2000 levels deep/);
  * ```
  */
 export function parseJsonStrict(
@@ -351,19 +371,25 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
   }
 }
 
+// the keys of every object in a value; with a stack of its own, not the
+// call stack, as JSON.parse reads nesting deeper than recursion could follow
 function countKeys(value: unknown): number {
-  if (value === null || typeof value !== "object") return 0;
   let n = 0;
-  if (Array.isArray(value)) {
-    for (const v of value) {
-      if (v !== null && typeof v === "object") n += countKeys(v);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x !== "object") continue;
+    if (Array.isArray(x)) {
+      for (const v of x) {
+        if (v !== null && typeof v === "object") stack.push(v);
+      }
+      continue;
     }
-    return n;
-  }
-  for (const k in value as Record<string, unknown>) {
-    n++;
-    const v = (value as Record<string, unknown>)[k];
-    if (v !== null && typeof v === "object") n += countKeys(v);
+    for (const k in x as Record<string, unknown>) {
+      n++;
+      const v = (x as Record<string, unknown>)[k];
+      if (v !== null && typeof v === "object") stack.push(v);
+    }
   }
   return n;
 }

@@ -39,6 +39,13 @@ export function describeIssue(
   if (got === undefined && issue.code !== "unrecognized_keys") {
     return `${field} is missing`;
   }
+  // JSON.parse reads a number past the largest double (1e400) as Infinity,
+  // which JSON.stringify would show as null
+  if (typeof got === "number" && !Number.isFinite(got) && !Number.isNaN(got)) {
+    return `${field} is out of range: a number ${got > 0 ? "above" : "below"} ${
+      got > 0 ? "" : "-"
+    }1.8e308, past the largest a double holds`;
+  }
   switch (issue.code) {
     case "unrecognized_keys":
       return `${field === "(root)" ? "" : `${field}: `}unknown field${

@@ -182,11 +182,16 @@ async function lmEvalMultipleChoice(
     const args = CLASSES.map((c) => [ctx, ` ${c[0]}`] as [string, string]);
     // Log-likelihood of each continuation: longer options get more tokens,
     // so a lower raw sum; the gold option gets a boost most of the time.
-    const lls = CLASSES.map((c, k) => {
+    const raw = CLASSES.map((c, k) => {
       const tokens = Math.ceil(c[0].length / 4);
       const boost = k === gold && rng.next() < 0.7 ? 2.5 : 0;
       return round(-tokens * (0.6 + 1.4 * rng.next()) + boost, 4);
     });
+    // a log-likelihood is a log-probability, never above 0: the boost can
+    // lift one past it, so every option moves down by the same amount,
+    // which keeps the argmax under acc and the softmax
+    const top = Math.max(0, ...raw);
+    const lls = raw.map((l) => round(l - top, 4));
     const greedy = lls.map((_, k) => k === lls.indexOf(Math.max(...lls)));
     // lm-eval's multiple_choice process_results: argmax of lls, and of lls
     // divided by the choice's length in characters (not the delimiter).

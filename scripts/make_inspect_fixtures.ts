@@ -12,6 +12,7 @@
 
 import { deflateSync } from "fflate";
 import { crc32Of } from "../lib/import/_zip_read.ts";
+import { type RawZipEntry, zipArchive } from "./_zip_write.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const written: string[] = [];
@@ -579,72 +580,23 @@ async function zip(
   method: Method,
 ): Promise<Uint8Array> {
   const enc = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
-  let offset = 0;
-  // 2026-11-30 10:00:00 in MS-DOS time and date
-  const dosTime = (10 << 11) | (0 << 5) | 0;
-  const dosDate = ((2026 - 1980) << 9) | (11 << 5) | 30;
+  const entries: RawZipEntry[] = [];
   for (const [name, text] of files) {
     const data = enc.encode(text);
-    const nameBytes = enc.encode(name);
     const packed = method === 0
       ? data
       : method === 8
       ? deflateSync(data, { level: 6 })
       : await zstdAsync(data);
-    const crc = crc32Of(data);
-    const version = method === 93 ? 63 : 20;
-    const local = new Uint8Array(30 + nameBytes.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, version, true);
-    lv.setUint16(6, 0x0800, true); // UTF-8 names
-    lv.setUint16(8, method, true);
-    lv.setUint16(10, dosTime, true);
-    lv.setUint16(12, dosDate, true);
-    lv.setUint32(14, crc, true);
-    lv.setUint32(18, packed.length, true);
-    lv.setUint32(22, data.length, true);
-    lv.setUint16(26, nameBytes.length, true);
-    lv.setUint16(28, 0, true);
-    local.set(nameBytes, 30);
-    const cd = new Uint8Array(46 + nameBytes.length);
-    const cv = new DataView(cd.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, (3 << 8) | version, true); // made by Unix
-    cv.setUint16(6, version, true);
-    cv.setUint16(8, 0x0800, true);
-    cv.setUint16(10, method, true);
-    cv.setUint16(12, dosTime, true);
-    cv.setUint16(14, dosDate, true);
-    cv.setUint32(16, crc, true);
-    cv.setUint32(20, packed.length, true);
-    cv.setUint32(24, data.length, true);
-    cv.setUint16(28, nameBytes.length, true);
-    cv.setUint32(38, (0o100644 << 16) >>> 0, true);
-    cv.setUint32(42, offset, true);
-    cd.set(nameBytes, 46);
-    parts.push(local, packed);
-    central.push(cd);
-    offset += local.length + packed.length;
+    entries.push({
+      name,
+      method,
+      packed,
+      crc: crc32Of(data),
+      size: data.length,
+    });
   }
-  const cdSize = central.reduce((s, c) => s + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, files.length, true);
-  ev.setUint16(10, files.length, true);
-  ev.setUint32(12, cdSize, true);
-  ev.setUint32(16, offset, true);
-  const all = [...parts, ...central, end];
-  const out = new Uint8Array(all.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of all) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return zipArchive(entries);
 }
 
 function sampleName(s: Record<string, unknown>): string {

@@ -81,7 +81,8 @@ export function harnessDecision(item: HarnessItem): HarnessDecision {
 export function pythonNumber(value: unknown, where: string): number {
   if (typeof value === "number" && !Number.isNaN(value)) return value;
   if (typeof value === "string") {
-    const t = value.trim();
+    // no surrounding spaces: Python's str(float) writes none
+    const t = value;
     if (t === "inf" || t === "+inf") return Infinity;
     if (t === "-inf") return -Infinity;
     if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);

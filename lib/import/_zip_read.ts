@@ -5,12 +5,21 @@
 // (zstd), and its streaming reader finds the end of an entry written with a
 // data descriptor by scanning for a signature, so neither reads every
 // inspect_ai log; the central directory gives every entry's exact extent.
-// fflate's browser build: the same synchronous inflate, without the Node
-// build's worker_threads (its asynchronous API's), whose loading would slow
-// every CLI start
-import { inflateSync } from "fflate/browser";
-import { decompress as zstdDecompress } from "fzstd";
-import { InputSyntaxError } from "../input_error.ts";
+// Entries are inflated as streams (fflate's Inflate, fzstd's Decompress) fed
+// a slice at a time, so that a decompression bomb is refused at its cap
+// rather than after it has filled memory.
+// fflate's browser build: the same inflate, without the Node build's
+// worker_threads (its asynchronous API's), whose loading would slow every
+// CLI start
+import { Inflate } from "fflate/browser";
+import { Decompress as ZstdDecompress } from "fzstd";
+import { InputRangeError, InputSyntaxError } from "../input_error.ts";
+import {
+  DEFAULT_MAX_ENTRY_BYTES,
+  DEFAULT_MAX_ENTRY_RATIO,
+  RATIO_FREE_BYTES,
+  type ZipCaps,
+} from "./_zip_caps.ts";
 
 /** One entry of a zip archive. */
 export interface ZipEntry {
@@ -105,6 +114,15 @@ export function readZipEntries(
     const extraLength = view.getUint16(p + 30, true);
     const commentLength = view.getUint16(p + 32, true);
     let offset = view.getUint32(p + 42, true);
+    const end = p + 46 + nameLength + extraLength;
+    if (end + commentLength > bytes.length) {
+      fail(
+        file,
+        `central directory entry ${
+          k + 1
+        } is damaged: its name (${nameLength} bytes), extra field (${extraLength}) and comment (${commentLength}) run past the end of the file`,
+      );
+    }
     let name: string;
     try {
       name = decoder.decode(bytes.subarray(p + 46, p + 46 + nameLength));
@@ -116,23 +134,39 @@ export function readZipEntries(
     }
     // zip64 extended information: the 0xffffffff fields, in this order
     let e = p + 46 + nameLength;
-    const end = e + extraLength;
     while (e + 4 <= end) {
       const id = view.getUint16(e, true);
       const len = view.getUint16(e + 2, true);
+      const fieldEnd = e + 4 + len;
+      if (fieldEnd > end) {
+        fail(
+          file,
+          `central directory entry ${
+            k + 1
+          } (${name}) is damaged: extra field 0x${
+            id.toString(16).padStart(4, "0")
+          } of ${len} bytes runs past the end of its extra data`,
+        );
+      }
       if (id === 0x0001) {
         let q = e + 4;
-        if (size === 0xffffffff) {
-          size = Number(view.getBigUint64(q, true));
+        const next = (): number => {
+          if (q + 8 > fieldEnd) {
+            fail(
+              file,
+              `central directory entry ${
+                k + 1
+              } (${name}) is damaged: its zip64 field is too short`,
+            );
+          }
           q += 8;
-        }
-        if (compressedSize === 0xffffffff) {
-          compressedSize = Number(view.getBigUint64(q, true));
-          q += 8;
-        }
-        if (offset === 0xffffffff) offset = Number(view.getBigUint64(q, true));
+          return Number(view.getBigUint64(q - 8, true));
+        };
+        if (size === 0xffffffff) size = next();
+        if (compressedSize === 0xffffffff) compressedSize = next();
+        if (offset === 0xffffffff) offset = next();
       }
-      e += 4 + len;
+      e = fieldEnd;
     }
     entries.delete(name);
     entries.set(name, { name, method, crc32, compressedSize, size, offset });
@@ -142,6 +176,23 @@ export function readZipEntries(
 }
 
 let crcTable: Uint32Array | null = null;
+
+// the running CRC-32 state after `data`, from `state` (0xffffffff to begin)
+function crc32Update(state: number, data: Uint8Array): number {
+  if (crcTable === null) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let c = state;
+  for (let i = 0; i < data.length; i++) {
+    c = crcTable[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  }
+  return c;
+}
 
 /**
  * The CRC-32 (IEEE 802.3, as zip uses it) of some bytes.
@@ -158,31 +209,35 @@ let crcTable: Uint32Array | null = null;
  * ```
  */
 export function crc32Of(data: Uint8Array): number {
-  if (crcTable === null) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) {
-    c = crcTable[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  }
-  return (c ^ 0xffffffff) >>> 0;
+  return (crc32Update(0xffffffff, data) ^ 0xffffffff) >>> 0;
+}
+
+// compressed bytes handed to a decompressor at a time: deflate expands at
+// most about 1,032 to 1, so one slice yields at most some 16 MiB before the
+// caps are checked again
+const SLICE = 16 * 1024;
+
+const MIB = 1024 * 1024;
+
+function sizeText(n: number): string {
+  return n >= MIB && n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`;
 }
 
 /**
  * The uncompressed bytes of one entry: stored, deflate (fflate) or zstd
  * (fzstd, which reads the several frames inspect_ai writes for large
- * entries). Size and CRC-32 are checked against the central directory.
+ * entries), inflated as a stream. The caps are checked against the central
+ * directory's sizes before inflating and against the bytes produced while
+ * inflating, so an entry past a cap is refused before it fills memory; size
+ * and CRC-32 are checked against the central directory.
  *
  * @param bytes The whole archive.
  * @param entry From {@linkcode readZipEntries}.
  * @param file Path for messages.
+ * @param caps `maxEntryBytes` and `maxEntryRatio`.
  * @returns The entry's bytes.
  * @throws {SyntaxError} For an unknown method, a damaged entry or a checksum mismatch.
+ * @throws {RangeError} For an entry past a cap, naming it and the cap's option.
  *
  * @example
  * ```ts
@@ -194,12 +249,16 @@ export function crc32Of(data: Uint8Array): number {
  * const entry = readZipEntries(zip, "x.zip").get("s.txt")!;
  * assert.equal(entry.method, 0);
  * assert.equal(new TextDecoder().decode(zipEntryBytes(zip, entry, "x.zip")), "abc");
+ * const zeros = zipSync({ "z.bin": new Uint8Array(4 * 1024 * 1024) });
+ * assert.throws(() => zipEntryBytes(zeros, readZipEntries(zeros, "z.zip").get("z.bin")!, "z.zip"),
+ *   /entry z\.bin: .*--max-entry-ratio 200/);
  * ```
  */
 export function zipEntryBytes(
   bytes: Uint8Array,
   entry: ZipEntry,
   file: string,
+  caps: ZipCaps = {},
 ): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.offset;
@@ -212,38 +271,97 @@ export function zipEntryBytes(
     fail(file, `entry ${entry.name}: data runs past the end of the file`);
   }
   const raw = bytes.subarray(start, start + entry.compressedSize);
-  let out: Uint8Array;
+  const maxBytes = caps.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+  const maxRatio = caps.maxEntryRatio ?? DEFAULT_MAX_ENTRY_RATIO;
+  // the most bytes the ratio lets this entry have
+  const ratioBytes = Math.max(RATIO_FREE_BYTES, maxRatio * raw.length);
+  // past a cap: by the directory's word (`declared`) or while inflating
+  const capped = (n: number, declared: boolean): never => {
+    const what = declared ? "its stated size is" : "it inflates past";
+    throw new InputRangeError(
+      `Cannot read zip ${file}: entry ${entry.name}: ${
+        n > maxBytes
+          ? `${what} ${
+            sizeText(declared ? n : maxBytes)
+          }, above --max-entry-bytes ${maxBytes}`
+          : `${what} ${n} bytes from ${raw.length} compressed (${
+            Math.floor(n / Math.max(1, raw.length))
+          } to 1), above --max-entry-ratio ${maxRatio}`
+      }; refused as a possible decompression bomb (raise the cap for a log you trust)`,
+    );
+  };
+  if (entry.size > maxBytes || entry.size > ratioBytes) {
+    capped(entry.size, true);
+  }
+  if (entry.method === 0) {
+    if (raw.length !== entry.size) {
+      fail(
+        file,
+        `entry ${entry.name}: stored with ${raw.length} bytes, the directory says ${entry.size}`,
+      );
+    }
+    if (crc32Of(raw) !== entry.crc32) {
+      fail(file, `entry ${entry.name}: CRC-32 mismatch (damaged data)`);
+    }
+    return raw;
+  }
+  // the output goes straight into a buffer of the size the directory
+  // states (already within the caps); a byte past it is damage
+  const out = new Uint8Array(entry.size);
+  let length = 0;
+  let crc = 0xffffffff;
+  const take = (chunk: Uint8Array): void => {
+    const n = length + chunk.length;
+    if (n > maxBytes || n > ratioBytes) capped(n, false);
+    if (n > entry.size) {
+      fail(
+        file,
+        `entry ${entry.name}: inflates past the ${entry.size} bytes the directory says (damaged entry)`,
+      );
+    }
+    out.set(chunk, length);
+    crc = crc32Update(crc, chunk);
+    length = n;
+  };
+  let push: (chunk: Uint8Array, final: boolean) => void;
+  switch (entry.method) {
+    case 8: {
+      const inflate = new Inflate((chunk) => take(chunk));
+      push = (chunk, final) => inflate.push(chunk, final);
+      break;
+    }
+    case 93: {
+      const zstd = new ZstdDecompress((chunk) => take(chunk));
+      push = (chunk, final) => zstd.push(chunk, final);
+      break;
+    }
+    default:
+      fail(
+        file,
+        `entry ${entry.name}: compression method ${entry.method} is not supported (stored, deflate and zstd are)`,
+      );
+  }
   try {
-    switch (entry.method) {
-      case 0:
-        out = raw;
-        break;
-      case 8:
-        out = inflateSync(raw);
-        break;
-      case 93:
-        out = zstdDecompress(raw);
-        break;
-      default:
-        fail(
-          file,
-          `entry ${entry.name}: compression method ${entry.method} is not supported (stored, deflate and zstd are)`,
-        );
+    for (let i = 0; i < raw.length || i === 0; i += SLICE) {
+      const end = Math.min(raw.length, i + SLICE);
+      push(raw.subarray(i, end), end === raw.length);
     }
   } catch (error) {
-    if (error instanceof SyntaxError) throw error;
+    if (
+      error instanceof InputSyntaxError || error instanceof InputRangeError
+    ) throw error;
     fail(
       file,
       `entry ${entry.name}: cannot decompress: ${(error as Error).message}`,
     );
   }
-  if (out.length !== entry.size) {
+  if (length !== entry.size) {
     fail(
       file,
-      `entry ${entry.name}: ${out.length} bytes after decompression, the directory says ${entry.size}`,
+      `entry ${entry.name}: ${length} bytes after decompression, the directory says ${entry.size}`,
     );
   }
-  if (crc32Of(out) !== entry.crc32) {
+  if (((crc ^ 0xffffffff) >>> 0) !== entry.crc32) {
     fail(file, `entry ${entry.name}: CRC-32 mismatch (damaged data)`);
   }
   return out;

@@ -60,7 +60,9 @@ export type HarnessOption =
   | "modelId"
   | "filter"
   | "metric"
-  | "correct";
+  | "correct"
+  | "maxEntryBytes"
+  | "maxEntryRatio";
 
 /** Options of one import, as the CLI passes them (flags already parsed). */
 export interface HarnessImportOptions {
@@ -80,6 +82,75 @@ export interface HarnessImportOptions {
   readonly metric?: string;
   /** `--correct TYPE[,TYPE]`: assertion types that mean "correct" (promptfoo). */
   readonly correct?: readonly string[];
+  /** `--max-entry-bytes N`: the largest archive entry inflated (inspect `.eval`). */
+  readonly maxEntryBytes?: number;
+  /** `--max-entry-ratio R`: the largest uncompressed-to-compressed ratio of an archive entry (inspect `.eval`). */
+  readonly maxEntryRatio?: number;
+}
+
+/**
+ * How whole a log is: its status, and how many samples it holds against
+ * how many it counts. A log is whole when its status (where it has one) is
+ * `success`, it holds at least one sample, and it holds as many as it
+ * counts (where it counts them).
+ */
+export interface LogCompleteness {
+  /** The log's status (inspect's `success`, `started`, `error`, `cancelled`); `null` for a format without one. */
+  readonly status: string | null;
+  /** Samples the log counts (results, or sample ids times epochs); `null` where it does not say. */
+  readonly samplesExpected: number | null;
+  /** Samples it holds, those with an error included. */
+  readonly samplesRead: number;
+  /** The first missing samples (`id/epoch`), at most five; empty where unknown. */
+  readonly missing: readonly string[];
+}
+
+/** A log read with `--allow-incomplete` although it is not whole: the `inputs` entries of the JSON. */
+export interface IncompleteInput {
+  /** The log. */
+  readonly file: string;
+  /** Its status (`null` for a format without one). */
+  readonly status: string | null;
+  /** Samples it counts (`null` where it does not say). */
+  readonly samplesExpected: number | null;
+  /** Samples it holds. */
+  readonly samplesRead: number;
+}
+
+/**
+ * Why a log is not whole, in words, or `null` when it is whole (see
+ * {@linkcode LogCompleteness}).
+ *
+ * @param c What the importer found.
+ * @returns The reason, naming status and counts, or `null`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { incompleteness } from "./harness.ts";
+ *
+ * assert.equal(incompleteness({ status: "success", samplesExpected: 2, samplesRead: 2, missing: [] }), null);
+ * assert.equal(incompleteness({ status: "success", samplesExpected: 79, samplesRead: 1, missing: ["2/1"] }),
+ *   "it counts 79 samples but holds 1 (first missing: 2/1)");
+ * assert.equal(incompleteness({ status: "started", samplesExpected: null, samplesRead: 3, missing: [] }),
+ *   "its status is started, not success (it holds 3 samples)");
+ * ```
+ */
+export function incompleteness(c: LogCompleteness): string | null {
+  const held = `${c.samplesRead} sample${c.samplesRead === 1 ? "" : "s"}`;
+  const missing = c.missing.length > 0
+    ? ` (first missing: ${c.missing.join(", ")})`
+    : "";
+  if (c.status !== null && c.status !== "success") {
+    return `its status is ${c.status}, not success (it holds ${held}${
+      c.samplesExpected === null ? "" : ` of ${c.samplesExpected}`
+    })${missing}`;
+  }
+  if (c.samplesExpected !== null && c.samplesRead < c.samplesExpected) {
+    return `it counts ${c.samplesExpected} samples but holds ${c.samplesRead}${missing}`;
+  }
+  if (c.samplesRead === 0) return "it holds no samples";
+  return null;
 }
 
 /**
@@ -108,6 +179,8 @@ export interface HarnessImportResult {
   readonly messages: readonly string[];
   /** Items that are not decisions (no verdict), when the format has any. */
   readonly setAside?: readonly SetAside[];
+  /** How whole the log is; the caller refuses a log that is not (see {@linkcode incompleteness}). */
+  readonly completeness: LogCompleteness;
 }
 
 /** What detection sees of an input. */

@@ -455,7 +455,18 @@ export function parseHelmRun(
   if (texts === null) {
     messages.push("no scenario_state.json: answers and targets unknown");
   }
-  return { decisions, notes, messages };
+  return {
+    decisions,
+    notes,
+    messages,
+    // HELM states no count of instances to hold it to
+    completeness: {
+      status: null,
+      samplesExpected: null,
+      samplesRead: decisions.length,
+      missing: [],
+    },
+  };
 }
 
 /**

@@ -47,6 +47,7 @@ import type {
   HarnessImporter,
   HarnessImportOptions,
   HarnessImportResult,
+  LogCompleteness,
   SetAside,
 } from "./harness.ts";
 import { decodeUtf8Strict, parseJsonStrict } from "../_json.ts";
@@ -72,7 +73,12 @@ export const INSPECT_LIMIT_TYPES = [
 /** Options for the inspect parsers: the shared harness options. */
 export type InspectOptions = Pick<
   HarnessImportOptions,
-  "severityOf" | "pcorrectFrom" | "scorer" | "partial"
+  | "severityOf"
+  | "pcorrectFrom"
+  | "scorer"
+  | "partial"
+  | "maxEntryBytes"
+  | "maxEntryRatio"
 >;
 
 type Json = Record<string, unknown>;
@@ -128,6 +134,12 @@ interface Header {
   readonly runId: string;
   readonly model: string;
   readonly status: string | null;
+  /** `results.total_samples`, where the log has results. */
+  readonly totalSamples: number | null;
+  /** `eval.dataset.sample_ids`, where the header lists them. */
+  readonly sampleIds: readonly (string | number)[] | null;
+  /** `eval.config.epochs` (1 where absent). */
+  readonly epochs: number;
 }
 
 function readHeader(value: unknown, where: string): Header {
@@ -153,10 +165,67 @@ function readHeader(value: unknown, where: string): Header {
       `${where}: status must be a string, got ${show(status)}`,
     );
   }
+  const version = value.version;
+  if (
+    version !== undefined &&
+    !(typeof version === "number" && Number.isSafeInteger(version) &&
+      version >= 1)
+  ) {
+    throw new InputRangeError(
+      `${where}: version must be a whole number >= 1, got ${show(version)}`,
+    );
+  }
+  const results = value.results;
+  let totalSamples: number | null = null;
+  if (isObject(results) && results.total_samples !== undefined) {
+    totalSamples = count(
+      results.total_samples,
+      `${where}: results.total_samples`,
+    );
+  }
+  const dataset = ev.dataset;
+  const ids = isObject(dataset) ? dataset.sample_ids : undefined;
+  const sampleIds = Array.isArray(ids) &&
+      ids.every((i) => typeof i === "string" || typeof i === "number")
+    ? ids as (string | number)[]
+    : null;
+  const config = ev.config;
+  const epochsRaw = isObject(config) ? config.epochs : undefined;
+  const epochs = epochsRaw === undefined || epochsRaw === null
+    ? 1
+    : count(epochsRaw, `${where}: eval.config.epochs`);
   return {
     runId: ev.run_id as string,
     model: ev.model as string,
     status: status ?? null,
+    totalSamples,
+    sampleIds,
+    epochs,
+  };
+}
+
+// how whole the log is: expected samples from results.total_samples, else
+// the sample ids times the epochs (never the dataset's size, which a run
+// with a sample limit does not reach)
+function completenessOf(
+  head: Header,
+  seen: ReadonlyMap<string, string>,
+): LogCompleteness {
+  const expected = head.totalSamples ??
+    (head.sampleIds === null ? null : head.sampleIds.length * head.epochs);
+  const missing: string[] = [];
+  if (head.sampleIds !== null) {
+    for (const id of head.sampleIds) {
+      for (let e = 1; e <= head.epochs && missing.length < 5; e++) {
+        if (!seen.has(`${String(id)}\u0000${e}`)) missing.push(`${id}/${e}`);
+      }
+    }
+  }
+  return {
+    status: head.status,
+    samplesExpected: expected,
+    samplesRead: seen.size,
+    missing: expected !== null && seen.size < expected ? missing : [],
   };
 }
 
@@ -398,6 +467,16 @@ export function inspectDecisions(
       );
     }
     seen.set(key, raw.source);
+    if (
+      s.error !== undefined && s.error !== null && !isObject(s.error) &&
+      typeof s.error !== "string"
+    ) {
+      throw new InputTypeError(
+        `${at}: error must be an object (inspect's EvalError), a message or null, got ${
+          show(s.error)
+        }`,
+      );
+    }
     const scores = s.scores;
     if (scores !== undefined && scores !== null && !isObject(scores)) {
       throw new InputTypeError(
@@ -596,11 +675,6 @@ export function inspectDecisions(
   }
   const messages: string[] = [];
   if (scorer !== null) messages.push(`scorer: ${scorer}`);
-  if (head.status !== null && head.status !== "success") {
-    messages.push(
-      `log status is ${head.status}: only the samples it holds are read`,
-    );
-  }
   if (setAside.length > 0) {
     const shown = setAside.slice(0, 5).map((a) =>
       `${a.taskId}/${a.trial + 1} ${a.outcome} (${a.reason})`
@@ -613,7 +687,13 @@ export function inspectDecisions(
       }`,
     );
   }
-  return { decisions, notes, messages, setAside };
+  return {
+    decisions,
+    notes,
+    messages,
+    setAside,
+    completeness: completenessOf(head, seen),
+  };
 }
 
 /**
@@ -745,7 +825,7 @@ export async function loadInspectLog(
 /** The inspect_ai entry of the harness importer table. */
 export const inspectImporter: HarnessImporter = {
   format: "inspect",
-  flags: ["scorer", "partial"],
+  flags: ["scorer", "partial", "maxEntryBytes", "maxEntryRatio"],
   detect: isInspectLog,
   import: loadInspectLog,
 };

@@ -28,9 +28,12 @@ const SHELL = /^samples\/([^/]+)\/sample\.json$/;
  * `metadata.json` holds the metadata. Entries may be stored, deflate or zstd.
  *
  * @param bytes The archive.
- * @param options As {@linkcode inspectDecisions}, and `file` for messages.
- * @returns As {@linkcode inspectDecisions}; an in-progress log says so in `messages`.
+ * @param options As {@linkcode inspectDecisions}, `file` for messages, and
+ *   the caps `maxEntryBytes` and `maxEntryRatio` on each entry inflated.
+ * @returns As {@linkcode inspectDecisions}; an in-progress log says so in
+ *   `messages`, and its completeness has status `started`.
  * @throws {SyntaxError} For a damaged archive or entry; as {@linkcode inspectDecisions}.
+ * @throws {RangeError} For an entry past a cap.
  *
  * @example
  * ```ts
@@ -46,6 +49,7 @@ const SHELL = /^samples\/([^/]+)\/sample\.json$/;
  * const r = parseInspectEvalLog(zip, { severityOf: () => "HIGH", file: "a.eval" });
  * assert.equal(r.decisions[0].predClass, "verdict:incorrect");
  * assert.match(r.messages.join("\n"), /still being written/);
+ * assert.equal(r.completeness.status, "started");
  * ```
  */
 export function parseInspectEvalLog(
@@ -57,7 +61,7 @@ export function parseInspectEvalLog(
   const entries = readZipEntries(bytes, file);
   const json = (name: string): unknown =>
     parseJsonBytesStrict(
-      zipEntryBytes(bytes, entries.get(name)!, file),
+      zipEntryBytes(bytes, entries.get(name)!, file, options),
       `${file}: ${name}`,
       { nonFinite: true },
     );
@@ -69,6 +73,15 @@ export function parseInspectEvalLog(
   } else {
     throw new InputSyntaxError(
       `${where}: neither header.json nor _journal/start.json is in the archive (not an inspect_ai log)`,
+    );
+  }
+  if (!isObject(header)) {
+    throw new InputTypeError(
+      `${where}: ${
+        inProgress ? "_journal/start.json" : "header.json"
+      } must hold a JSON object, got ${
+        Array.isArray(header) ? "an array" : JSON.stringify(header)
+      }`,
     );
   }
   const samples: RawSample[] = [];
@@ -99,6 +112,11 @@ export function parseInspectEvalLog(
   return {
     ...result,
     notes: { ...result.notes, inProgress: 1 },
+    // the journal's start record has no status: the log is still running
+    completeness: {
+      ...result.completeness,
+      status: result.completeness.status ?? "started",
+    },
     messages: [
       ...result.messages,
       `the log is still being written (no header.json): read ${samples.length} samples from its journal and sample entries`,

@@ -108,6 +108,8 @@ function sanitizeModelName(name: string): string {
 }
 
 interface RunInfo {
+  /** Documents the results file says the task ran (`n-samples`' `effective`), where it says. */
+  readonly samples: number | null;
   readonly runId: string;
   readonly modelId: string;
   readonly outputType: LmEvalOutputType | null;
@@ -132,6 +134,7 @@ function runInfo(
     }
     const date = fileDate ?? "undated";
     return {
+      samples: null,
       runId: `${date}_${sanitizeModelName(options.modelId)}`,
       modelId: options.modelId,
       outputType: null,
@@ -181,7 +184,41 @@ function runInfo(
       targetDelimiter = config.target_delimiter;
     }
   }
+  const tasks = [
+    ...new Set([
+      ...(isObject(results.configs) ? Object.keys(results.configs) : []),
+      ...(isObject(results.results) ? Object.keys(results.results) : []),
+    ]),
+  ];
+  if (tasks.length > 0 && !tasks.includes(task)) {
+    throw new InputRangeError(
+      `${rwhere}: it is the results of ${
+        tasks.map((t) => JSON.stringify(t)).join(", ")
+      }, not of task ${JSON.stringify(task)} (the samples file ${
+        options.path ?? "<inline>"
+      })`,
+    );
+  }
+  const counted = isObject(results["n-samples"])
+    ? results["n-samples"][task]
+    : undefined;
+  const effective = isObject(counted) ? counted.effective : undefined;
+  let samples: number | null = null;
+  if (effective !== undefined) {
+    if (
+      typeof effective !== "number" || !Number.isSafeInteger(effective) ||
+      effective < 0
+    ) {
+      throw new InputRangeError(
+        `${rwhere}: n-samples.${task}.effective must be a whole number >= 0, got ${
+          show(effective)
+        }`,
+      );
+    }
+    samples = effective;
+  }
   return {
+    samples,
     runId: `${date}_${sanitized}`,
     modelId,
     outputType,
@@ -201,16 +238,20 @@ function chars(s: string): number {
   return [...s].length;
 }
 
+// log-likelihoods above 0 up to this are floating-point round-off of 0
+const ROUNDOFF = 1e-6;
+
 function optionPairs(
   resps: unknown[],
   at: string,
-): { ll: number[]; greedy: boolean[] } | null {
+): { ll: number[]; greedy: boolean[]; roundedOff: number } | null {
   if (
     resps.length === 0 ||
     !resps.every((r) => Array.isArray(r) && r.length === 2)
   ) return null;
   const ll: number[] = [];
   const greedy: boolean[] = [];
+  let roundedOff = 0;
   resps.forEach((r, k) => {
     const [l, g] = r as unknown[];
     ll.push(pythonNumber(l, `${at}: filtered_resps[${k}][0]`));
@@ -223,15 +264,19 @@ function optionPairs(
         }`,
       );
     }
-    if (Number.isNaN(ll[k]) || ll[k] === Infinity) {
+    if (Number.isNaN(ll[k]) || ll[k] > ROUNDOFF) {
       throw new InputRangeError(
         `${at}: filtered_resps[${k}][0] must be a log-likelihood (<= 0 or -inf), got ${
           show(l)
         }`,
       );
     }
+    if (ll[k] > 0) {
+      ll[k] = 0;
+      roundedOff++;
+    }
   });
-  return { ll, greedy };
+  return { ll, greedy, roundedOff };
 }
 
 function continuations(sample: Record<string, unknown>, at: string): string[] {
@@ -446,6 +491,10 @@ function samplesDecisions(
       ? sample.target
       : JSON.stringify(sample.target);
     const pairs = optionPairs(resps, at);
+    if (pairs !== null && pairs.roundedOff > 0) {
+      notes.positiveLogLikelihoodRoundoff =
+        (notes.positiveLogLikelihoodRoundoff ?? 0) + pairs.roundedOff;
+    }
     let shape: LmEvalOutputType;
     if (run.outputType !== null) shape = run.outputType;
     else if (pairs !== null) {
@@ -515,6 +564,16 @@ function samplesDecisions(
           const asIndex = target !== undefined && /^\d+$/.test(target) &&
             Number(target) < choices.length;
           const asText = target === undefined ? -1 : choices.indexOf(target);
+          if (
+            target !== undefined && /^\d+$/.test(target) && !asIndex &&
+            asText < 0
+          ) {
+            throw new InputRangeError(
+              `${at}: target ${target} is outside the ${choices.length} options (indices 0 to ${
+                choices.length - 1
+              })`,
+            );
+          }
           const gold = asIndex && asText >= 0
             ? -1
             : asIndex
@@ -566,6 +625,7 @@ function samplesDecisions(
       target,
     }));
   }
+  const roundoff = notes.positiveLogLikelihoodRoundoff;
   return {
     decisions,
     notes,
@@ -574,7 +634,18 @@ function samplesDecisions(
         [...metricsUsed].join(", ") || "(no lines)"
       }, filter ${JSON.stringify(filter ?? null)}; model ${run.modelId}`,
       describePCorrectSources(countPCorrectSources(decisions)),
+      ...(roundoff === undefined ? [] : [
+        `read ${roundoff} positive log-likelihood${
+          roundoff === 1 ? "" : "s"
+        } in (0, ${ROUNDOFF}] as 0 (floating-point round-off)`,
+      ]),
     ],
+    completeness: {
+      status: null,
+      samplesExpected: run.samples,
+      samplesRead: decisions.length,
+      missing: [],
+    },
   };
 }
 

@@ -374,6 +374,12 @@ export function parsePromptfooResults(
     decisions,
     notes,
     setAside,
+    completeness: {
+      status: null,
+      samplesExpected: null,
+      samplesRead: decisions.length + setAside.length,
+      missing: [],
+    },
     messages: [
       `promptfoo ${evalId}: correct when every ${
         [...correctTypes].join(", ")

@@ -287,6 +287,9 @@ export function duplicateDecisionError(
   );
 }
 
+// "ARROW1"
+const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
+
 /**
  * Parse Arrow IPC bytes (file or stream format, e.g. `.arrow`, `.feather`
  * version 2, `.ipc`) into Decision records.
@@ -322,6 +325,16 @@ export function parseDecisionsArrow(
   options: ParseDecisionsOptions = {},
 ): Decision[] {
   const where = `Cannot load run export ${options.path ?? "<inline>"}`;
+  // the IPC file format opens and closes with ARROW1: a file cut short has
+  // the first and not the last, and the reader's own error would name a
+  // property of its footer, not the file's fault
+  const magic = (at: number) =>
+    at >= 0 && ARROW_MAGIC.every((b, i) => bytes[at + i] === b);
+  if (magic(0) && !(bytes.length >= 12 && magic(bytes.length - 6))) {
+    throw new InputSyntaxError(
+      `${where}: the Arrow IPC file is truncated (${bytes.length} bytes; it opens with the ARROW1 magic but does not end with it)`,
+    );
+  }
   let table: ReturnType<typeof tableFromIPC>;
   try {
     table = tableFromIPC(bytes, { useBigInt: true });

@@ -26,6 +26,7 @@ import {
   timestamp,
 } from "@uwdata/flechette";
 import { DECISION_COLUMNS } from "../../lib/read/load_decisions.ts";
+import { writeLogCorpus } from "./_log_corpus.ts";
 
 /** One case: a command line, the exit code it must give, and extra checks. */
 export interface FaultCase {
@@ -722,6 +723,7 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     false,
     /empty \(0 records\)/,
   );
+  cases.push(...await writeLogCorpus(file, dir));
   return cases;
 }
 
