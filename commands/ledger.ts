@@ -32,6 +32,7 @@ import {
   openLedger,
 } from "../lib/ledger/writer.ts";
 import { canonicalJson } from "../lib/ledger/_canonical_json.ts";
+import { unacknowledgedNotice } from "../lib/ledger/_set_aside.ts";
 import {
   decisionKey as ledgerDecisionKey,
   legacyDecisionId,
@@ -120,9 +121,13 @@ export async function readVerifiedLedger(
   const anchored = anchor !== null;
   if (!verification.valid) return { verification, columns: null, anchored };
   if (!anchored) console.error(unanchoredWarning(path));
+  if (verification.unacknowledged !== null) {
+    console.error(unacknowledgedNotice(path, verification, null));
+  }
   step(`verified ${verification.records} records; loading decisions`);
   const builder = ledgerColumnsBuilder({ path });
-  for await (const e of ledgerEntriesFile(path)) builder.add(e);
+  const endAt = verification.goodBytes;
+  for await (const e of ledgerEntriesFile(path, { endAt })) builder.add(e);
   const columns = builder.finish();
   noteUserStrings(columns.models);
   step("loaded");
@@ -159,7 +164,10 @@ function lockWaitMs(): number | undefined {
   return ms;
 }
 
-/** The five keys of `ledger verify --json`, and whether a head anchored it. */
+/**
+ * The five keys of `ledger verify --json`, whether a head anchored it, and
+ * the unacknowledged tail past the head (or null).
+ */
 function verifyJson(v: LedgerVerification, anchored: boolean): string {
   return JSON.stringify(
     {
@@ -169,6 +177,7 @@ function verifyJson(v: LedgerVerification, anchored: boolean): string {
       firstBadSeq: v.firstBadSeq,
       reason: v.reason,
       anchored,
+      unacknowledged: v.unacknowledged,
     },
     null,
     2,
@@ -653,6 +662,10 @@ async function verify(args: string[]): Promise<number> {
   if (v.valid && !anchored && !values["no-head"]) {
     console.error(unanchoredWarning(path));
   }
+  // left as it is: the next append or repair sets it aside
+  if (v.unacknowledged !== null) {
+    console.error(`notice: ${unacknowledgedNotice(path, v, null)}`);
+  }
   if (values.json) console.log(verifyJson(v, anchored));
   else if (v.valid) {
     console.log(
@@ -685,7 +698,7 @@ async function repair(args: string[]): Promise<number> {
   const v = await verifyLedgerFile(path);
   if (!v.valid && v.problem !== "torn") {
     console.error(
-      `lossbook ledger repair: ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
+      `lossbook ledger repair: ${v.reason}; only what its head file never acknowledged (or, without a head file, a torn last line) is set aside, everything else is evidence and stays as it is`,
     );
     return 1;
   }
@@ -693,7 +706,7 @@ async function repair(args: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else if (r.repaired) {
     console.log(
-      `moved ${r.tornBytes} torn bytes to ${r.sideFile}; ${path} now ends after record ${r.records} (head ${r.head})`,
+      `set aside ${r.tornBytes} bytes never acknowledged to ${r.sideFile}; ${path} now ends after record ${r.records} (head ${r.head})`,
     );
   } else {
     console.log(`${path}: valid, nothing to repair (${r.records} records)`);
@@ -780,7 +793,7 @@ export const ledgerCommand: Command = {
       },
     ],
     notes: [
-      "append writes decisions (and a review for each escalated one) under a lock, refusing a ledger that does not verify; verify exits 1 on a broken chain; repair moves only a torn last line aside, to a side file; reviews lists the reviews past their due time.",
+      "append writes decisions (and a review for each escalated one) under a lock, refusing a ledger that does not verify; what an interrupted append left past the record the head file acknowledges is set aside to a side file first, with a notice; verify exits 1 on a broken chain and 0, with a notice, on such a tail; repair does the same set-aside as append; reviews lists the reviews past their due time.",
     ],
   }),
   example:
