@@ -386,6 +386,8 @@ async function append(args: string[]): Promise<number> {
   let decisions: Decision[];
   // per decision: its own time, id and revisions, when the source has them
   let meta: (EventMeta | null)[];
+  // per decision: where in the batch's input it was read, for messages
+  let origins: string[];
   if (format === "lossbench") {
     const p = values.probability;
     if (p !== "correct" && p !== "error") {
@@ -403,21 +405,34 @@ async function append(args: string[]): Promise<number> {
       return 1;
     }
     const events: EventMeta[] = [];
+    const lines: number[] = [];
     decisions = (await loadLossbenchLedger(source, {
       probability: p,
       lenient: values.lenient ?? false,
       onUnknownKeys: (line) => console.error(`warning: ${line}`),
-      onFinalEvent: (e, line) => events.push(lossbenchMeta(e, line, source)),
+      onFinalEvent: (e, line) => {
+        events.push(lossbenchMeta(e, line, source));
+        lines.push(line);
+      },
     })).decisions;
     meta = events;
+    origins = lines.map((line) => `${source}: line ${line}`);
   } else if (isHarness(format)) {
     decisions = (await importHarness(sources, format, values)).decisions;
     meta = decisions.map(() => null);
+    origins = decisions.map((d) =>
+      `${sources.join(", ")}: task ${
+        JSON.stringify(d.taskId)
+      }, trial ${d.trial}`
+    );
   } else {
     decisions = [];
+    origins = [];
     const first = new Map<string, string>();
     for (const path of sources) {
-      for (const d of await readDecisionsJsonl(path)) {
+      const onDecision = (line: number) =>
+        origins.push(`${path}: line ${line}`);
+      for (const d of await readDecisionsJsonl(path, { onDecision })) {
         const key = decisionKey(d);
         const seen = first.get(key);
         if (seen !== undefined) {
@@ -519,6 +534,8 @@ async function append(args: string[]): Promise<number> {
     }
   }
   const records: LedgerRecord[] = [];
+  // where each record to append comes from: its decision's place in the input
+  const recordOrigins: string[] = [];
   let opened = 0;
   let present = 0;
   for (const [i, d] of decisions.entries()) {
@@ -556,12 +573,14 @@ async function append(args: string[]): Promise<number> {
       rec = old;
     } else {
       records.push(r);
+      recordOrigins.push(origins[i]);
     }
     if (rec.served && rec.decision.action === "escalate") {
       if (twin !== undefined && reviewed.has(rec.id)) {
         present++;
       } else {
         records.push(openReview(rec, { slaHours: sla }));
+        recordOrigins.push(`${origins[i]} (the review it opens)`);
         opened++;
       }
     }
@@ -570,7 +589,15 @@ async function append(args: string[]): Promise<number> {
   // twice, two served answers to one task) before anything is written
   if (refusal !== null) throw refusal.error;
   for (const [i, record] of records.entries()) {
-    check.add({ seq: existing + i + 1, prev: "", hash: "", record });
+    const seq = existing + i + 1;
+    try {
+      check.add({ seq, prev: "", hash: "", record });
+    } catch (error) {
+      throw batchRefusal(error, `Cannot read ledger ${ledger}: record ${seq}`, {
+        origin: recordOrigins[i],
+        ledger,
+      });
+    }
   }
   check.finish();
   const result = await writer.append(records);
@@ -600,6 +627,26 @@ async function append(args: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * A refusal of a record of the batch, which the ledger checks raise naming
+ * the record the batch would have become (`at`): said instead about the
+ * place in the batch's input it comes from, and the ledger it was refused by.
+ */
+function batchRefusal(
+  error: unknown,
+  at: string,
+  where: { origin: string; ledger: string },
+): unknown {
+  if (!(error instanceof InputRangeError) || !error.message.startsWith(at)) {
+    return error;
+  }
+  const why = error.message.slice(at.length).replace(/^: /, "");
+  return new InputRangeError(
+    `Cannot append ${where.origin} to ledger ${where.ledger}: ${why}; nothing was appended`,
+    { cause: error },
+  );
 }
 
 /**

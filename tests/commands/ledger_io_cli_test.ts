@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { batch } from "../faults/_trials.ts";
 import { headFilePath } from "../../lib/ledger/verify.ts";
-import { runCli, tempDir, tempFile } from "../_helpers.ts";
+import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
 const AT = "2026-03-01T09:00:00Z";
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -281,4 +281,26 @@ Deno.test("/dev/null and a symlink loop as the ledger are refused, exit 2 naming
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }
   }
+});
+
+Deno.test("a batch refused by what the ledger holds names the line of the batch's input, not the record it would have become", async () => {
+  const dir = await tempDir();
+  const ledger = `${dir}/l.jsonl`;
+  const jsonl = (ds: object[]) =>
+    ds.map((d) => JSON.stringify(d) + "\n").join("");
+  const a = await tempFile("a.jsonl", jsonl([decision({ taskId: "t1" })]));
+  const first = await runCli(["ledger", "append", ledger, a, "--at", AT]);
+  assert.equal(first.code, 0, first.stderr);
+  // another run's answer to task t2 and, on line 3, to t1, served again
+  const b = await tempFile(
+    "b.jsonl",
+    jsonl([decision({ runId: "r2", taskId: "t2" })]) + "\n" +
+      jsonl([decision({ runId: "r2", taskId: "t1" })]),
+  );
+  const r = await runCli(["ledger", "append", ledger, b, "--at", AT]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(
+    r.stderr,
+    `lossbook ledger: Cannot append ${b}: line 3 to ledger ${ledger}: task "t1" trial 0 already has a served answer (record 1); record other models' answers with served: false; nothing was appended\n`,
+  );
 });
