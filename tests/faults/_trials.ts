@@ -287,7 +287,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
  * `kill -9` during a large append of `n` decisions: a quarter of the
  * `points` at moments from a third of an uninterrupted append's duration to
  * past its end, the rest aimed at the write (as soon as the ledger grows,
- * plus 0, 3, 6, … ms). After each, the same append is simply re-run, with no
+ * plus 0, 1, 2, … ms). After each, the same append is simply re-run, with no
  * manual step. Recovered means it and `verify` succeed and the ledger ends
  * byte for byte as the uninterrupted append left it: no record that was
  * reported (every one before the kill) is lost.
@@ -301,8 +301,8 @@ export async function killDuringAppend(
   const notes = {
     nothingWritten: 0,
     partlyWritten: 0,
+    unacknowledged: 0,
     completed: 0,
-    setAside: 0,
   };
   let held = 0;
   for (let k = 0; k < points; k++) {
@@ -310,7 +310,7 @@ export async function killDuringAppend(
     // a quarter of the kills at moments from a third of an uninterrupted
     // append's duration to past its end (the decisions are read and checked
     // first, written last); the rest as soon as the ledger starts to grow,
-    // plus 0, 3, 6, ... ms: during the write, its fsync or the head update
+    // plus 0, 1, 2, ... ms: during the write, its fsync or the head update
     const quarter = Math.ceil(points / 4);
     const timed = k < quarter;
     const child = cliProcess(
@@ -325,7 +325,7 @@ export async function killDuringAppend(
       await new Promise((r) => setTimeout(r, delay));
     } else {
       const started = performance.now();
-      const extra = 3 * (k - quarter);
+      const extra = k - quarter;
       while (performance.now() - started < 4 * s.ms) {
         const size = (await Deno.stat(s.ledger)).size;
         if (size > s.before.length) break;
@@ -346,11 +346,11 @@ export async function killDuringAppend(
         `kill at ${delay} ms: signal ${status.signal}, size ${size} (before ${s.before.length}, after ${s.after.length})`,
       );
     }
-    if (size <= s.before.length) notes.nothingWritten++;
-    else if (size >= s.after.length) notes.completed++;
-    else notes.partlyWritten++;
     const r = await recover(s.ledger, s.source);
-    if (r.setAside) notes.setAside++;
+    if (size <= s.before.length) notes.nothingWritten++;
+    else if (size < s.after.length) notes.partlyWritten++;
+    else if (r.setAside) notes.unacknowledged++;
+    else notes.completed++;
     const end = await Deno.readFile(s.ledger);
     if (r.ok && same(end, s.after)) held++;
     else {failures.push(

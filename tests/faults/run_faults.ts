@@ -94,9 +94,7 @@ async function runSuite(
       size.crashDecisions.toLocaleString("en-US")
     } decisions`,
     k,
-    `, recovered by re-running the append with no manual step, then verify (${k.notes.nothingWritten} before any write, ${k.notes.partlyWritten} mid-write, ${k.notes.completed} after it completed; ${k.notes.setAside} unacknowledged tail${
-      k.notes.setAside === 1 ? " was" : "s were"
-    } set aside by the append itself)`,
+    `, recovered by re-running the append with no manual step, then verify (${k.notes.nothingWritten} before any write, ${k.notes.partlyWritten} mid-write, ${k.notes.unacknowledged} written but not yet in the head file, ${k.notes.completed} after the append completed; every tail the kill left was set aside by the re-run)`,
   );
   const t = await tornTails(size.crashDecisions, size.tears);
   figure(
