@@ -9,7 +9,9 @@
  * its exit code, and the commands themselves.
  *
  * Exit codes: 0 success, 1 a check failed (a claim, a verification), 2 bad
- * input or usage, 70 a bug in lossbook. An input error is one line naming
+ * input or usage, 70 a bug in lossbook, 74 an error of the device or file
+ * system (no space, read-only, I/O error, quota, a deadline passed), one
+ * line naming the path and the system's error. An input error is one line naming
  * the file, line and field, never a stack trace; it is raised at the edges as
  * an input error (lib/input_error.ts), so that a `TypeError` or `RangeError`
  * from a fault in lossbook is reported as one (exit 70, one line, the full
@@ -40,6 +42,7 @@ import { CheckFailed, UsageError } from "./commands/_errors.ts";
 import { formatHelp } from "./commands/_help.ts";
 import { VERSION } from "./version.ts";
 import { isInputError } from "./lib/input_error.ts";
+import { isDeviceError, isFileCondition, osErrorLine } from "./lib/io_error.ts";
 import { importLater } from "./lib/_late_import.ts";
 import { startReadAheadFor, stopReadAhead } from "./lib/read/read_ahead.ts";
 import {
@@ -174,28 +177,17 @@ ${names.map((n) => `  ${n.padEnd(width)}  ${commands[n].summary}`).join("\n")}
 Run 'deno task lossbook help <command>' (or '<command> --help') for a
 command's options, each with its meaning and default.
 Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in
-lossbook (set LOSSBOOK_DEBUG=1 for the full trace, and please report it).
+lossbook (set LOSSBOOK_DEBUG=1 for the full trace, and please report it),
+74 an error of the device or file system (no space, read-only, I/O error).
 
 Example:
   ${commands.score.example}`;
 }
 
-// Conditions of the user's files and input, not faults of lossbook
-const INPUT_ERRORS = [
-  UsageError,
-  Deno.errors.NotFound,
-  Deno.errors.PermissionDenied,
-  Deno.errors.IsADirectory,
-  Deno.errors.NotADirectory,
-  Deno.errors.AlreadyExists,
-  Deno.errors.Busy,
-  Deno.errors.InvalidData,
-];
-
 /** Whether an error is the user's: an input error, a file condition, or a zod refusal at an edge. */
 function isUsersError(error: unknown): boolean {
-  if (isInputError(error)) return true;
-  if (INPUT_ERRORS.some((E) => error instanceof E)) return true;
+  if (isInputError(error) || error instanceof UsageError) return true;
+  if (isFileCondition(error)) return true;
   // zod validates at the edges only: its refusals are about input
   const cause = (error as { cause?: unknown } | null)?.cause;
   return error instanceof Error && cause instanceof Error &&
@@ -214,11 +206,18 @@ function debugRequested(): boolean {
 export const EXIT_BUG = 70;
 
 /**
+ * Exit code for an error of the device or file system: no space left, a
+ * read-only file system, an I/O error, a quota exceeded, a deadline passed
+ * (BSD sysexits EX_IOERR).
+ */
+export const EXIT_IO = 74;
+
+/**
  * Run the CLI on `args` and return the exit code.
  *
  * @param args Command-line arguments, without the program name.
  * @returns 0 on success, 1 when a check fails, 2 on bad input or usage, 70
- * when lossbook itself failed.
+ * when lossbook itself failed, 74 on an error of the device or file system.
  */
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
@@ -283,13 +282,22 @@ async function runCommand(name: string, rest: string[]): Promise<number> {
       return 1;
     }
     if (isUsersError(error)) {
-      const message = (error as Error).message.split("\n")[0]
-        .replace(
+      const first = (error as Error).message.split("\n")[0];
+      const message = error instanceof Deno.errors.FilesystemLoop
+        ? osErrorLine(first)
+        : first.replace(
           /^No such file or directory \(os error 2\):? \w* ?'?(.*?)'?$/,
           "Cannot read $1: no such file",
         );
       console.error(`lossbook ${name}: ${terminalLine(message)}`);
       return 2;
+    }
+    if (isDeviceError(error)) {
+      const message = osErrorLine(
+        String((error as Error).message ?? error).split("\n")[0],
+      );
+      console.error(`lossbook ${name}: ${terminalLine(message)}`);
+      return EXIT_IO;
     }
     const e = error instanceof Error ? error : new Error(String(error));
     console.error(

@@ -170,6 +170,7 @@ export type {
   SimulateMonthOptions,
   ThresholdPolicy,
   ThresholdPolicyOptions,
+  UnacknowledgedTail,
   Unevaluable,
   VerifyFileOptions,
   VerifyOptions,

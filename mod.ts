@@ -287,6 +287,7 @@ export type { LoadedLedger, ReadLedgerFileOptions } from "./lib/ledger/read.ts";
 export type { LedgerEntry } from "./lib/ledger/record.ts";
 export type {
   LedgerVerification,
+  UnacknowledgedTail,
   VerifyFileOptions,
   VerifyOptions,
 } from "./lib/ledger/verify.ts";

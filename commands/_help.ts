@@ -237,7 +237,7 @@ export function formatHelp(
   for (const note of command.help.notes ?? []) parts.push(wrap(note, 0));
   parts.push(`Example:\n  ${command.example}`);
   parts.push(
-    "Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in lossbook.",
+    "Exit codes: 0 success, 1 a check failed, 2 bad input or usage, 70 a bug in lossbook, 74 an error of the device or file system.",
   );
   return parts.join("\n\n");
 }

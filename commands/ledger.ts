@@ -32,6 +32,7 @@ import {
   openLedger,
 } from "../lib/ledger/writer.ts";
 import { canonicalJson } from "../lib/ledger/_canonical_json.ts";
+import { unacknowledgedNotice } from "../lib/ledger/_set_aside.ts";
 import {
   decisionKey as ledgerDecisionKey,
   legacyDecisionId,
@@ -120,9 +121,13 @@ export async function readVerifiedLedger(
   const anchored = anchor !== null;
   if (!verification.valid) return { verification, columns: null, anchored };
   if (!anchored) console.error(unanchoredWarning(path));
+  if (verification.unacknowledged !== null) {
+    console.error(unacknowledgedNotice(path, verification, null));
+  }
   step(`verified ${verification.records} records; loading decisions`);
   const builder = ledgerColumnsBuilder({ path });
-  for await (const e of ledgerEntriesFile(path)) builder.add(e);
+  const endAt = verification.goodBytes;
+  for await (const e of ledgerEntriesFile(path, { endAt })) builder.add(e);
   const columns = builder.finish();
   noteUserStrings(columns.models);
   step("loaded");
@@ -159,7 +164,10 @@ function lockWaitMs(): number | undefined {
   return ms;
 }
 
-/** The five keys of `ledger verify --json`, and whether a head anchored it. */
+/**
+ * The five keys of `ledger verify --json`, whether a head anchored it, and
+ * the unacknowledged tail past the head (or null).
+ */
 function verifyJson(v: LedgerVerification, anchored: boolean): string {
   return JSON.stringify(
     {
@@ -169,6 +177,7 @@ function verifyJson(v: LedgerVerification, anchored: boolean): string {
       firstBadSeq: v.firstBadSeq,
       reason: v.reason,
       anchored,
+      unacknowledged: v.unacknowledged,
     },
     null,
     2,
@@ -377,6 +386,8 @@ async function append(args: string[]): Promise<number> {
   let decisions: Decision[];
   // per decision: its own time, id and revisions, when the source has them
   let meta: (EventMeta | null)[];
+  // per decision: where in the batch's input it was read, for messages
+  let origins: string[];
   if (format === "lossbench") {
     const p = values.probability;
     if (p !== "correct" && p !== "error") {
@@ -394,21 +405,34 @@ async function append(args: string[]): Promise<number> {
       return 1;
     }
     const events: EventMeta[] = [];
+    const lines: number[] = [];
     decisions = (await loadLossbenchLedger(source, {
       probability: p,
       lenient: values.lenient ?? false,
       onUnknownKeys: (line) => console.error(`warning: ${line}`),
-      onFinalEvent: (e, line) => events.push(lossbenchMeta(e, line, source)),
+      onFinalEvent: (e, line) => {
+        events.push(lossbenchMeta(e, line, source));
+        lines.push(line);
+      },
     })).decisions;
     meta = events;
+    origins = lines.map((line) => `${source}: line ${line}`);
   } else if (isHarness(format)) {
     decisions = (await importHarness(sources, format, values)).decisions;
     meta = decisions.map(() => null);
+    origins = decisions.map((d) =>
+      `${sources.join(", ")}: task ${
+        JSON.stringify(d.taskId)
+      }, trial ${d.trial}`
+    );
   } else {
     decisions = [];
+    origins = [];
     const first = new Map<string, string>();
     for (const path of sources) {
-      for (const d of await readDecisionsJsonl(path)) {
+      const onDecision = (line: number) =>
+        origins.push(`${path}: line ${line}`);
+      for (const d of await readDecisionsJsonl(path, { onDecision })) {
         const key = decisionKey(d);
         const seen = first.get(key);
         if (seen !== undefined) {
@@ -510,6 +534,8 @@ async function append(args: string[]): Promise<number> {
     }
   }
   const records: LedgerRecord[] = [];
+  // where each record to append comes from: its decision's place in the input
+  const recordOrigins: string[] = [];
   let opened = 0;
   let present = 0;
   for (const [i, d] of decisions.entries()) {
@@ -547,12 +573,14 @@ async function append(args: string[]): Promise<number> {
       rec = old;
     } else {
       records.push(r);
+      recordOrigins.push(origins[i]);
     }
     if (rec.served && rec.decision.action === "escalate") {
       if (twin !== undefined && reviewed.has(rec.id)) {
         present++;
       } else {
         records.push(openReview(rec, { slaHours: sla }));
+        recordOrigins.push(`${origins[i]} (the review it opens)`);
         opened++;
       }
     }
@@ -561,7 +589,15 @@ async function append(args: string[]): Promise<number> {
   // twice, two served answers to one task) before anything is written
   if (refusal !== null) throw refusal.error;
   for (const [i, record] of records.entries()) {
-    check.add({ seq: existing + i + 1, prev: "", hash: "", record });
+    const seq = existing + i + 1;
+    try {
+      check.add({ seq, prev: "", hash: "", record });
+    } catch (error) {
+      throw batchRefusal(error, `Cannot read ledger ${ledger}: record ${seq}`, {
+        origin: recordOrigins[i],
+        ledger,
+      });
+    }
   }
   check.finish();
   const result = await writer.append(records);
@@ -591,6 +627,26 @@ async function append(args: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * A refusal of a record of the batch, which the ledger checks raise naming
+ * the record the batch would have become (`at`): said instead about the
+ * place in the batch's input it comes from, and the ledger it was refused by.
+ */
+function batchRefusal(
+  error: unknown,
+  at: string,
+  where: { origin: string; ledger: string },
+): unknown {
+  if (!(error instanceof InputRangeError) || !error.message.startsWith(at)) {
+    return error;
+  }
+  const why = error.message.slice(at.length).replace(/^: /, "");
+  return new InputRangeError(
+    `Cannot append ${where.origin} to ledger ${where.ledger}: ${why}; nothing was appended`,
+    { cause: error },
+  );
 }
 
 /**
@@ -653,6 +709,10 @@ async function verify(args: string[]): Promise<number> {
   if (v.valid && !anchored && !values["no-head"]) {
     console.error(unanchoredWarning(path));
   }
+  // left as it is: the next append or repair sets it aside
+  if (v.unacknowledged !== null) {
+    console.error(`notice: ${unacknowledgedNotice(path, v, null)}`);
+  }
   if (values.json) console.log(verifyJson(v, anchored));
   else if (v.valid) {
     console.log(
@@ -685,7 +745,7 @@ async function repair(args: string[]): Promise<number> {
   const v = await verifyLedgerFile(path);
   if (!v.valid && v.problem !== "torn") {
     console.error(
-      `lossbook ledger repair: ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
+      `lossbook ledger repair: ${v.reason}; only what its head file never acknowledged (or, without a head file, a torn last line) is set aside, everything else is evidence and stays as it is`,
     );
     return 1;
   }
@@ -693,7 +753,7 @@ async function repair(args: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else if (r.repaired) {
     console.log(
-      `moved ${r.tornBytes} torn bytes to ${r.sideFile}; ${path} now ends after record ${r.records} (head ${r.head})`,
+      `set aside ${r.tornBytes} bytes never acknowledged to ${r.sideFile}; ${path} now ends after record ${r.records} (head ${r.head})`,
     );
   } else {
     console.log(`${path}: valid, nothing to repair (${r.records} records)`);
@@ -780,7 +840,7 @@ export const ledgerCommand: Command = {
       },
     ],
     notes: [
-      "append writes decisions (and a review for each escalated one) under a lock, refusing a ledger that does not verify; verify exits 1 on a broken chain; repair moves only a torn last line aside, to a side file; reviews lists the reviews past their due time.",
+      "append writes decisions (and a review for each escalated one) under a lock, refusing a ledger that does not verify; what an interrupted append left past the record the head file acknowledges is set aside to a side file first, with a notice; verify exits 1 on a broken chain and 0, with a notice, on such a tail; repair does the same set-aside as append; reviews lists the reviews past their due time.",
     ],
   }),
   example:

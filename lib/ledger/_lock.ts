@@ -7,6 +7,7 @@
 
 import { dirname } from "node:path";
 import { syncDir } from "./_sync_dir.ts";
+import { ledgerFileInfo } from "./_ledger_file.ts";
 
 /** Milliseconds a writer waits for the lock by default. */
 export const LOCK_WAIT_MS = 10_000;
@@ -49,13 +50,9 @@ export async function acquireLock(
 ): Promise<LedgerLock> {
   const create = options.create ?? false;
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
-  let existed = true;
-  try {
-    await Deno.stat(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound) || !create) throw error;
-    existed = false;
-  }
+  const existed =
+    (await ledgerFileInfo(path, `Cannot ${purpose} ledger ${path}`, create)) !==
+      null;
   const file = await Deno.open(path, { read: true, append: true, create });
   let released = false;
   const release = () => {

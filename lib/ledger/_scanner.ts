@@ -5,9 +5,9 @@
 // line from a moved one. Bytes come in chunks of any size, so a file of any
 // length is verified in constant memory.
 import { bytesEqual } from "./_sha256.ts";
-import { regularFile } from "../read/_regular_file.ts";
+import { ledgerFileInfo } from "./_ledger_file.ts";
 
-import type { LedgerProblem } from "./verify.ts";
+import type { LedgerProblem, UnacknowledgedTail } from "./verify.ts";
 
 /** A line's parts, as a format reads them. */
 export interface Frame {
@@ -46,6 +46,7 @@ export interface ScanResult {
   readonly reason: string | null;
   readonly bytes: number;
   readonly goodBytes: number;
+  readonly unacknowledged: UnacknowledgedTail | null;
 }
 
 const SEQ_TAIL = new TextEncoder().encode(',"seq":');
@@ -109,6 +110,8 @@ export class LedgerScanner {
   #foundLater = false;
   #done = false;
   #anchorHash: string | null = null;
+  // where the anchored record ends, once it has verified
+  #anchorEnd: number | null = null;
 
   constructor(
     format: LineFormat,
@@ -256,6 +259,7 @@ export class LedgerScanner {
     this.#expected = k + 1;
     if (this.#anchor !== null && k === this.#anchor.seq) {
       this.#anchorHash = ascii(next, 0, 64);
+      this.#anchorEnd = this.#goodEnd;
     }
   }
 
@@ -264,10 +268,31 @@ export class LedgerScanner {
     this.#done = true;
   }
 
-  /** Finish the scan and report. */
-  finish(): ScanResult {
+  /**
+   * Finish the scan and report. `size`, the whole length of the input, is
+   * needed only to measure an unacknowledged tail when the scan stopped early.
+   */
+  finish(size?: number): ScanResult {
     const torn = this.#carry === null ? 0 : this.#carry.length;
     const bytes = this.#offset + torn;
+    const tail = this.#unacknowledged(Math.max(size ?? 0, bytes));
+    if (tail !== null) {
+      // the anchor vouches for its records; what follows was never
+      // acknowledged, whatever it holds (records, a torn line, damage)
+      return {
+        valid: true,
+        records: this.#anchor!.seq,
+        head: this.#anchor!.seq === 0
+          ? ascii(this.#format.genesis, 0, this.#format.genesis.length)
+          : this.#anchor!.hash,
+        firstBadSeq: null,
+        problem: null,
+        reason: null,
+        bytes,
+        goodBytes: tail.offset,
+        unacknowledged: tail,
+      };
+    }
     let f = this.#failure;
     if (f !== null && f.found !== undefined) {
       const k = f.firstBadSeq;
@@ -335,6 +360,28 @@ export class LedgerScanner {
       reason: f === null ? null : `${path}: ${f.reason}`,
       bytes,
       goodBytes: this.#goodEnd,
+      unacknowledged: null,
+    };
+  }
+
+  /** The bytes past the anchored record, when the anchor verified and there are some. */
+  #unacknowledged(size: number): UnacknowledgedTail | null {
+    const anchor = this.#anchor;
+    if (anchor === null) return null;
+    const end = anchor.seq === 0
+      ? 0
+      : this.#anchorHash === anchor.hash
+      ? this.#anchorEnd
+      : null;
+    if (end === null || size <= end) return null;
+    // records that verified past the anchor, up to a failure if there was one
+    const verified = this.#failure === null || this.#failure.found !== undefined
+      ? this.#expected - 1
+      : this.#failure.firstBadSeq - 1;
+    return {
+      offset: end,
+      bytes: size - end,
+      records: Math.max(0, verified - anchor.seq),
     };
   }
 }
@@ -348,7 +395,7 @@ export function scanBytes(
 ): ScanResult {
   const scanner = new LedgerScanner(format, path, anchor);
   scanner.push(bytes);
-  return scanner.finish();
+  return scanner.finish(bytes.length);
 }
 
 /** Stream a file through a scanner, `chunkBytes` at a time. */
@@ -359,8 +406,9 @@ export async function scanFile(
   chunkBytes: number,
 ): Promise<ScanResult> {
   const scanner = new LedgerScanner(format, path, anchor);
-  await regularFile(path, `Cannot read ledger ${path}`);
+  await ledgerFileInfo(path, `Cannot read ledger ${path}`);
   using file = await Deno.open(path, { read: true });
+  const size = (await file.stat()).size;
   for (;;) {
     const buf = new Uint8Array(chunkBytes);
     let filled = 0;
@@ -372,5 +420,5 @@ export async function scanFile(
     if (filled > 0) scanner.push(buf.subarray(0, filled));
     if (filled < chunkBytes || scanner.done) break;
   }
-  return scanner.finish();
+  return scanner.finish(size);
 }

@@ -16,7 +16,7 @@ import {
 } from "./verify.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 import { refuseDuplicateKeys } from "../_json.ts";
-import { regularFile } from "../read/_regular_file.ts";
+import { ledgerFileInfo } from "./_ledger_file.ts";
 
 /** Options for {@linkcode ledgerEntries}. */
 export interface ParseLedgerOptions {
@@ -73,6 +73,12 @@ export interface ReadLedgerFileOptions {
   chunkBytes?: number;
   /** Path shown in errors, when it differs from the path read. Default: the path read. */
   shownAs?: string;
+  /**
+   * Bytes to read from the start: the records a verification vouched for
+   * (its `goodBytes`), leaving out an unacknowledged tail. Default: the
+   * whole file.
+   */
+  endAt?: number;
 }
 
 /**
@@ -108,14 +114,16 @@ export async function* ledgerEntriesFile(
   const chunkBytes = options.chunkBytes ?? 8 << 20;
   const shown = options.shownAs ?? path;
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  await regularFile(path, `Cannot read ledger ${shown}`);
+  await ledgerFileInfo(path, `Cannot read ledger ${shown}`);
   using file = await Deno.open(path, { read: true });
   let carry = new Uint8Array(0);
   let line = 0;
-  for (;;) {
-    const buf = new Uint8Array(chunkBytes);
+  let left = options.endAt ?? Infinity;
+  while (left > 0) {
+    const buf = new Uint8Array(Math.min(chunkBytes, left));
     const n = await file.read(buf);
     if (n === null) break;
+    left -= n;
     let bytes = buf.subarray(0, n);
     if (carry.length > 0) {
       const joined = new Uint8Array(carry.length + n);
@@ -201,7 +209,9 @@ export interface LoadedLedger {
 
 /**
  * Read a ledger file, verify its chain (against its head file when it has
- * one), and parse its entries when it is valid.
+ * one), and parse its entries when it is valid, up to the record the head
+ * file acknowledges (an unacknowledged tail is in `verification`, not in the
+ * entries).
  *
  * @param path Path of the ledger.
  * @param options An anchor other than the head file.
@@ -240,6 +250,8 @@ export async function loadLedger(
   });
   if (!verification.valid) return { verification, entries: [] };
   const entries: LedgerEntry[] = [];
-  for await (const e of ledgerEntriesFile(path)) entries.push(e);
+  // an unacknowledged tail is left out: the entries end at the anchor
+  const endAt = verification.goodBytes;
+  for await (const e of ledgerEntriesFile(path, { endAt })) entries.push(e);
   return { verification, entries };
 }

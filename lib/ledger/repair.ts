@@ -1,19 +1,19 @@
 /**
- * Torn-tail repair: the one explicit operation that changes a ledger file
- * other than by appending.
+ * Tail repair: the one explicit operation that changes a ledger file other
+ * than by appending (which does the same set-aside on its own).
  *
- * A crash in the middle of an append can leave a last line without its
- * newline. Verification reports it as `torn`, and appending is refused until
- * it is dealt with. `repairTornTail` copies the torn bytes to a side file
- * (`<ledger>.torn-<offset>`), fsyncs it, and only then cuts them from the
- * ledger: nothing is lost, and no complete line is touched.
+ * A crash in the middle of an append can leave records, and a last line
+ * without its newline, past the record the head file acknowledges.
+ * `repairTornTail` copies everything past that record to a side file
+ * (`<ledger>.torn-<offset>`), fsyncs it, and only then cuts it from the
+ * ledger: nothing is lost, and no acknowledged line is touched. A ledger
+ * without a head file has only its torn last line set aside.
  *
  * @module
  */
 
-import { dirname } from "node:path";
 import { acquireLock } from "./_lock.ts";
-import { syncDir } from "./_sync_dir.ts";
+import { setAsideTail } from "./_set_aside.ts";
 import { verifyLedgerFile } from "./verify.ts";
 import { InputRangeError } from "../input_error.ts";
 
@@ -38,13 +38,14 @@ export interface RepairOptions {
 }
 
 /**
- * Move a torn last line to a side file and cut it from the ledger.
+ * Move an unacknowledged tail (or, without a head file, a torn last line) to
+ * a side file and cut it from the ledger.
  *
  * @param path Path of the ledger.
  * @param options The lock wait.
  * @returns What was done; a valid ledger is left untouched.
- * @throws {RangeError} When the ledger has a problem other than a torn last
- * line (an edit, a deletion, a truncation): those are evidence, never repaired.
+ * @throws {RangeError} When the ledger has a problem within its acknowledged
+ * records (an edit, a deletion, a truncation): those are evidence, never repaired.
  * @throws {Deno.errors.Busy} When a writer holds the lock for longer than the wait.
  * A side file is never overwritten: when `<ledger>.torn-<offset>` exists
  * (the same tear repaired before), the bytes go to `<ledger>.torn-<offset>.1`,
@@ -65,10 +66,10 @@ export interface RepairOptions {
  *     slaHours: 24, dueAt: "2026-03-02T09:00:00Z" }]);
  * }
  * await Deno.writeTextFile(path, '{"hash":"ab', { append: true }); // a crash mid-append
- * assert.equal((await verifyLedgerFile(path)).problem, "torn");
+ * assert.equal((await verifyLedgerFile(path)).unacknowledged?.bytes, 11);
  * const r = await repairTornTail(path);
  * assert.equal(await Deno.readTextFile(r.sideFile!), '{"hash":"ab');
- * assert.equal((await verifyLedgerFile(path)).valid, true);
+ * assert.equal((await verifyLedgerFile(path)).unacknowledged, null);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -80,8 +81,9 @@ export async function repairTornTail(
     waitMs: options.lockWaitMs,
   });
   try {
-    const v = await verifyLedgerFile(path);
-    if (v.valid) {
+    const v = await verifyLedgerFile(lock.realPath);
+    const tail = v.valid ? v.unacknowledged : null;
+    if (v.valid && tail === null) {
       return {
         repaired: false,
         records: v.records,
@@ -90,55 +92,18 @@ export async function repairTornTail(
         tornBytes: 0,
       };
     }
-    if (v.problem !== "torn") {
+    if (!v.valid && v.problem !== "torn") {
       throw new InputRangeError(
-        `Cannot repair ${v.reason}; only a torn last line is repaired, everything else is evidence and stays as it is`,
+        `Cannot repair ${v.reason}; only a tail its head file never acknowledged (or, without a head file, a torn last line) is set aside, everything else is evidence and stays as it is`,
       );
     }
-    const size = (await Deno.stat(path)).size;
-    // a side file is never overwritten: a second tear at the same offset
-    // (a crash, a repair, the same crash again) gets the next free name
-    let sideFile = `${path}.torn-${v.goodBytes}`;
-    const torn = new Uint8Array(size - v.goodBytes);
-    {
-      using f = await Deno.open(path, { read: true });
-      await f.seek(v.goodBytes, Deno.SeekMode.Start);
-      let off = 0;
-      while (off < torn.length) {
-        const n = await f.read(torn.subarray(off));
-        if (n === null) break;
-        off += n;
-      }
-    }
-    let side: Deno.FsFile | null = null;
-    for (let n = 1; side === null; n++) {
-      try {
-        side = await Deno.open(sideFile, { write: true, createNew: true });
-      } catch (error) {
-        if (!(error instanceof Deno.errors.AlreadyExists) || n > 1000) {
-          throw error;
-        }
-        sideFile = `${path}.torn-${v.goodBytes}.${n}`;
-      }
-    }
-    {
-      using _side = side;
-      let off = 0;
-      while (off < torn.length) off += await side.write(torn.subarray(off));
-      await side.sync();
-    }
-    await syncDir(dirname(sideFile));
-    {
-      using f = await Deno.open(path, { write: true });
-      await f.truncate(v.goodBytes);
-      await f.sync();
-    }
+    const moved = await setAsideTail(lock.realPath, v.goodBytes);
     return {
       repaired: true,
       records: v.records,
       head: v.head,
-      sideFile,
-      tornBytes: torn.length,
+      sideFile: moved.sideFile,
+      tornBytes: moved.bytes,
     };
   } finally {
     lock.release();

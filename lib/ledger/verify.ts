@@ -9,7 +9,10 @@
  * append interrupted by a crash) or a truncated file. A truncation that ends
  * on a line boundary leaves a valid chain, so it is caught only against an
  * anchor: the head file the writer keeps next to the ledger, or a head
- * recorded elsewhere.
+ * recorded elsewhere. Against an anchor, the bytes past the anchored record
+ * are an unacknowledged tail (an append cut short before it updated the head
+ * file), reported apart from the verdict: the ledger is valid up to the
+ * anchor. A tear or a gap before the anchored record stays damage.
  *
  * @module
  */
@@ -26,6 +29,7 @@ import {
 } from "./_scanner.ts";
 import { LEDGER_GENESIS, type LedgerHead } from "./chain.ts";
 import { InputSyntaxError } from "../input_error.ts";
+import { ledgerFileInfo } from "./_ledger_file.ts";
 
 /**
  * What makes a record untrustworthy: `edited` (its content or a link no
@@ -61,6 +65,27 @@ export interface LedgerVerification {
   readonly bytes: number;
   /** Length of the verified prefix in bytes: where a repair would cut. */
   readonly goodBytes: number;
+  /**
+   * What follows the record the anchor acknowledges, or `null`: the bytes of
+   * an append interrupted before it updated the head file, never reported to
+   * anyone. The ledger is valid up to the anchor; `records`, `head` and
+   * `goodBytes` describe it there.
+   */
+  readonly unacknowledged: UnacknowledgedTail | null;
+}
+
+/**
+ * Bytes past the last record an anchor acknowledges: what an append that was
+ * interrupted before it updated the head file leaves behind (complete
+ * records, a torn line), never reported to anyone.
+ */
+export interface UnacknowledgedTail {
+  /** Offset where the tail starts: the end of the acknowledged record. */
+  readonly offset: number;
+  /** Length of the tail in bytes. */
+  readonly bytes: number;
+  /** Complete records in it that chain on from the acknowledged head. */
+  readonly records: number;
 }
 
 /** Options for verification. */
@@ -226,12 +251,12 @@ export function headFileText(head: HeadFile): string {
 }
 
 async function realLedgerPath(path: string): Promise<string> {
-  try {
-    return await Deno.realPath(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return path;
-    throw error;
+  if (
+    (await ledgerFileInfo(path, `Cannot read ledger ${path}`, true)) === null
+  ) {
+    return path;
   }
+  return await Deno.realPath(path);
 }
 
 /**

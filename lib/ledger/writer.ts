@@ -7,9 +7,11 @@
  * `append` writes its lines in one write, then fsyncs the file, then
  * replaces the head file (`<ledger>.head`, the last seq and hash) through a
  * temporary file, fsync, rename and a directory fsync, so that a later
- * truncation is caught. No
- * function here rewrites or removes a line that was written; a torn last line
- * left by a crash is moved aside only by `repairTornTail`.
+ * truncation is caught. A batch is all or nothing: when its write fails (a
+ * full disk, a read-only file system), the file is cut back to the last
+ * acknowledged record. What a crash leaves past that record (records and a
+ * torn line never acknowledged to anyone) is set aside to a side file by
+ * the next writer, under the lock; no acknowledged line is ever rewritten.
  *
  * @module
  */
@@ -28,6 +30,8 @@ import {
   verifyLedgerFile,
 } from "./verify.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import { onPath } from "../io_error.ts";
+import { setAsideTail, unacknowledgedNotice } from "./_set_aside.ts";
 
 /** What one append wrote. */
 export interface LedgerAppend {
@@ -94,24 +98,39 @@ export interface OpenLedgerOptions {
   lockWaitMs?: number;
 }
 
+// marks an error raised after the new head file took the old one's place
+const HEAD_RENAMED = Symbol("headRenamed");
+
 async function writeHeadFile(path: string, head: HeadFile): Promise<void> {
   const final = headFilePath(path);
   const tmp = `${final}.tmp`;
-  {
-    using f = await Deno.open(tmp, {
-      write: true,
-      create: true,
-      truncate: true,
-    });
-    const bytes = new TextEncoder().encode(headFileText(head));
-    let off = 0;
-    while (off < bytes.length) off += await f.write(bytes.subarray(off));
-    await f.sync();
+  try {
+    {
+      using f = await Deno.open(tmp, {
+        write: true,
+        create: true,
+        truncate: true,
+      });
+      const bytes = new TextEncoder().encode(headFileText(head));
+      let off = 0;
+      while (off < bytes.length) off += await f.write(bytes.subarray(off));
+      await f.sync();
+    }
+    await Deno.rename(tmp, final);
+  } catch (error) {
+    // the old head file stands; a partial new one would only hold space
+    await Deno.remove(tmp).catch(() => {});
+    throw onPath(error, `Cannot write head file ${final}`);
   }
-  await Deno.rename(tmp, final);
   // the rename is durable only once the directory is synced; a crash before
   // it leaves the old head, which the ledger still reaches
-  await syncDir(dirname(final));
+  try {
+    await syncDir(dirname(final));
+  } catch (error) {
+    throw Object.assign(onPath(error, `Cannot sync the folder of ${final}`), {
+      [HEAD_RENAMED]: true,
+    });
+  }
 }
 /**
  * Open a ledger for appending, creating it when it does not exist.
@@ -123,8 +142,9 @@ async function writeHeadFile(path: string, head: HeadFile): Promise<void> {
  * torn would bury the damage, so that is refused. A ledger with records but
  * no head file is unanchored (a truncation of it cannot be detected); it is
  * refused unless `adoptAt` is given, which anchors it as it stands and
- * records the adoption in the head file. A head file behind the ledger (a
- * writer died between its fsync and its head update) is brought up to date.
+ * records the adoption in the head file. Bytes past the record the head file
+ * acknowledges (a writer died before its head update) are set aside to
+ * `<ledger>.torn-<offset>`, and a notice says so.
  *
  * @param path Path of the ledger (`.jsonl`).
  * @param options Adoption of an unanchored ledger and the lock wait.
@@ -166,8 +186,11 @@ export async function openLedger(
   });
   const real = lock.realPath;
   const file = lock.file;
+  const notices = [...lock.notices];
   let head: HeadFile;
   let verification: LedgerVerification;
+  // length of the acknowledged records: where a failed append cuts back to
+  let acknowledged: number;
   try {
     let anchor = await readHeadFile(real);
     if (anchor === null && lock.created) {
@@ -178,6 +201,12 @@ export async function openLedger(
     }
     const v = await verifyLedgerFile(real, { anchor });
     verification = v;
+    if (v.valid && v.unacknowledged !== null) {
+      // never reported to anyone: set aside, so the append goes on
+      const { sideFile } = await setAsideTail(real, v.goodBytes);
+      notices.push(unacknowledgedNotice(path, v, sideFile));
+    }
+    acknowledged = v.goodBytes;
     if (!v.valid) {
       throw new LedgerDamagedError(
         `Cannot append to ${v.reason}${
@@ -209,7 +238,6 @@ export async function openLedger(
       if (anchor.adopted !== undefined) {
         head = { ...head, adopted: anchor.adopted };
       }
-      if (anchor.seq !== v.records) await writeHeadFile(real, head);
     }
   } catch (error) {
     lock.release();
@@ -220,7 +248,7 @@ export async function openLedger(
   const writer: LedgerWriter = {
     path,
     realPath: real,
-    notices: lock.notices,
+    notices,
     verification,
     get head() {
       return head;
@@ -256,10 +284,25 @@ export async function openLedger(
         await file.sync();
         if (bytes.length > 0) await writeHeadFile(real, h);
       } catch (error) {
-        broken = error as Error;
-        throw error;
+        // all or nothing: the head file still names the last acknowledged
+        // record, so cut the file back to it, and the same append works
+        // once the device has room again
+        // (unless the new head file is already in place: then the batch is
+        // acknowledged, and only the durability of its rename is in doubt)
+        const renamed = (error as Record<symbol, unknown>)[HEAD_RENAMED];
+        const cut = renamed
+          ? "; the batch is written, but its head file may not survive a power loss"
+          : await file.truncate(acknowledged).then(() => file.sync()).then(
+            () => "; nothing of this batch was kept",
+            (e) =>
+              `; cutting the ledger back to its last acknowledged record failed too (${e})`,
+          );
+        broken = onPath(error, `Cannot append to ledger ${path}`);
+        broken.message += cut;
+        throw broken;
       }
       const first = head.seq + 1;
+      acknowledged += bytes.length;
       head = h;
       return { first, last: h.seq, head: h, bytes: bytes.length, entries };
     },

@@ -171,6 +171,11 @@ export async function loadDecisionsJsonl(path: string): Promise<ColumnTable> {
 export interface ReadDecisionsJsonlOptions extends JsonlLinesOptions {
   /** Called every 100,000 decisions with the lines and bytes read so far. */
   onProgress?: (lines: number, bytes: number) => void;
+  /**
+   * Called for each decision, in the order returned, with the line it was
+   * read from: for messages about a decision later on. Default: none.
+   */
+  onDecision?: (line: number) => void;
 }
 
 /**
@@ -220,6 +225,7 @@ export async function readDecisionsJsonl(
       }
       seen.set(key, line);
       out.push(d);
+      options.onDecision?.(line);
       if (options.onProgress !== undefined && out.length % 100_000 === 0) {
         options.onProgress(line, offset);
       }

@@ -69,14 +69,79 @@ Deno.test("main() maps an input error to exit 2 and one line, and caps a long qu
   assert.match(stderr[0], /"k{200}\.\.\." \(50000 characters\)$/);
 });
 
-Deno.test("help documents exit 70 beside 0, 1 and 2", async () => {
+Deno.test("an error of the device or file system exits 74 with one line naming the path; a missing or wrong-kind input stays exit 2", async () => {
+  const os = (message: string, code: string) =>
+    Object.assign(new Error(message), { code });
+  const device: [Error, string][] = [
+    [
+      os(
+        "No space left on device (os error 28): writefile '/mnt/out.json'",
+        "ENOSPC",
+      ),
+      "Cannot write /mnt/out.json: No space left on device (os error 28)",
+    ],
+    [
+      os("Read-only file system (os error 30): open '/mnt/l.jsonl'", "EROFS"),
+      "Cannot open /mnt/l.jsonl: Read-only file system (os error 30)",
+    ],
+    [
+      os("Input/output error (os error 5): readfile '/mnt/run.jsonl'", "EIO"),
+      "Cannot read /mnt/run.jsonl: Input/output error (os error 5)",
+    ],
+    [
+      os(
+        "Disk quota exceeded (os error 122): writefile '/home/u/out.csv'",
+        "EDQUOT",
+      ),
+      "Cannot write /home/u/out.csv: Disk quota exceeded (os error 122)",
+    ],
+    [
+      os("No such device or address (os error 6): open '/dev/tape'", "ENXIO"),
+      "Cannot open /dev/tape: No such device or address (os error 6)",
+    ],
+    [
+      new Deno.errors.TimedOut(
+        "Cannot connect to db.example:5432: no answer within 10 s",
+      ),
+      "Cannot connect to db.example:5432: no answer within 10 s",
+    ],
+    [
+      os("Cannot query db.example:5432: connection timed out", "ETIMEDOUT"),
+      "Cannot query db.example:5432: connection timed out",
+    ],
+  ];
+  for (const [error, line] of device) {
+    const { code, stderr } = await withCommand(() => Promise.reject(error));
+    assert.equal(code, 74, error.message);
+    assert.deepEqual(stderr, [`lossbook __test: ${line}`]);
+  }
+  const input = [
+    new Deno.errors.NotFound("Cannot read a.jsonl: no such file"),
+    new Deno.errors.PermissionDenied("Cannot read a.jsonl: permission denied"),
+    new Deno.errors.IsADirectory("Cannot read a: is a directory"),
+    new Deno.errors.NotADirectory("Cannot read a/b: not a directory"),
+    new Deno.errors.AlreadyExists("Cannot write o.json: the file exists"),
+    new Deno.errors.Busy("Cannot append to ledger l.jsonl: locked"),
+    new Deno.errors.InvalidData("Cannot read a.parquet: invalid data"),
+  ];
+  for (const error of input) {
+    const { code, stderr } = await withCommand(() => Promise.reject(error));
+    assert.equal(code, 2, error.message);
+    assert.deepEqual(stderr, [`lossbook __test: ${error.message}`]);
+  }
+});
+
+Deno.test("help documents exits 70 and 74 beside 0, 1 and 2", async () => {
   const top = await runCli(["--help"]);
   assert.match(
     top.stdout,
-    /0 success, 1 a check failed, 2 bad input or usage, 70 a bug in\nlossbook/,
+    /0 success, 1 a check failed, 2 bad input or usage, 70 a bug in\nlossbook .*,\n74 an error of the device or file system/,
   );
   const one = await runCli(["score", "--help"]);
-  assert.match(one.stdout, /Exit codes: 0 success, .* 70 a bug in lossbook/);
+  assert.match(
+    one.stdout,
+    /Exit codes: 0 success, .* 70 a bug in lossbook, 74 an error of the device or file system/,
+  );
 });
 
 Deno.test("terminal output escapes control characters and bidirectional overrides in ids, so an id cannot forge a result line", async () => {

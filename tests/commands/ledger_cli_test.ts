@@ -7,7 +7,8 @@ import type { SimulatedModel } from "../../lib/tasks/simulate.ts";
 import { SIMULATED_MODELS } from "../../lib/tasks/simulate.ts";
 import { decision, runCli, tempDir, tempFile } from "../_helpers.ts";
 
-// the five contract keys, and "anchored" (whether a head file anchored the check)
+// the five contract keys, "anchored" (whether a head file anchored the
+// check) and "unacknowledged" (the tail past the head, or null)
 const VERIFY_KEYS = [
   "valid",
   "records",
@@ -15,6 +16,7 @@ const VERIFY_KEYS = [
   "firstBadSeq",
   "reason",
   "anchored",
+  "unacknowledged",
 ];
 
 async function monthLedger(): Promise<string> {
@@ -98,36 +100,39 @@ Deno.test("ledger verify catches a truncation with the head file, and --no-head 
   assert.equal((await runCli(["ledger", "verify", path, "--no-head"])).code, 0);
 });
 
-Deno.test("ledger repair moves a torn tail to a side file only when asked, and refuses an edited ledger", async () => {
+Deno.test("ledger verify names a torn tail past the head and exits 0 leaving it; ledger repair sets it aside and refuses an edited ledger", async () => {
   const path = await copy(MONTH);
   const good = await Deno.readFile(path);
   await Deno.writeTextFile(path, '{"hash":"0f', { append: true });
   const before = await runCli(["ledger", "verify", path, "--json"]);
-  assert.equal(before.code, 1);
-  assert.match(JSON.parse(before.stdout).reason, /is torn/);
-  const appendRefused = await runCli([
-    "ledger",
-    "append",
-    path,
-    "data/examples/model_ab.jsonl",
-    "--served",
-    "A",
-  ]);
-  assert.equal(appendRefused.code, 1);
-  assert.match(appendRefused.stderr, /run 'lossbook ledger repair' first/);
+  assert.equal(before.code, 0, before.stderr);
+  const seen = JSON.parse(before.stdout);
+  assert.equal(seen.valid, true);
+  assert.deepEqual(seen.unacknowledged, {
+    offset: good.length,
+    bytes: 11,
+    records: 0,
+  });
+  assert.match(
+    before.stderr,
+    /notice: .*copy\.jsonl: the 11 bytes after record \d+ were never acknowledged by its head file/,
+  );
+  assert.equal((await Deno.readFile(path)).length, good.length + 11);
   const r = await runCli(["ledger", "repair", path, "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.repaired, true);
   assert.equal(await Deno.readTextFile(doc.sideFile), '{"hash":"0f');
   assert.deepEqual(await Deno.readFile(path), good);
-  assert.equal((await runCli(["ledger", "verify", path])).code, 0);
+  const after = await runCli(["ledger", "verify", path]);
+  assert.equal(after.code, 0);
+  assert.equal(after.stderr, "");
   // an edit is evidence: repair refuses it
   const text = await Deno.readTextFile(path);
   await Deno.writeTextFile(path, text.replace('"seq":7}', '"seq":8}'));
   const refused = await runCli(["ledger", "repair", path]);
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /only a torn last line is repaired/);
+  assert.match(refused.stderr, /everything else is evidence/);
 });
 
 Deno.test("ledger verify --format lossbench checks LossBench's chain", async () => {

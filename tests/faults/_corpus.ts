@@ -700,12 +700,20 @@ export async function writeCorpus(dir: string): Promise<FaultCase[]> {
     /truncated/,
   );
   await ledger(
-    "ledger, torn last line",
+    "ledger, a torn line past its head: valid, with a notice naming it",
     "l_torn.jsonl",
     text + ls[0].slice(0, 30),
+    0,
+    true,
+    /the 30 bytes after record 4 were never acknowledged by its head file/,
+  );
+  await ledger(
+    "ledger, a tear inside the records its head acknowledges",
+    "l_torn_inside.jsonl",
+    [ls[0], ls[1], ls[2]].join("\n") + "\n" + ls[3].slice(0, 30),
     1,
     true,
-    /\(torn\)/,
+    /truncated/,
   );
   await ledger(
     "ledger without its head file: valid, unanchored, with a warning",

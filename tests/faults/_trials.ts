@@ -96,19 +96,20 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Verify a ledger with the CLI; return records and validity. */
+/**
+ * Verify a ledger with the CLI: sound means exit 0, valid, anchored and with
+ * no unacknowledged tail; `said` is what it printed, for messages.
+ */
 async function verify(
   path: string,
-): Promise<
-  { valid: boolean; records: number; anchored: boolean; torn: boolean }
-> {
+): Promise<{ sound: boolean; records: number; said: string }> {
   const r = await cli(["ledger", "verify", path, "--json"]);
   const doc = JSON.parse(r.stdout);
   return {
-    valid: doc.valid,
+    sound: r.code === 0 && doc.valid && doc.anchored &&
+      doc.unacknowledged === null,
     records: doc.records,
-    anchored: doc.anchored,
-    torn: r.stdout.includes('"reason"') && /torn/.test(doc.reason ?? ""),
+    said: `exit ${r.code}, ${r.stdout}${r.stderr}`,
   };
 }
 
@@ -179,10 +180,8 @@ export async function concurrentAppenders(
       }
       const v = await verify(other);
       const records = batchRecords(3) + (same ? 1 : 2) * want;
-      if (!v.valid || v.records !== records) {
-        problems.push(
-          `verify: valid ${v.valid}, ${v.records} records, expected ${records}`,
-        );
+      if (!v.sound || v.records !== records) {
+        problems.push(`verify: ${v.said}; expected ${records} records`);
       }
       if (viaLink && await exists(headFilePath(other))) {
         problems.push("a second head file beside the symlink");
@@ -202,36 +201,29 @@ export async function concurrentAppenders(
   return { trials: pairs, held, failures, notes: { symlinked } };
 }
 
-/** The documented recovery: verify, repair a torn tail, re-run the append. */
+/**
+ * Recovery with no manual step: re-run the same append (which sets aside
+ * what the head file never acknowledged), then verify the ledger, which must
+ * be valid, anchored and without a tail.
+ */
 async function recover(
   ledger: string,
   source: string,
-): Promise<{ ok: boolean; torn: boolean; why: string }> {
-  const v = await verify(ledger);
-  let torn = false;
-  if (!v.valid) {
-    if (!v.torn) {
-      return {
-        ok: false,
-        torn,
-        why: "verify found damage other than a torn tail",
-      };
-    }
-    torn = true;
-    const r = await cli(["ledger", "repair", ledger]);
-    if (r.code !== 0) {
-      return { ok: false, torn, why: `repair exit ${r.code}: ${r.stderr}` };
-    }
-  }
+): Promise<{ ok: boolean; setAside: boolean; why: string }> {
   const again = await cli(["ledger", "append", ledger, source, "--at", AT]);
+  const setAside = /set aside to /.test(again.stderr);
   if (again.code !== 0) {
     return {
       ok: false,
-      torn,
+      setAside,
       why: `re-run exit ${again.code}: ${again.stderr}`,
     };
   }
-  return { ok: true, torn, why: "" };
+  const v = await verify(ledger);
+  if (!v.sound) {
+    return { ok: false, setAside, why: `verify after the re-run: ${v.said}` };
+  }
+  return { ok: true, setAside, why: "" };
 }
 
 /** A ledger of a small base batch, and the bytes of it after a large append. */
@@ -292,11 +284,13 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * `kill -9` during a large append of `n` decisions, at `points` moments
- * from a third of an uninterrupted append's duration to past its end; then
- * the documented
- * recovery. Recovered means the ledger ends byte for byte as the
- * uninterrupted append left it.
+ * `kill -9` during a large append of `n` decisions: a quarter of the
+ * `points` at moments from a third of an uninterrupted append's duration to
+ * past its end, the rest aimed at the write (as soon as the ledger grows,
+ * plus 0, 1, 2, … ms). After each, the same append is simply re-run, with no
+ * manual step. Recovered means it and `verify` succeed and the ledger ends
+ * byte for byte as the uninterrupted append left it: no record that was
+ * reported (every one before the kill) is lost.
  */
 export async function killDuringAppend(
   n: number,
@@ -304,27 +298,34 @@ export async function killDuringAppend(
 ): Promise<TrialFigures> {
   const s = await crashSetup(n);
   const failures: string[] = [];
-  const notes = { nothingWritten: 0, partlyWritten: 0, completed: 0, torn: 0 };
+  const notes = {
+    nothingWritten: 0,
+    partlyWritten: 0,
+    unacknowledged: 0,
+    completed: 0,
+  };
   let held = 0;
   for (let k = 0; k < points; k++) {
     await restore(s);
-    // half the kills at moments from a third of an uninterrupted append's
-    // duration to past its end (the decisions are read and checked first,
-    // written last); the other half as soon as the ledger starts to grow,
-    // plus 0, 3, 6, ... ms: during the write, its fsync or the head update
-    const timed = k < Math.ceil(points / 2);
+    // a quarter of the kills at moments from a third of an uninterrupted
+    // append's duration to past its end (the decisions are read and checked
+    // first, written last); the rest as soon as the ledger starts to grow,
+    // plus 0, 1, 2, ... ms: during the write, its fsync or the head update
+    const quarter = Math.ceil(points / 4);
+    const timed = k < quarter;
     const child = cliProcess(
       ["ledger", "append", s.ledger, s.source, "--at", AT],
       "null",
     ).spawn();
     let delay: number;
     if (timed) {
-      const half = Math.ceil(points / 2);
-      delay = Math.round(s.ms * (0.35 + (0.8 * k) / Math.max(1, half - 1)));
+      delay = Math.round(
+        s.ms * (0.35 + (0.8 * k) / Math.max(1, quarter - 1)),
+      );
       await new Promise((r) => setTimeout(r, delay));
     } else {
       const started = performance.now();
-      const extra = 3 * (k - Math.ceil(points / 2));
+      const extra = k - quarter;
       while (performance.now() - started < 4 * s.ms) {
         const size = (await Deno.stat(s.ledger)).size;
         if (size > s.before.length) break;
@@ -345,11 +346,11 @@ export async function killDuringAppend(
         `kill at ${delay} ms: signal ${status.signal}, size ${size} (before ${s.before.length}, after ${s.after.length})`,
       );
     }
-    if (size <= s.before.length) notes.nothingWritten++;
-    else if (size >= s.after.length) notes.completed++;
-    else notes.partlyWritten++;
     const r = await recover(s.ledger, s.source);
-    if (r.torn) notes.torn++;
+    if (size <= s.before.length) notes.nothingWritten++;
+    else if (size < s.after.length) notes.partlyWritten++;
+    else if (r.setAside) notes.unacknowledged++;
+    else notes.completed++;
     const end = await Deno.readFile(s.ledger);
     if (r.ok && same(end, s.after)) held++;
     else {failures.push(
@@ -368,8 +369,8 @@ export async function killDuringAppend(
 
 /**
  * Torn tails at seeded byte offsets inside a large append (what a crash in
- * the middle of the write leaves), each followed by the documented recovery;
- * the last one repeats the previous offset.
+ * the middle of the write leaves), each followed by re-running the append,
+ * with no manual step; the last one repeats the previous offset.
  */
 export async function tornTails(
   n: number,
@@ -394,7 +395,7 @@ export async function tornTails(
   for (let k = 0; k < points; k++) {
     await restore(s);
     // the last trial tears at the previous trial's offset again: the same
-    // crash twice must not leave a repair that cannot write its side file
+    // crash twice must not leave a set-aside that cannot write its side file
     const cut = k > 0 && k === points - 1
       ? last
       : s.before.length + 1 + Math.floor(next() * (span - 2));

@@ -102,22 +102,65 @@ Deno.test("openLedger() refuses an unanchored ledger with records unless adopted
   assert.equal((await verifyLedgerFile(path)).valid, true);
 });
 
-Deno.test("openLedger() brings a head file that is behind the ledger up to date", async () => {
+Deno.test("openLedger() sets aside complete records its head file never acknowledged, says so, and appends after the head", async () => {
   const path = await tempLedger();
   {
     await using w = await openLedger(path);
     await w.append(tenRecords().slice(0, 2));
   }
+  const acknowledged = await Deno.readFile(path);
   const behind = await Deno.readTextFile(headFilePath(path));
   {
     await using w = await openLedger(path);
     await w.append(tenRecords().slice(2, 4));
   }
+  const whole = await Deno.readFile(path);
   await Deno.writeTextFile(headFilePath(path), behind); // a writer died before its head update
   {
-    await using _w = await openLedger(path);
+    await using w = await openLedger(path);
+    assert.equal(w.head.seq, 2);
+    assert.equal(w.verification.unacknowledged!.records, 2);
+    const side = `${path}.torn-${acknowledged.length}`;
+    assert.deepEqual(
+      await Deno.readFile(side),
+      whole.subarray(acknowledged.length),
+    );
+    assert.deepEqual(await Deno.readFile(path), acknowledged);
+    assert.match(
+      w.notices.at(-1)!,
+      /the \d+ bytes after record 2 were never acknowledged by its head file \(2 complete records among them.*set aside to .*\.torn-/,
+    );
+    const r = await w.append(tenRecords().slice(2, 4));
+    assert.deepEqual([r.first, r.last], [3, 4]);
   }
+  // the same records written again: the ledger is as the first write left it
+  assert.deepEqual(await Deno.readFile(path), whole);
   assert.equal((await readHeadFile(path))!.seq, 4);
+});
+
+Deno.test("openLedger() sets aside a torn line past the head by itself, but a tear inside acknowledged records stays an error", async () => {
+  const path = await tempLedger();
+  {
+    await using w = await openLedger(path);
+    await w.append(tenRecords());
+  }
+  const good = await Deno.readFile(path);
+  const torn = new TextEncoder().encode('{"hash":"5f2a","prev":"');
+  await Deno.writeFile(path, torn, { append: true }); // a crash mid-append
+  {
+    await using w = await openLedger(path);
+    assert.equal(w.head.seq, 10);
+    assert.deepEqual(await Deno.readFile(path), good);
+    assert.deepEqual(
+      await Deno.readFile(`${path}.torn-${good.length}`),
+      torn,
+    );
+  }
+  // cut inside record 10, which the head file acknowledges: evidence
+  const cut = good.subarray(0, good.length - 40);
+  await Deno.writeFile(path, cut);
+  await assert.rejects(() => openLedger(path), /truncated/);
+  assert.deepEqual(await Deno.readFile(path), cut);
 });
 
 Deno.test("openLedger() locks out a writer in another process, and a killed holder leaves no lock", async () => {
