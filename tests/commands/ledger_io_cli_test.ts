@@ -215,6 +215,32 @@ deviceTest(
   },
 );
 
+deviceTest(
+  "a Parquet --out written through DuckDB on a full disk exits 74 naming the file, as a Deno write does",
+  async (dir) => {
+    await fill(dir);
+    const out = `${dir}/run.parquet`;
+    const r = await runCli([
+      "simulate",
+      "--tasks",
+      "data/tasks/reconciliation_777_300.jsonl",
+      "--model",
+      "frontier_even",
+      "--out",
+      out,
+    ]);
+    assert.equal(r.code, 74, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^lossbook simulate: Cannot write ${
+          out.replaceAll(".", "\\.")
+        }: .*No space left on device.*\n$`,
+      ),
+    );
+  },
+);
+
 /** Run the CLI as a child process, killed if it runs past `ms`. */
 async function bounded(
   args: string[],
