@@ -9,8 +9,10 @@
  * ({@linkcode postgresDecisionStats}). {@linkcode decisionSqlExport} gives
  * the SQL itself (table layout, aggregate, row checks, repeated keys) for a
  * warehouse of one's own, as `lossbook export-sql` prints it; the queries
- * are the same text on DuckDB, PostgreSQL and SQLite. The statistics feed
- * the metrics of the `./stats` entry.
+ * are the same text on DuckDB, PostgreSQL and SQLite, and
+ * {@linkcode statsRowsOfSql} turns the aggregate's rows into statistics,
+ * with its exact sums rounded once. The statistics feed the metrics of the
+ * `./stats` entry.
  *
  * Importing this entry loads the DuckDB and PostgreSQL clients (DuckDB's
  * native library only when a query runs, with `--allow-ffi`), and with them
@@ -49,6 +51,7 @@ export {
   decisionSqlExport,
   decisionsTableSql,
   SQL_DIALECTS,
+  statsRowsOfSql,
 } from "./lib/sql/mod.ts";
 
 // constants the types below are defined from

@@ -343,7 +343,7 @@ export const SCORING_FLAGS = {
     type: "string",
     value: "memory|duckdb|postgres",
     doc:
-      "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files; counts are exact everywhere, but duckdb and postgres add up probabilities in parallel, so the last digits of a sum, and of the figures computed from it, can differ from run to run and from memory's (memory's output is byte-identical)",
+      "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files; every engine prints the same bytes: counts and the sums of probabilities are exact, rounded once",
     byDefault: "memory",
   },
   dsn: {

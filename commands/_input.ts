@@ -717,7 +717,7 @@ export function largeFileNote(
   ) return null;
   return `note: ${path}: ${
     formatCount(rows)
-  } decisions read into memory row by row; --engine duckdb computes the same statistics in SQL without loading the rows, many times faster on a file this size (its sums can differ in the last digits, as they are added in parallel)`;
+  } decisions read into memory row by row; --engine duckdb computes the same statistics in SQL without loading the rows, many times faster on a file this size, with the same result to the last digit`;
 }
 
 async function readOne(

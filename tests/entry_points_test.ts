@@ -114,6 +114,7 @@ Deno.test("sql.ts exports the engines and the decision SQL", () => {
     "duckdbJsonlStats",
     "postgresChecksGuaranteed",
     "postgresDecisionStats",
+    "statsRowsOfSql",
   ]);
 });
 

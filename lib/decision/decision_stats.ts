@@ -12,6 +12,7 @@ import {
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
+import { ComplementSum, reciprocalSum } from "../math/exact_sum.ts";
 
 /**
  * Group a decision table into sufficient statistics per (model, severity,
@@ -24,6 +25,8 @@ import {
  * `count(*) - count(pCorrect)` and `sum(CASE WHEN parseOk THEN 0 ELSE 1 END)`.
  * `taskShare` sums 1 / (decisions of the same model on the same task) over
  * the cell, so trials of a task (epochs, repeated runs) count as one task.
+ * Both non-integer sums are exact and rounded once (see
+ * lib/math/exact_sum.ts), so they do not depend on the order of the rows.
  *
  * @param table A decision table, as made by `decisionTable` or a loader.
  * @returns Statistics rows, in canonical order (see `sortStats`).
@@ -49,36 +52,46 @@ import {
  */
 export function decisionStats(table: ColumnTable): StatsRow[] {
   if (table.numRows() === 0) return [];
+  // the non-integer sums are taken exactly from each cell's values (its
+  // pCorrect values, its tasks' trial counts) and rounded once, so that
+  // they equal every other engine's to the last bit
   const rolled = table
     .groupby("modelId", "taskId")
     .derive({ _taskTrials: op.count() })
     .ungroup()
     .derive({
-      _share: (d: Record<string, unknown>) => 1 / (d._taskTrials as number),
-      _pErr: (d: Record<string, unknown>) =>
-        d.pCorrect != null ? 1 - (d.pCorrect as number) : 0,
       _pMiss: (d: Record<string, unknown>) => d.pCorrect == null ? 1 : 0,
       _parseFail: (d: Record<string, unknown>) => d.parseOk ? 0 : 1,
     })
     .groupby("modelId", "severity", "trueClass", "predClass", "action")
     .rollup({
       n: op.count(),
-      pErrorSum: op.sum("_pErr"),
+      pCorrects: op.array_agg("pCorrect"),
       pMissing: op.sum("_pMiss"),
       parseFailures: op.sum("_parseFail"),
-      taskShare: op.sum("_share"),
+      trials: op.array_agg("_taskTrials"),
     });
   const rows = rolled.objects() as Array<Record<string, unknown>>;
-  return sortStats(rows.map((r) => ({
-    modelId: r.modelId as string,
-    severity: r.severity as Severity,
-    trueClass: r.trueClass as string,
-    predClass: r.predClass as string,
-    action: r.action as Action,
-    n: r.n as number,
-    pErrorSum: r.pErrorSum as number,
-    pMissing: r.pMissing as number,
-    parseFailures: r.parseFailures as number,
-    taskShare: r.taskShare as number,
-  })));
+  return sortStats(rows.map((r) => {
+    const pError = new ComplementSum();
+    for (const p of r.pCorrects as Array<number | null>) {
+      if (p != null) pError.add(p);
+    }
+    const trials = new Map<number, number>();
+    for (const k of r.trials as number[]) {
+      trials.set(k, (trials.get(k) ?? 0) + 1);
+    }
+    return {
+      modelId: r.modelId as string,
+      severity: r.severity as Severity,
+      trueClass: r.trueClass as string,
+      predClass: r.predClass as string,
+      action: r.action as Action,
+      n: r.n as number,
+      pErrorSum: pError.value(),
+      pMissing: r.pMissing as number,
+      parseFailures: r.parseFailures as number,
+      taskShare: reciprocalSum(trials),
+    };
+  }));
 }

@@ -10,3 +10,4 @@ export * from "./normal_quantile.ts";
 export * from "./rate.ts";
 export * from "./sampling.ts";
 export * from "./clopper_pearson.ts";
+export * from "./exact_sum.ts";

@@ -30,11 +30,14 @@ import {
 } from "./_key_partitions.ts";
 import {
   type Cell,
+  emptyCell,
   type JsonlStats,
   KeyLog,
   StatsBuilder,
+  statsOfCells,
 } from "./_stats_builder.ts";
-import { sortStats } from "../metrics/sufficient_stats.ts";
+import type { Action } from "../metrics/sufficient_stats.ts";
+import type { Severity } from "../costs/severity.ts";
 import {
   WASM_LOG_ENTRIES,
   WASM_STATUS,
@@ -253,7 +256,7 @@ export async function readLinesWasm(
     for (const [i, c] of cells.entries()) {
       const k = wasm.counts(i);
       c.n += k.n;
-      c.pErrorSum += k.pErrorSum;
+      c.pError.addUnits(k.pErrorUnits);
       c.pMissing += k.pMissing;
       c.parseFailures += k.parseFailures;
     }
@@ -324,8 +327,13 @@ export interface SegmentResult {
   readonly trouble: string | null;
   readonly lines: number;
   readonly decisions: number;
-  /** [modelId, severity, trueClass, predClass, action, n, pErrorSum, pMissing, parseFailures] */
-  readonly cells: Array<[string, string, string, string, string, ...number[]]>;
+  /**
+   * [modelId, severity, trueClass, predClass, action, n, the exact sum of
+   * 1 - pCorrect in units of 2^-53, pMissing, parseFailures]
+   */
+  readonly cells: Array<
+    [string, string, string, string, string, number, bigint, number, number]
+  >;
   readonly firstRun: string | null;
   readonly repeatedTasks: boolean;
   /** The segment's decision keys, sorted into partitions. */
@@ -409,7 +417,7 @@ export async function readSegment(
       c.predClass,
       c.action,
       c.n,
-      c.pErrorSum,
+      c.pError.units,
       c.pMissing,
       c.parseFailures,
     ]),
@@ -469,25 +477,20 @@ export async function parallelJsonlStats(
       const key = JSON.stringify(row.slice(0, 5));
       let c = cells.get(key);
       if (c === undefined) {
-        c = {
-          modelId: row[0],
-          severity: row[1],
-          trueClass: row[2],
-          predClass: row[3],
-          action: row[4],
-          n: 0,
-          pErrorSum: 0,
-          pMissing: 0,
-          parseFailures: 0,
-          taskShare: 0,
-        } as Cell;
+        c = emptyCell(
+          row[0],
+          row[1] as Severity,
+          row[2],
+          row[3],
+          row[4] as Action,
+        );
         cells.set(key, c);
         list.push(c);
       }
-      c.n += row[5] as number;
-      c.pErrorSum += row[6] as number;
-      c.pMissing += row[7] as number;
-      c.parseFailures += row[8] as number;
+      c.n += row[5];
+      c.pError.addUnits(row[6]);
+      c.pMissing += row[7];
+      c.parseFailures += row[8];
     }
     decisions += r.decisions;
     lines += r.lines;
@@ -568,6 +571,6 @@ export async function parallelJsonlStats(
   } finally {
     stopWorkers(team);
   }
-  for (const c of list) c.taskShare = c.n;
-  return { stats: sortStats(list), decisions };
+  // a clean file read in segments has one trial per task: taskShare = n
+  return { stats: statsOfCells(list), decisions };
 }

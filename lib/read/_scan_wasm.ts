@@ -94,7 +94,8 @@ export const WASM_STATUS = {
 /** The counts of one WebAssembly cell. */
 export interface WasmCellCounts {
   readonly n: number;
-  readonly pErrorSum: number;
+  /** The exact sum of 1 - pCorrect, in units of 2^-53 (see lib/math/exact_sum.ts). */
+  readonly pErrorUnits: bigint;
   readonly pMissing: number;
   readonly parseFailures: number;
 }
@@ -124,7 +125,7 @@ export interface WasmCellCounts {
  * // t1 is read; t2's pCorrect of 2 is JavaScript's to refuse
  * assert.equal(wasm.run(0, bytes.length, true), WASM_STATUS.javascript);
  * assert.equal(wasm.lines, 1);
- * assert.deepEqual(wasm.counts(0), { n: 1, pErrorSum: 0.75, pMissing: 0, parseFailures: 0 });
+ * assert.deepEqual(wasm.counts(0), { n: 1, pErrorUnits: 3n * 2n ** 51n, pMissing: 0, parseFailures: 0 });
  * ```
  */
 export class WasmScan {
@@ -302,9 +303,14 @@ export class WasmScan {
   /** The counts of cell `i`. */
   counts(i: number): WasmCellCounts {
     const at = (CELL_BASE + CELL_SIZE * i) >> 3;
+    const word = at * 2;
+    // a 64-bit sum and its carries past 2^64
+    const units = BigInt(this.#i32[word + 8] >>> 0) +
+      (BigInt(this.#i32[word + 9] >>> 0) << 32n) +
+      (BigInt(this.#i32[word + 5] >>> 0) << 64n);
     return {
       n: this.#f64[at + 3],
-      pErrorSum: this.#f64[at + 4],
+      pErrorUnits: units,
       pMissing: this.#f64[at + 5],
       parseFailures: this.#f64[at + 6],
     };

@@ -28,7 +28,11 @@
 ;;   0x1800 vocabulary bytes
 ;;   0x2000 the first runId of the segment (up to 1 KiB)
 ;;   0x2400 cell slots (4096 i32: cell + 1), 0x6400 slot hashes
-;;   0xA400 cells (2048 x 56 bytes), 0x26400 cell key bytes (64 KiB)
+;;   0xA400 cells (2048 x 56 bytes: code, key address, model, gold and
+;;     predicted lengths (i32), the carries of the 1 - pCorrect sum (i32),
+;;     n (f64), the sum of 1 - pCorrect in units of 2^-53 modulo 2^64
+;;     (i64), pMissing and parseFailures (f64)), 0x26400 cell key bytes
+;;     (64 KiB)
 ;;   0x36400 ROLES: the fields the statistics read (16 i32): 0 run, 1
 ;;     model, 2 task, 3 gold, 4 predicted, 5 trial, 6 severity, 7 action,
 ;;     8 parseOk, 9 pCorrect
@@ -592,8 +596,9 @@
     (i32.store offset=8 (local.get $c) (local.get $m))
     (i32.store offset=12 (local.get $c) (local.get $t))
     (i32.store offset=16 (local.get $c) (local.get $p))
+    (i32.store offset=20 (local.get $c) (i32.const 0))
     (f64.store offset=24 (local.get $c) (f64.const 0))
-    (f64.store offset=32 (local.get $c) (f64.const 0))
+    (i64.store offset=32 (local.get $c) (i64.const 0))
     (f64.store offset=40 (local.get $c) (f64.const 0))
     (f64.store offset=48 (local.get $c) (f64.const 0))
     (i32.store (i32.add (global.get $SLOT_CELL) (i32.shl (call $ld (global.get $MISS_SLOT)) (i32.const 2)))
@@ -620,7 +625,7 @@
   (func (export "run") (param $b i32) (param $filled i32) (param $eof i32)
         (result i32)
     (local $end i32) (local $nl i32) (local $cell i32) (local $c i32) (local $lines i32)
-    (local $log i32) (local $rs i32) (local $re i32)
+    (local $log i32) (local $rs i32) (local $re i32) (local $u i64) (local $sum i64)
     (block $stop (result i32)
       (loop $line
         (if (i32.ge_u (local.get $b) (local.get $filled)) (then (br $stop (i32.const 0))))
@@ -656,9 +661,18 @@
         (f64.store offset=24 (local.get $c) (f64.add (f64.load offset=24 (local.get $c)) (f64.const 1)))
         (if (i32.eq (call $roleState (global.get $R_P)) (i32.const 1))
           (then (f64.store offset=40 (local.get $c) (f64.add (f64.load offset=40 (local.get $c)) (f64.const 1))))
-          (else (f64.store offset=32 (local.get $c)
-                  (f64.add (f64.load offset=32 (local.get $c))
-                           (f64.sub (f64.const 1) (call $roleNum (global.get $R_P)))))))
+          (else
+            ;; 1 - pCorrect in units of 2^-53, an integer in [0, 2^53] (see
+            ;; lib/math/exact_sum.ts), added exactly: a 64-bit sum at 32 and
+            ;; its carries at 20
+            (local.set $u (i64.trunc_f64_u
+              (f64.mul (f64.sub (f64.const 1) (call $roleNum (global.get $R_P)))
+                       (f64.const 9007199254740992))))
+            (local.set $sum (i64.add (i64.load offset=32 (local.get $c)) (local.get $u)))
+            (i64.store offset=32 (local.get $c) (local.get $sum))
+            (if (i64.lt_u (local.get $sum) (local.get $u))
+              (then (i32.store offset=20 (local.get $c)
+                      (i32.add (i32.load offset=20 (local.get $c)) (i32.const 1)))))))
         (if (i32.eqz (call $roleCode (global.get $R_PARSE_OK)))
           (then (f64.store offset=48 (local.get $c) (f64.add (f64.load offset=48 (local.get $c)) (f64.const 1)))))
         ;; a trial other than 0, or another run: tasks repeat

@@ -18,6 +18,7 @@ import {
   ROLE_WORDS,
 } from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
+import { ComplementSum, reciprocalSum } from "../math/exact_sum.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -34,10 +35,53 @@ export interface Cell {
   predClass: string;
   action: Action;
   n: number;
-  pErrorSum: number;
+  /** The exact sum of 1 - pCorrect, rounded once in {@linkcode statsOfCells}. */
+  pError: ComplementSum;
   pMissing: number;
   parseFailures: number;
-  taskShare: number;
+  /**
+   * Decisions of the cell by the trials of their task (k to count), or
+   * null when every task has one trial (`taskShare` = `n`).
+   */
+  trials: Map<number, number> | null;
+}
+
+/** A new cell, with no decisions. */
+export function emptyCell(
+  modelId: string,
+  severity: Severity,
+  trueClass: string,
+  predClass: string,
+  action: Action,
+): Cell {
+  return {
+    modelId,
+    severity,
+    trueClass,
+    predClass,
+    action,
+    n: 0,
+    pError: new ComplementSum(),
+    pMissing: 0,
+    parseFailures: 0,
+    trials: null,
+  };
+}
+
+/** The statistics of cells, each sum rounded once, in canonical order. */
+export function statsOfCells(cells: readonly Cell[]): StatsRow[] {
+  return sortStats(cells.map((c) => ({
+    modelId: c.modelId,
+    severity: c.severity,
+    trueClass: c.trueClass,
+    predClass: c.predClass,
+    action: c.action,
+    n: c.n,
+    pErrorSum: c.pError.value(),
+    pMissing: c.pMissing,
+    parseFailures: c.parseFailures,
+    taskShare: c.trials === null ? c.n : reciprocalSum(c.trials),
+  })));
 }
 
 // the words behind the scanner's codes: the schema's values of the fields
@@ -100,18 +144,13 @@ export class StatsBuilder {
     const inner = gold * CLASS_IDS + pred;
     let c = byClass.get(inner);
     if (c === undefined) {
-      c = {
-        modelId: this.models.strings[model],
-        severity: SEVERITY_WORDS[severity],
-        trueClass: this.classes.strings[gold],
-        predClass: this.classes.strings[pred],
-        action: ACTION_WORDS[action],
-        n: 0,
-        pErrorSum: 0,
-        pMissing: 0,
-        parseFailures: 0,
-        taskShare: 0,
-      };
+      c = emptyCell(
+        this.models.strings[model],
+        SEVERITY_WORDS[severity],
+        this.classes.strings[gold],
+        this.classes.strings[pred],
+        ACTION_WORDS[action],
+      );
       byClass.set(inner, c);
       this.list.push(c);
     }
@@ -172,7 +211,7 @@ export class StatsBuilder {
   #count(c: Cell, pCorrect: number | null, parseOk: boolean): void {
     c.n++;
     if (pCorrect === null) c.pMissing++;
-    else c.pErrorSum += 1 - pCorrect;
+    else c.pError.add(pCorrect);
     if (!parseOk) c.parseFailures++;
     this.decisions++;
   }
@@ -280,13 +319,15 @@ export class StatsBuilder {
 
   finish(): JsonlStats {
     if (this.repeatedTasks) {
+      for (const c of this.list) c.trials = new Map();
       for (const byTask of this.tasks.values()) {
         for (const trials of byTask.values()) {
-          for (const c of trials) c.taskShare += 1 / trials.length;
+          const k = trials.length;
+          for (const c of trials) c.trials!.set(k, (c.trials!.get(k) ?? 0) + 1);
         }
       }
-    } else for (const c of this.list) c.taskShare = c.n;
-    return { stats: sortStats(this.list), decisions: this.decisions };
+    }
+    return { stats: statsOfCells(this.list), decisions: this.decisions };
   }
 }
 

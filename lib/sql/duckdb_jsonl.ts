@@ -40,6 +40,7 @@ import {
 import {
   duplicateDecisionsSql,
   invalidDecisionSql,
+  pErrorUnitsSql,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { jsonlStatsFile } from "../read/jsonl_stats.ts";
@@ -368,11 +369,11 @@ ${
       : "SELECT"
   } modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  ${pErrorUnitsSql()} AS pErrorUnits,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN bad THEN 1 ELSE 0 END) AS invalidRows,
-  ${perTask ? "SUM(1.0E0 / taskTrials)" : "COUNT(*) * 1.0E0"} AS taskShare,
+  ${perTask ? "taskTrials" : "1"} AS taskTrials,
   kh, costKh,
   MIN(kOther), MAX(kOther), COUNT(kOther),
   MIN(costOther), MAX(costOther), COUNT(costOther),
@@ -380,7 +381,9 @@ ${
   COUNT(DISTINCT dh) AS decisionHashes, COUNT(DISTINCT th) AS taskHashes,
   GROUPING(kh) AS total
 FROM ${perTask ? "withTrials" : "checked"}
-GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, action), ())`;
+GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, action${
+    perTask ? ", taskTrials" : ""
+  }), ())`;
 }
 
 // trials per (modelId, taskId) by a GROUP BY joined back: the second query,
@@ -416,8 +419,8 @@ export interface DuckDBJsonlOptions extends DuckDBOptions {
 /**
  * Build sufficient statistics from a JSONL run export with DuckDB.
  *
- * Equal to `jsonlStatsFile(path)` (counts exactly, `pErrorSum` up to the
- * order of floating-point addition) for every file it accepts, and throws
+ * Equal to `jsonlStatsFile(path)`, to the last bit (the sums are exact and
+ * rounded once, see `statsRowsOfSql`), for every file it accepts, and throws
  * the same error for every file it refuses, because a file failing any
  * check is read again by the line loader (see the module notes).
  *
@@ -517,17 +520,10 @@ export async function duckdbJsonlStats(
         if (toNumber(repeated[0]) > 0) return "a decision key repeats";
       }
       if (tasks !== n) result = await scan(true);
-      // the groups are per key list too: add up the rows of each statistics cell
-      const cells = new Map<string, unknown[]>();
-      for (const r of result.filter((r) => Number(r[r.length - 1]) === 0)) {
-        const key = JSON.stringify(r.slice(0, 5));
-        const cell = cells.get(key);
-        if (cell === undefined) cells.set(key, r.slice(0, 11));
-        else {for (let i = 5; i < 11; i++) {
-            cell[i] = toNumber(cell[i]) + toNumber(r[i]);
-          }}
-      }
-      rows = [...cells.values()];
+      // the groups are per key list too: statsRowsOfSql adds up the rows
+      // of each statistics cell, exactly
+      rows = result.filter((r) => Number(r[r.length - 1]) === 0)
+        .map((r) => r.slice(0, 11));
     } catch (error) {
       return `DuckDB refused the file: ${(error as Error).message}`;
     }

@@ -294,9 +294,9 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  * Build sufficient statistics from a Parquet or CSV run export with DuckDB,
  * without loading the rows into JavaScript.
  *
- * The result equals `decisionStats(await loadDecisions(path))` (counts
- * exactly, `pErrorSum` up to the order of floating-point addition) for every
- * file both accept. One scan runs `decisionCellsSql` (no window; when some
+ * The result equals `decisionStats(await loadDecisions(path))`, to the
+ * last bit (the sums are exact and rounded once, see `statsRowsOfSql`), for
+ * every file both accept, at any number of DuckDB threads. One scan runs `decisionCellsSql` (no window; when some
  * model has several runIds or trial values, {@linkcode decisionStatsSql}
  * runs after it for `taskShare`), which also
  * counts rows failing the checks of `DECISION_CHECKS`; when any fails, the

@@ -40,9 +40,16 @@
  * - NaN: DuckDB and Spark order NaN above every number, Trino makes every
  *   comparison with NaN false. The checks are written `NOT (x BETWEEN lo AND
  *   hi)`, which flags NaN on all three.
- * - Floating-point sums depend on the order of addition, which differs
- *   between engines and between runs with several threads: `pErrorSum`
- *   agrees to about 1e-12 relative, not bit for bit.
+ * - No float is summed: floating-point sums depend on the order of
+ *   addition, which differs between engines and between runs with several
+ *   threads. Each 1 - pCorrect is a whole number of units of 2^-53 (see
+ *   lib/math/exact_sum.ts), cast to BIGINT and summed as an integer
+ *   (HUGEINT in DuckDB, `numeric` in PostgreSQL, exact in both; a 64-bit
+ *   integer in SQLite, Spark and Trino, which holds the sum of 1,024
+ *   probabilities of 0 and more of larger ones, and overflows with an
+ *   error past it). `taskShare` comes back as counts per number of trials.
+ *   {@linkcode statsRowsOfSql} rounds each sum once, so every engine gives
+ *   the same statistics to the last bit.
  *
  * @module
  */
@@ -65,6 +72,7 @@ import {
   sqlNullWhen,
 } from "../decision/schema_sql.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
+import { reciprocalSum, roundUnits } from "../math/exact_sum.ts";
 
 export type { DecisionCheck };
 
@@ -78,6 +86,29 @@ export type { DecisionCheck };
  * infinities).
  */
 export const DECISION_CHECKS: readonly DecisionCheck[] = decisionChecks();
+
+/**
+ * The ANSI SQL sum of 1 - pCorrect over rows that state it, in units of
+ * 2^-53: each term is a whole number in [0, 2^53] (see
+ * lib/math/exact_sum.ts), so the cast to BIGINT is exact and so is the
+ * integer sum; 0 when no row states pCorrect. A pCorrect outside [0, 1]
+ * adds nothing (its row fails a row check).
+ *
+ * @returns The aggregate expression.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pErrorUnitsSql } from "./duckdb_stats_sql.ts";
+ *
+ * assert.match(pErrorUnitsSql(), /CAST\(\(1\.0E0 - pCorrect\) \* 9007199254740992\.0E0 AS BIGINT\)/);
+ * ```
+ */
+export function pErrorUnitsSql(): string {
+  // a pCorrect outside [0, 1] (NaN included) fails a row check, which
+  // refuses the result; here it adds nothing, rather than fail the cast
+  return "COALESCE(SUM(CASE WHEN pCorrect BETWEEN 0 AND 1 THEN CAST((1.0E0 - pCorrect) * 9007199254740992.0E0 AS BIGINT) END), 0)";
+}
 
 /**
  * One ANSI SQL predicate that is TRUE for a row failing any of
@@ -101,17 +132,17 @@ export function invalidDecisionSql(): string {
  * The ANSI SQL query for sufficient statistics, with a count of bad rows.
  *
  * One scan of the relation, grouped by (modelId, severity, trueClass,
- * predClass, action); per group: `n` = count(*), `pErrorSum` = sum of
- * 1 - pCorrect over rows that state it (0 when none do), `pMissing` = rows
- * with null pCorrect, `parseFailures` = rows whose output did not parse,
- * `invalidRows` = rows failing {@linkcode DECISION_CHECKS}, and
- * `taskShare` = the sum of 1 / (rows of the same modelId and taskId), from a
- * window count, so a task's trials count as one task. A caller must refuse
- * the result when any `invalidRows` is not 0. This is the same table
- * `decisionStats` builds with Arquero (columns in this order; read them by
- * position, see the module notes on Trino). Numbers are made floating point
- * by arithmetic with a float literal (`1.0E0 - pCorrect`), not by a cast:
- * type names differ between engines.
+ * predClass, action) and by `taskTrials`, the rows of the same modelId and
+ * taskId (a window count); per group: `n` = count(*), `pErrorUnits` = the
+ * sum of 1 - pCorrect over rows that state it, in units of 2^-53
+ * ({@linkcode pErrorUnitsSql}), `pMissing` = rows with null pCorrect,
+ * `parseFailures` = rows whose output did not parse, `invalidRows` = rows
+ * failing {@linkcode DECISION_CHECKS}, and `taskTrials`. A caller must
+ * refuse the result when any `invalidRows` is not 0. A cell's groups add up
+ * to the table `decisionStats` builds with Arquero, its `taskShare` being
+ * the sum of n / taskTrials over them, so a task's trials count as one
+ * task: {@linkcode statsRowsOfSql} adds them exactly (columns in this
+ * order; read them by position, see the module notes on Trino).
  *
  * @param relation The relation to scan: a table or view name, or a table
  * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
@@ -123,7 +154,7 @@ export function invalidDecisionSql(): string {
  * import { decisionStatsSql } from "./duckdb_stats_sql.ts";
  *
  * const sql = decisionStatsSql("read_parquet('a.parquet')");
- * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action/);
+ * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action, taskTrials/);
  * assert.match(sql, /FROM read_parquet\('a\.parquet'\)/);
  * ```
  */
@@ -131,26 +162,32 @@ export function decisionStatsSql(relation = "decisions"): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  ${pErrorUnitsSql()} AS pErrorUnits,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}
     THEN 1 ELSE 0 END) AS invalidRows,
-  SUM(1.0E0 / taskTrials) AS taskShare
+  taskTrials
 FROM (
   SELECT *, COUNT(*) OVER (PARTITION BY modelId, taskId) AS taskTrials
   FROM ${relation}
 ) withTrials
-GROUP BY modelId, severity, trueClass, predClass, action`;
+GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
 }
 
 /**
- * The sufficient statistics in a result of {@linkcode decisionStatsSql}, read
- * by its column order (every engine returns the same columns; their numeric
- * types differ, so a number reader is given).
+ * The sufficient statistics in a result of {@linkcode decisionStatsSql} or
+ * of the cell queries, read by its column order (every engine returns the
+ * same columns; their numeric types differ, so a number reader is given).
+ *
+ * The rows of one cell (one per number of trials of its tasks) are added
+ * up exactly: the counts as numbers, `pErrorUnits` as a BigInt, and
+ * `taskShare` as the rational sum of n / taskTrials; each sum is then
+ * rounded once (see lib/math/exact_sum.ts), so the result does not depend
+ * on the engine, its threads or the order of the rows.
  *
  * @param rows The result rows, as arrays in the query's column order.
- * @param num Reads one numeric cell (a BigInt, a numeric string, a number).
+ * @param num Reads one count (a BigInt, a numeric string, a number).
  * @returns The statistics rows, sorted as {@linkcode sortStats} sorts them.
  *
  * @example
@@ -158,29 +195,63 @@ GROUP BY modelId, severity, trueClass, predClass, action`;
  * import assert from "node:assert/strict";
  * import { statsRowsOfSql } from "./duckdb_stats_sql.ts";
  *
- * const [row] = statsRowsOfSql(
- *   [["m", "HIGH", "X", "MATCH", "auto", 2n, "0.5", 0n, 0n, 0n, "2"]],
- *   Number,
- * );
- * assert.equal(row.n, 2);
- * assert.equal(row.pErrorSum, 0.5);
+ * // one cell: a decision of a task with one trial (1 - pCorrect = 0.5), and
+ * // two of tasks with three trials (0.25 each), as 2^-53 units
+ * const [row] = statsRowsOfSql([
+ *   ["m", "HIGH", "X", "MATCH", "auto", 1n, 2n ** 52n, 0n, 0n, 0n, 1n],
+ *   ["m", "HIGH", "X", "MATCH", "auto", 2n, "4503599627370496", 0n, 0n, 0n, 3n],
+ * ], Number);
+ * assert.equal(row.n, 3);
+ * assert.equal(row.pErrorSum, 1);
+ * assert.equal(row.taskShare, 1.6666666666666667); // 1 + 2/3, rounded once
  * ```
  */
 export function statsRowsOfSql(
   rows: readonly (readonly unknown[])[],
   num: (v: unknown) => number,
 ): StatsRow[] {
-  return sortStats(rows.map((r) => ({
-    modelId: String(r[0]),
-    severity: String(r[1]) as Severity,
-    trueClass: String(r[2]),
-    predClass: String(r[3]),
-    action: String(r[4]) as Action,
-    n: num(r[5]),
-    pErrorSum: num(r[6]),
-    pMissing: num(r[7]),
-    parseFailures: num(r[8]),
-    taskShare: num(r[10]),
+  const cells = new Map<string, {
+    key: readonly unknown[];
+    n: number;
+    units: bigint;
+    pMissing: number;
+    parseFailures: number;
+    trials: Map<number, number>;
+  }>();
+  for (const r of rows) {
+    const key = r.slice(0, 5).map(String);
+    const id = JSON.stringify(key);
+    let c = cells.get(id);
+    if (c === undefined) {
+      c = {
+        key,
+        n: 0,
+        units: 0n,
+        pMissing: 0,
+        parseFailures: 0,
+        trials: new Map(),
+      };
+      cells.set(id, c);
+    }
+    const n = num(r[5]);
+    c.n += n;
+    c.units += BigInt(String(r[6]));
+    c.pMissing += num(r[7]);
+    c.parseFailures += num(r[8]);
+    const k = num(r[10]);
+    c.trials.set(k, (c.trials.get(k) ?? 0) + n);
+  }
+  return sortStats([...cells.values()].map((c) => ({
+    modelId: String(c.key[0]),
+    severity: String(c.key[1]) as Severity,
+    trueClass: String(c.key[2]),
+    predClass: String(c.key[3]),
+    action: String(c.key[4]) as Action,
+    n: c.n,
+    pErrorSum: roundUnits(c.units),
+    pMissing: c.pMissing,
+    parseFailures: c.parseFailures,
+    taskShare: reciprocalSum(c.trials),
   })));
 }
 
@@ -221,7 +292,8 @@ FROM (
  * group's values and aggregates (least, greatest, counts) instead of to
  * every row, so a group's `invalidRows` is its size when any of its rows
  * fails a check. The same columns in the same order as `decisionStatsSql`
- * except that `taskShare` is `n`, followed by the least and greatest `runId`
+ * except that `taskTrials` is 1 (read as: `taskShare` = `n`), with one row
+ * per cell, followed by the least and greatest `runId`
  * and `trial` of each cell (runId is grouped, not aggregated: the least
  * and greatest of a text column per row cost PostgreSQL more than one
  * more key to hash).
@@ -297,7 +369,7 @@ export function decisionCellsSql(
  * assert.match(sql, /0 AS invalidRows/);
  * assert.match(sql, /GROUP BY runId, modelId, severity, trueClass, predClass, action\n/);
  * assert.match(sql, /MIN\(runLo COLLATE "C"\)/);
- * assert.doesNotMatch(sql, /pCorrect BETWEEN|OVER/);
+ * assert.doesNotMatch(sql, /NOT \(pCorrect BETWEEN|OVER/);
  * ```
  */
 export function decisionCellsWithoutChecksSql(
@@ -312,7 +384,7 @@ export function decisionCellsWithoutChecksSql(
  * and whose runIds per model are known from elsewhere (an index): one
  * `GROUP BY` on the cell key, the bare aggregate and the greatest `trial`,
  * in the column order of {@linkcode decisionCellsWithoutChecksSql} up to
- * `taskShare` (= `n`), then `MAX(trial)` as column 11. With the rows'
+ * `taskTrials` (1: `taskShare` = `n`), then `MAX(trial)` as column 11. With the rows'
  * `trial` >= 0, a greatest trial of 0 in every cell means one trial value.
  *
  * @param relation The relation to scan. Default: `decisions`.
@@ -332,11 +404,11 @@ export function decisionCellsByKeySql(relation = "decisions"): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+  ${pErrorUnitsSql()} AS pErrorUnits,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   0 AS invalidRows,
-  COUNT(*) * 1.0E0 AS taskShare,
+  1 AS taskTrials,
   MAX(trial) AS trialHi
 FROM ${relation}
 GROUP BY modelId, severity, trueClass, predClass, action`;
@@ -357,16 +429,16 @@ function cellsQuery(
     : `    CASE WHEN ${bad}\n      THEN COUNT(*) ELSE 0 END AS invalidRows,\n`;
   return `SELECT
   modelId, severity, trueClass, predClass, action,
-  SUM(n) AS n, SUM(pErrorSum) AS pErrorSum, SUM(pMissing) AS pMissing,
+  SUM(n) AS n, SUM(pErrorUnits) AS pErrorUnits, SUM(pMissing) AS pMissing,
   SUM(parseFailures) AS parseFailures, ${
     bad === null ? "0" : "SUM(invalidRows)"
   } AS invalidRows,
-  SUM(n) * 1.0E0 AS taskShare,
+  1 AS taskTrials,
   MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
 FROM (
   SELECT modelId, severity, trueClass, predClass, action,
     COUNT(*) AS n,
-    COALESCE(SUM(1.0E0 - pCorrect), 0) AS pErrorSum,
+    ${pErrorUnitsSql()} AS pErrorUnits,
     COUNT(*) - COUNT(pCorrect) AS pMissing,
     SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
 ${invalid}    runId AS runLo, runId AS runHi,

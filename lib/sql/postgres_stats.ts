@@ -531,8 +531,8 @@ export function pgFlatRow(found: Record<string, unknown>): FlatDecisionRow {
  * Build sufficient statistics from a decisions table in PostgreSQL, without
  * reading its rows into JavaScript.
  *
- * The result equals `decisionStats` of the same rows loaded from a file
- * (counts exactly, `pErrorSum` up to the order of floating-point addition).
+ * The result equals `decisionStats` of the same rows loaded from a file, to
+ * the last bit (the sums are exact and rounded once, see `statsRowsOfSql`).
  * The columns are checked first (names and types, see
  * {@linkcode postgresRelation}); one scan with one `GROUP BY` and no window
  * runs `decisionCellsSql`, which also counts rows failing `DECISION_CHECKS`;
