@@ -124,21 +124,3 @@ export function checkClassList(
   }
   return list as FailureClass[];
 }
-
-/** Neumaier's compensated running sum, so many small amounts add up exactly enough. */
-export class Sum {
-  #sum = 0;
-  #c = 0;
-  /** Add a finite value. */
-  add(x: number): void {
-    const t = this.#sum + x;
-    this.#c += Math.abs(this.#sum) >= Math.abs(x)
-      ? (this.#sum - t) + x
-      : (x - t) + this.#sum;
-    this.#sum = t;
-  }
-  /** The sum so far. */
-  get value(): number {
-    return this.#sum + this.#c;
-  }
-}

@@ -6,7 +6,8 @@
  */
 
 import type { CostCompleteness } from "./cost_evidence.ts";
-import { checkCostRow, sameLength, Sum } from "./_columns.ts";
+import { checkCostRow, sameLength } from "./_columns.ts";
+import { DoubleSum } from "../math/exact_sum.ts";
 
 /** The two flattened cost columns of a decision table. */
 export interface CostColumns {
@@ -89,9 +90,9 @@ export function costTotals(columns: CostColumns): CostTotals {
     unavailable: 0,
     not_applicable: 0,
   };
-  const complete = new Sum();
-  const partial = new Sum();
-  const observed = new Sum();
+  const complete = new DoubleSum();
+  const partial = new DoubleSum();
+  const observed = new DoubleSum();
   for (let i = 0; i < n; i++) {
     const state = checkCostRow(costCompleteness[i], costUsd[i], i, action);
     counts[state]++;

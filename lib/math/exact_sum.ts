@@ -254,3 +254,85 @@ export function reciprocalSum(
   for (const [k, c] of byK) num += c * (den / BigInt(k));
   return roundRational(num, den);
 }
+
+/**
+ * The exact sum of finite doubles, independent of the order they come in,
+ * rounded once to the nearest double (ties to even). Each value is split
+ * into its 53-bit integer mantissa and its exponent; the mantissas are
+ * summed per exponent as integers, and the sums combined over the smallest
+ * exponent seen. Every double is a multiple of 2^-1074, so the total is an
+ * integer multiple of the smallest exponent's power of two: a result in the
+ * subnormal range is exact, and a normal one is rounded once by `Number()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DoubleSum } from "./exact_sum.ts";
+ *
+ * const s = new DoubleSum();
+ * for (const x of [0.1, 0.2, 0.3, 1e20, -1e20]) s.add(x);
+ * assert.equal(s.value, 0.6); // 0.1 + 0.2 + 0.3 in floats gives 0.6000000000000001, and 1e20 swallows them
+ * const t = new DoubleSum();
+ * for (const x of [-1e20, 0.3, 1e20, 0.2, 0.1]) t.add(x);
+ * assert.equal(t.value, s.value);
+ * ```
+ */
+export class DoubleSum {
+  // signed mantissa sums by binary exponent (value = mantissa * 2^exponent)
+  readonly #byExponent = new Map<number, bigint>();
+  readonly #view = new DataView(new ArrayBuffer(8));
+
+  /**
+   * Add a finite value.
+   *
+   * @param x The value.
+   * @throws {RangeError} When `x` is not finite.
+   */
+  add(x: number): void {
+    if (!Number.isFinite(x)) {
+      throw new RangeError(`DoubleSum adds finite values, got ${x}`);
+    }
+    if (x === 0) return;
+    this.#view.setFloat64(0, x);
+    const hi = this.#view.getUint32(0);
+    const lo = this.#view.getUint32(4);
+    const biased = (hi >>> 20) & 0x7ff;
+    const top = hi & 0xfffff;
+    // a normal value has the hidden leading bit; a subnormal has exponent 1
+    let mantissa = (BigInt(biased === 0 ? top : top | 0x100000) << 32n) |
+      BigInt(lo);
+    if (hi >>> 31) mantissa = -mantissa;
+    const exponent = Math.max(biased, 1) - 1075;
+    this.#byExponent.set(
+      exponent,
+      (this.#byExponent.get(exponent) ?? 0n) + mantissa,
+    );
+  }
+
+  /** The sum so far, rounded once (0 for none). */
+  get value(): number {
+    let low = Infinity;
+    for (const [e, m] of this.#byExponent) if (m !== 0n && e < low) low = e;
+    if (low === Infinity) return 0;
+    let total = 0n;
+    for (const [e, m] of this.#byExponent) {
+      if (m !== 0n) total += m << BigInt(e - low);
+    }
+    if (total === 0n) return 0;
+    // keep 64 bits and a sticky bit for the rest (a total of many bits would
+    // overflow Number() before its scaling brought it back into range);
+    // Number() then rounds once, and scaling by a power of two is exact in
+    // the normal range; a subnormal total is short, and exact to begin with
+    const negative = total < 0n;
+    let magnitude = negative ? -total : total;
+    const extra = magnitude.toString(2).length - 64;
+    if (extra > 0) {
+      const rest = magnitude & ((1n << BigInt(extra)) - 1n);
+      magnitude = (magnitude >> BigInt(extra)) | (rest === 0n ? 0n : 1n);
+      low += extra;
+    }
+    const high = Math.max(0, low - 1000);
+    const x = Number(magnitude) * 2 ** (low - high) * 2 ** high;
+    return negative ? -x : x;
+  }
+}

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   ComplementSum,
   complementUnits,
+  DoubleSum,
   reciprocalSum,
   roundRational,
   roundUnits,
@@ -152,4 +153,48 @@ Deno.test("complementUnits() is a whole number for every p in [0, 1] and refuses
   );
   assert.throws(() => complementUnits(1.5), RangeError);
   assert.throws(() => complementUnits(NaN), RangeError);
+});
+
+// a signed double as an exact multiple of 2^-1074
+function signedScaled(x: number): bigint {
+  return x < 0 ? -scaled(-x) : scaled(x);
+}
+
+Deno.test("DoubleSum is the exact sum of finite doubles, rounded once, whatever their order (property, seed 20261203)", () => {
+  const value = fc.oneof(
+    fc.double({
+      noNaN: true,
+      noDefaultInfinity: true,
+      min: -1e300,
+      max: 1e300,
+    }),
+    fc.double({ noNaN: true, min: -1e-300, max: 1e-300 }),
+    fc.constantFrom(0.1, 0.2, 0.3, -0.1, 1e16, -1e16, 2 ** -1074, 5e-324),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(value, { maxLength: 40 }),
+      fc.integer(),
+      (xs, seed) => {
+        const s = new DoubleSum();
+        for (const x of xs) s.add(x);
+        const total = xs.reduce((a, x) => a + signedScaled(x), 0n);
+        const r = s.value;
+        // the nearest double to total * 2^-1074, compared as rationals
+        if (total === 0n) return r === 0;
+        const magnitude = total < 0n ? -total : total;
+        if ((total < 0n) !== (r < 0)) return false;
+        if (!isNearest(Math.abs(r), magnitude, 1n << 1074n)) return false;
+        // another order, the same bits
+        const order = xs.map((_, i) => i).sort((a, b) =>
+          ((Math.imul(seed, a + 1) ^ Math.imul(seed, b + 7)) & 2) - 1
+        );
+        const t = new DoubleSum();
+        for (const i of order.reverse()) t.add(xs[i]);
+        return Object.is(t.value, r);
+      },
+    ),
+    { seed: SEED, numRuns: 500 },
+  );
+  assert.throws(() => new DoubleSum().add(Infinity), /finite/);
 });
