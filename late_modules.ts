@@ -66,6 +66,7 @@ import "./lib/read/_jsonl_segment_worker.ts";
 
 // the engines (commands/_input.ts)
 import "./lib/sql/chdb_install.ts";
+import "./lib/sql/chdb_stats.ts";
 import "./lib/sql/duckdb_jsonl.ts";
 import "./lib/sql/duckdb_stats.ts";
 import "./lib/sql/postgres_stats.ts";
