@@ -95,6 +95,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   import: commandIn("./commands/import.ts", "importCommand"),
   "export-tasks": commandIn("./commands/export_tasks.ts", "exportTasksCommand"),
   "export-sql": commandIn("./commands/export_sql.ts", "exportSqlCommand"),
+  engine: commandIn("./commands/engine.ts", "engineCommand"),
   reproduce: commandIn("./commands/_reproduce_command.ts", "reproduceCommand"),
 };
 

@@ -29,6 +29,7 @@ import "./commands/calibrate.ts";
 import "./commands/compare.ts";
 import "./commands/contamination.ts";
 import "./commands/drift.ts";
+import "./commands/engine.ts";
 import "./commands/escalate.ts";
 import "./commands/export_sql.ts";
 import "./commands/export_tasks.ts";
@@ -64,6 +65,8 @@ import "./lib/read/parquet.ts";
 import "./lib/read/_jsonl_segment_worker.ts";
 
 // the engines (commands/_input.ts)
+import "./lib/sql/chdb_install.ts";
+import "./lib/sql/chdb_stats.ts";
 import "./lib/sql/duckdb_jsonl.ts";
 import "./lib/sql/duckdb_stats.ts";
 import "./lib/sql/postgres_stats.ts";

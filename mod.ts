@@ -50,7 +50,9 @@
  * with a value takes a string or a number (`ci: 0.9`). They are checked by
  * the same code as the flags, with the same errors. Flags that only choose
  * where or how output is written (`--json`, `--out`, `--force`) stay in the
- * command. Every option, by function:
+ * command. `engine` is `memory` (the default), `duckdb`, `chdb` (ClickHouse's
+ * embedded engine, once the CLI's `lossbook engine install chdb` has
+ * downloaded it) or `postgres`. Every option, by function:
  *
  * - `score`: `format`, `probability`, `engine`, `dsn`, `table`, `connectTimeout`, `queryTimeout`, `severity`,
  *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,

@@ -58,9 +58,13 @@ export interface InputOptions extends MappingOptions {
   lenient?: boolean;
 }
 
-/** Where statistics are computed: in memory, DuckDB or PostgreSQL. */
+/** Where statistics are computed: in memory, DuckDB, chdb or PostgreSQL. */
 export interface EngineOptions {
-  /** `memory` (default), `duckdb` or `postgres`. */
+  /**
+   * `memory` (default), `duckdb`, `chdb` (ClickHouse's embedded engine,
+   * installed by the CLI's `lossbook engine install chdb`; refused until
+   * then) or `postgres`.
+   */
   engine?: FlagValue;
   /** With `engine: "postgres"`: the connection string. */
   dsn?: FlagValue;

@@ -341,9 +341,9 @@ export const SCORING_FLAGS = {
   probability: PROBABILITY_OPTION,
   engine: {
     type: "string",
-    value: "memory|duckdb|postgres",
+    value: "memory|duckdb|chdb|postgres",
     doc:
-      "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files; every engine prints the same bytes: counts and the sums of probabilities are exact, rounded once",
+      "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; chdb reads one such file through ClickHouse's embedded engine, once 'lossbook engine install chdb' has downloaded it; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files; every engine prints the same bytes: counts and the sums of probabilities are exact, rounded once",
     byDefault: "memory",
   },
   dsn: {

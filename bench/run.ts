@@ -35,7 +35,8 @@
 //
 // The PostgreSQL cases use the server of LOSSBOOK_TEST_PG_DSN, else start a
 // throwaway one (scripts/pg_throwaway.sh); without psql or a server they are
-// skipped with a message, as pandas' cases are without pandas.
+// skipped with a message, as pandas' cases are without pandas, and the chdb
+// cases without chdb (deno task lossbook engine install chdb).
 import { parseArgs } from "node:util";
 import { defaultCacheDir } from "./_cache.ts";
 import type { CaseInfo, Context, Group } from "./_case.ts";
@@ -46,6 +47,7 @@ import {
   type Result,
   rssSource,
 } from "./_measure.ts";
+import { chdb } from "./cases/chdb.ts";
 import { denoBench } from "./cases/deno_bench.ts";
 import { duckdb } from "./cases/duckdb.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
@@ -72,6 +74,7 @@ export const GROUPS: readonly Group[] = [
   duckdb,
   postgres,
   explain,
+  chdb,
   denoBench,
 ];
 

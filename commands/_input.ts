@@ -78,7 +78,11 @@ export function sourceName(source: RunSource, position: number): string {
 export interface InputFlags extends MappingFlags {
   format?: string;
   probability?: string;
-  /** `memory` (default) or `duckdb`, for Parquet and CSV larger than memory. */
+  /**
+   * `memory` (default), `duckdb` (Parquet, CSV and JSONL larger than
+   * memory), `chdb` (the same files through ClickHouse's embedded engine,
+   * once installed) or `postgres`.
+   */
   engine?: string;
   /** `--pcorrect-from SOURCE`: which probability a log's decisions take. */
   "pcorrect-from"?: string;
@@ -476,7 +480,7 @@ async function readPaths(
     }
     if ((flags.engine ?? "memory") !== "memory") {
       throw new UsageError(
-        `--engine duckdb reads run exports (.parquet, .csv), not --format ${format}`,
+        `--engine ${flags.engine} reads run exports (.parquet, .csv, .jsonl), not --format ${format}`,
       );
     }
     const h = await importHarness(paths, format, flags, { quiet: true });
@@ -501,6 +505,26 @@ async function readPaths(
   return { ...one, files: paths };
 }
 
+// The statistics of one run export through chdb (--engine chdb), refused
+// with the command that installs it when it is not installed.
+async function chdbStats(path: string): Promise<StatsRow[]> {
+  const install = await later<typeof import("../lib/sql/chdb_install.ts")>(
+    "../lib/sql/chdb_install.ts",
+  );
+  const library = install.installedChdb();
+  if (library === null) {
+    throw new UsageError(
+      `--engine chdb needs ClickHouse's embedded engine, which is not installed: run \`${install.CHDB_INSTALL_COMMAND}\` (deno task lossbook engine install chdb) to download it into ${
+        install.chdbLibraryPath().replace(/\/[^/]*\/[^/]*$/, "")
+      }`,
+    );
+  }
+  const { chdbDecisionStats } = await later<
+    typeof import("../lib/sql/chdb_stats.ts")
+  >("../lib/sql/chdb_stats.ts");
+  return await chdbDecisionStats(path, { library });
+}
+
 // Several files of one non-harness format: each is read as a table, the
 // decisions are concatenated, and a key repeated across files is refused.
 async function readSeveral(
@@ -510,7 +534,7 @@ async function readSeveral(
 ): Promise<RunInput> {
   if ((flags.engine ?? "memory") !== "memory") {
     throw new UsageError(
-      "--engine duckdb reads one file; several files are read in memory",
+      `--engine ${flags.engine} reads one file; several files are read in memory`,
     );
   }
   const parts: Omit<RunInput, "files">[] = [];
@@ -816,9 +840,12 @@ async function readOneUnchecked(
   // line loader's checks DuckDB reads the raw objects, which is slower than
   // the streaming in-process reader, so the in-process path stays the default
   const engine = flags.engine;
-  if (engine !== undefined && engine !== "memory" && engine !== "duckdb") {
+  if (
+    engine !== undefined && engine !== "memory" && engine !== "duckdb" &&
+    engine !== "chdb"
+  ) {
     throw new UsageError(
-      `--engine must be memory, duckdb or postgres, got ${
+      `--engine must be memory, duckdb, chdb or postgres, got ${
         JSON.stringify(engine)
       }`,
     );
@@ -826,21 +853,22 @@ async function readOneUnchecked(
   const jsonlSize = fileFormat === "jsonl"
     ? (await regularFile(path, `Cannot load run export ${path}`))?.size ?? 0
     : 0;
-  const viaDuckdb = engine === "duckdb";
-  if (viaDuckdb) {
+  if (engine === "duckdb" || engine === "chdb") {
     if (needTable) {
       throw new UsageError(
-        "--engine duckdb computes statistics only; pairing needs --engine memory",
+        `--engine ${engine} computes statistics only; pairing needs --engine memory`,
       );
     }
     if (
       fileFormat !== "parquet" && fileFormat !== "csv" && fileFormat !== "jsonl"
     ) {
       throw new UsageError(
-        `--engine duckdb reads .parquet, .csv and .jsonl files, got ${path}`,
+        `--engine ${engine} reads .parquet, .csv and .jsonl files, got ${path}`,
       );
     }
-    const stats = fileFormat === "jsonl"
+    const stats = engine === "chdb"
+      ? await chdbStats(path)
+      : fileFormat === "jsonl"
       ? await (await later<typeof import("../lib/sql/duckdb_jsonl.ts")>(
         "../lib/sql/duckdb_jsonl.ts",
       )).duckdbJsonlStats(

@@ -10,6 +10,7 @@ import { driftCommand } from "./drift.ts";
 import { generateCommand } from "./generate.ts";
 import { exportTasksCommand } from "./export_tasks.ts";
 import { exportSqlCommand } from "./export_sql.ts";
+import { engineCommand } from "./engine.ts";
 import { importCommand } from "./import.ts";
 import { ledgerCommand } from "./ledger.ts";
 import { compareCommand } from "./compare.ts";
@@ -42,5 +43,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   import: importCommand,
   "export-tasks": exportTasksCommand,
   "export-sql": exportSqlCommand,
+  engine: engineCommand,
   reproduce: reproduceCommand,
 };

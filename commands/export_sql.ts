@@ -14,7 +14,7 @@ import { JSON_OPTION } from "./_options.ts";
 const EXPORT_SQL_OPTIONS = {
   dialect: {
     type: "string",
-    value: "duckdb|postgres|sqlite",
+    value: "duckdb|postgres|sqlite|clickhouse",
     doc: "the SQL dialect to print",
     required: true,
   },
@@ -27,7 +27,7 @@ const EXPORT_SQL_OPTIONS = {
   constraints: {
     type: "boolean",
     doc:
-      "also print the table layout with the row checks as CHECK constraints and PRIMARY KEY (runId, modelId, taskId, trial); with --json as constrainedTable",
+      "also print the table layout with the row checks as CHECK constraints and PRIMARY KEY (runId, modelId, taskId, trial); with --json as constrainedTable (not on clickhouse, whose primary key does not refuse a repeated key)",
   },
   json: JSON_OPTION,
 } as const;
@@ -35,7 +35,7 @@ const EXPORT_SQL_OPTIONS = {
 /** The `export-sql` command. */
 export const exportSqlCommand: Command = {
   summary:
-    "Print the decision table layout, aggregate, row-check and duplicate-key SQL for DuckDB, PostgreSQL or SQLite",
+    "Print the decision table layout, aggregate, row-check and duplicate-key SQL for DuckDB, PostgreSQL, SQLite or ClickHouse",
   ...commandHelp({
     forms: [{ command: "export-sql", options: EXPORT_SQL_OPTIONS }],
   }),
@@ -67,6 +67,11 @@ export const exportSqlCommand: Command = {
     } catch (error) {
       throw new UsageError(`--table: ${(error as Error).message}`);
     }
+    if (values.constraints && dialect === "clickhouse") {
+      throw new UsageError(
+        "--constraints is not available on clickhouse: its primary key does not refuse a repeated key; the repeatedKeys query finds them",
+      );
+    }
     const sql = decisionSqlExport(dialect, table);
     const constrained = values.constraints
       ? decisionsTableSql(dialect, table, { checks: true, primaryKey: true })
@@ -82,8 +87,9 @@ export const exportSqlCommand: Command = {
     const part = (title: string, text: string) => `-- ${title}\n${text};\n`;
     console.log([
       `-- lossbook decision SQL for ${dialect}, table ${table}. The queries are the`,
-      "-- same text on DuckDB, PostgreSQL and SQLite (all three run in lossbook's",
-      "-- tests); identifiers are unquoted. Refuse the statistics when any",
+      "-- same text on DuckDB, PostgreSQL and SQLite, and on ClickHouse but for the",
+      "-- aggregate's Int128 sum (all four run in lossbook's tests, ClickHouse as",
+      "-- chdb); identifiers are unquoted. Refuse the statistics when any",
       "-- invalidRows is not 0 or repeatedKeys is not 0.",
       "",
       part("the table layout the queries read", sql.createTable),

@@ -61,10 +61,12 @@ export function sqlTypeClass(rule: FieldRule): SqlTypeClass {
 
 /**
  * The type names of each engine the decision SQL runs on. SQLite has no
- * boolean: a boolean column there holds 1 or 0.
+ * boolean: a boolean column there holds 1 or 0. A ClickHouse column holds
+ * no NULL unless its type is wrapped in `Nullable(...)`, which
+ * {@linkcode decisionColumnsSql} and {@linkcode sqlNullType} add.
  */
 export const SQL_TYPE_NAMES: {
-  readonly [E in "duckdb" | "postgres" | "sqlite"]: Readonly<
+  readonly [E in "duckdb" | "postgres" | "sqlite" | "clickhouse"]: Readonly<
     Record<SqlTypeClass, string>
   >;
 } = {
@@ -85,6 +87,12 @@ export const SQL_TYPE_NAMES: {
     integer: "INTEGER",
     real: "REAL",
     boolean: "INTEGER",
+  },
+  clickhouse: {
+    text: "String",
+    integer: "Int64",
+    real: "Float64",
+    boolean: "Bool",
   },
 };
 
@@ -130,11 +138,13 @@ export function sqlColumnType(field: DecisionField, engine: SqlEngine): string {
  *
  * assert.equal(sqlNullType(fieldOfColumn("tokensIn"), "duckdb"), "DOUBLE");
  * assert.equal(sqlNullType(fieldOfColumn("answer"), "postgres"), "text");
+ * assert.equal(sqlNullType(fieldOfColumn("answer"), "clickhouse"), "Nullable(String)");
  * ```
  */
 export function sqlNullType(field: DecisionField, engine: SqlEngine): string {
   const kind = kindOfRule(field.rule);
-  return SQL_TYPE_NAMES[engine][kind === "number" ? "real" : kind];
+  const name = SQL_TYPE_NAMES[engine][kind === "number" ? "real" : kind];
+  return engine === "clickhouse" ? `Nullable(${name})` : name;
 }
 
 /**
@@ -160,7 +170,9 @@ export function sqlNotNull(field: DecisionField): boolean {
 
 /**
  * The column definitions of a decisions table, one per field in order:
- * `<column> <type>`, with ` NOT NULL` where {@linkcode sqlNotNull}.
+ * `<column> <type>`, with ` NOT NULL` where {@linkcode sqlNotNull}; on
+ * ClickHouse, whose columns are not nullable unless declared so, the type
+ * of every other column is `Nullable(<type>)` instead.
  *
  * @param engine The engine whose type names to use.
  * @param fields The fields. Default: the schema's.
@@ -174,15 +186,20 @@ export function sqlNotNull(field: DecisionField): boolean {
  * const cols = decisionColumnsSql("postgres");
  * assert.equal(cols[0], "runId text NOT NULL");
  * assert.ok(cols.includes("pCorrect double precision"));
+ * assert.ok(decisionColumnsSql("clickhouse").includes("pCorrect Nullable(Float64)"));
  * ```
  */
 export function decisionColumnsSql(
   engine: SqlEngine,
   fields: readonly DecisionField[] = DECISION_FIELDS,
 ): string[] {
-  return fields.map((f) =>
-    `${f.column} ${sqlColumnType(f, engine)}${sqlNotNull(f) ? " NOT NULL" : ""}`
-  );
+  return fields.map((f) => {
+    const type = sqlColumnType(f, engine);
+    if (sqlNotNull(f)) return `${f.column} ${type} NOT NULL`;
+    return `${f.column} ${
+      engine === "clickhouse" ? `Nullable(${type})` : type
+    }`;
+  });
 }
 
 /** The largest whole number a count may be (`Number.MAX_SAFE_INTEGER`). */

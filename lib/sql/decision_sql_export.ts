@@ -1,9 +1,14 @@
 /**
  * The decision SQL for someone who wants to run it in their own warehouse:
  * the table layout, the aggregate, the row checks and the duplicate-key
- * query, for one of the three engines the SQL is tested on (DuckDB,
- * PostgreSQL, SQLite). The queries are the same text on all three; only
- * the `CREATE TABLE` type names differ.
+ * query, for one of the engines the SQL is tested on (DuckDB, PostgreSQL,
+ * SQLite, and ClickHouse through chdb, its embedded engine). The queries
+ * are the same text on the first three; only the `CREATE TABLE` type names
+ * differ. On ClickHouse the table layout declares the optional columns
+ * `Nullable(...)` (its columns hold no NULL otherwise) and orders a
+ * MergeTree by the decision key, and the aggregate sums Int128 (an Int64
+ * sum wraps around there without an error); the checks and the other
+ * queries are the same text.
  *
  * @module
  */
@@ -20,7 +25,12 @@ import {
 import { decisionColumnsSql } from "../decision/schema_sql.ts";
 
 /** The engines the decision SQL is run on in lossbook's tests. */
-export const SQL_DIALECTS = ["duckdb", "postgres", "sqlite"] as const;
+export const SQL_DIALECTS = [
+  "duckdb",
+  "postgres",
+  "sqlite",
+  "clickhouse",
+] as const;
 
 /** One of {@linkcode SQL_DIALECTS}. */
 export type SqlDialect = typeof SQL_DIALECTS[number];
@@ -44,12 +54,15 @@ export interface DecisionsTableOptions {
  * dialect's type names; optionally with the row checks as CHECK
  * constraints and the decision key as primary key (identifiers unquoted
  * there too; DuckDB, PostgreSQL and SQLite accept the same constraint
- * text).
+ * text). On ClickHouse the table is a MergeTree ordered by the decision
+ * key, and takes neither option: its primary key does not refuse a
+ * repeated key (the `repeatedKeys` query finds them).
  *
  * @param dialect The engine.
  * @param table The table name. Default: `decisions`.
  * @param options The constraints to add. Default: none.
  * @returns The statement, without a trailing semicolon.
+ * @throws {RangeError} For a constraint on ClickHouse.
  *
  * @example
  * ```ts
@@ -61,6 +74,7 @@ export interface DecisionsTableOptions {
  * const strict = decisionsTableSql("duckdb", "d", { checks: true, primaryKey: true });
  * assert.match(strict, /,\n  CHECK \(NOT \(runId IS NULL OR runId = ''\)\),/);
  * assert.match(strict, /,\n  PRIMARY KEY \(runId, modelId, taskId, trial\)\n\)$/);
+ * assert.match(decisionsTableSql("clickhouse"), /\n\)\nENGINE = MergeTree\nORDER BY \(runId, modelId, taskId, trial\)$/);
  * ```
  */
 export function decisionsTableSql(
@@ -69,6 +83,16 @@ export function decisionsTableSql(
   options: DecisionsTableOptions = {},
 ): string {
   const lines = decisionColumnsSql(dialect).map((c) => `  ${c}`);
+  if (dialect === "clickhouse") {
+    if (options.checks === true || options.primaryKey === true) {
+      throw new RangeError(
+        "Cannot constrain a ClickHouse decisions table: its primary key does not refuse a repeated key; run the row-check and repeated-key queries instead",
+      );
+    }
+    return `CREATE TABLE ${table} (\n${
+      lines.join(",\n")
+    }\n)\nENGINE = MergeTree\nORDER BY (runId, modelId, taskId, trial)`;
+  }
   if (options.checks === true) {
     for (const c of DECISION_CHECKS) lines.push(`  CHECK (NOT (${c.sql}))`);
   }
@@ -122,7 +146,7 @@ export function decisionSqlExport(
     dialect,
     table,
     createTable: decisionsTableSql(dialect, table),
-    aggregate: decisionStatsSql(table),
+    aggregate: decisionStatsSql(table, dialect),
     rowChecks: firstInvalidDecisionsSql(table, 100),
     duplicateKeys: duplicateDecisionsSql(table),
     repeatedKeys: repeatedDecisionKeysSql(table, 100),

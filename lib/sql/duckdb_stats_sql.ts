@@ -91,7 +91,8 @@ export const DECISION_CHECKS: readonly DecisionCheck[] = decisionChecks();
  * The ANSI SQL sum of 1 - pCorrect over rows that state it, in units of
  * 2^-53: each term is a whole number in [0, 2^53] (see
  * lib/math/exact_sum.ts), so the cast to BIGINT is exact and so is the
- * integer sum; 0 when no row states pCorrect. A pCorrect outside [0, 1]
+ * integer sum; 0 when no row states pCorrect. On ClickHouse the integer is
+ * an Int128. A pCorrect outside [0, 1]
  * adds nothing (its row fails a row check).
  *
  * @returns The aggregate expression.
@@ -102,12 +103,16 @@ export const DECISION_CHECKS: readonly DecisionCheck[] = decisionChecks();
  * import { pErrorUnitsSql } from "./duckdb_stats_sql.ts";
  *
  * assert.match(pErrorUnitsSql(), /CAST\(\(1\.0E0 - pCorrect\) \* 9007199254740992\.0E0 AS BIGINT\)/);
+ * assert.match(pErrorUnitsSql("clickhouse"), / AS Nullable\(Int128\)\)/);
  * ```
  */
-export function pErrorUnitsSql(): string {
+export function pErrorUnitsSql(dialect: SqlDialect = "duckdb"): string {
   // a pCorrect outside [0, 1] (NaN included) fails a row check, which
-  // refuses the result; here it adds nothing, rather than fail the cast
-  return "COALESCE(SUM(CASE WHEN pCorrect BETWEEN 0 AND 1 THEN CAST((1.0E0 - pCorrect) * 9007199254740992.0E0 AS BIGINT) END), 0)";
+  // refuses the result; here it adds nothing, rather than fail the cast.
+  // ClickHouse sums an Int64 into an Int64 that wraps around without an
+  // error, so there each term is an Int128, and so is the sum
+  const integer = dialect === "clickhouse" ? "Nullable(Int128)" : "BIGINT";
+  return `COALESCE(SUM(CASE WHEN pCorrect BETWEEN 0 AND 1 THEN CAST((1.0E0 - pCorrect) * 9007199254740992.0E0 AS ${integer}) END), 0)`;
 }
 
 /**
@@ -146,6 +151,8 @@ export function invalidDecisionSql(): string {
  *
  * @param relation The relation to scan: a table or view name, or a table
  * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
+ * @param dialect The engine, which changes only the integer type of the
+ * sum ({@linkcode pErrorUnitsSql}). Default: `duckdb`.
  * @returns The query text.
  *
  * @example
@@ -158,11 +165,14 @@ export function invalidDecisionSql(): string {
  * assert.match(sql, /FROM read_parquet\('a\.parquet'\)/);
  * ```
  */
-export function decisionStatsSql(relation = "decisions"): string {
+export function decisionStatsSql(
+  relation = "decisions",
+  dialect: SqlDialect = "duckdb",
+): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
-  ${pErrorUnitsSql()} AS pErrorUnits,
+  ${pErrorUnitsSql(dialect)} AS pErrorUnits,
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}

@@ -216,3 +216,25 @@ Deno.test("an unknown option, or a value of the wrong kind, is refused by name",
     /option bySource \(--by-source\) is a switch: true or false, got "yes"/,
   );
 });
+
+Deno.test('engine: "chdb" reaches score() and sweep() as --engine chdb does: without chdb installed, the same refusal naming the command that installs it', async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lossbook-no-chdb-" });
+  const saved = Deno.env.get("XDG_CACHE_HOME");
+  Deno.env.set("XDG_CACHE_HOME", dir);
+  try {
+    const cli = await runCli(["score", RUN, "--engine", "chdb"]);
+    assert.equal(cli.code, 2);
+    const message = cli.stderr.replace(/^lossbook score: /, "").trim();
+    assert.match(message, /`lossbook engine install chdb`/);
+    for (const fn of [lossbook.score, lossbook.sweep]) {
+      await assert.rejects(
+        () => fn([RUN], { engine: "chdb" }),
+        (error: Error) => error.message.endsWith(message),
+      );
+    }
+  } finally {
+    if (saved === undefined) Deno.env.delete("XDG_CACHE_HOME");
+    else Deno.env.set("XDG_CACHE_HOME", saved);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -9,13 +9,10 @@
 // PostgreSQL part is that of tests/_pg.ts: skipped with a notice without a
 // server, failing when CI=true.
 import assert from "node:assert/strict";
-import type { Decision } from "../../lib/decision/decision.ts";
 import {
   DECISION_COLUMNS,
   decisionTable,
 } from "../../lib/read/load_decisions.ts";
-import { writeDecisionsParquet } from "../../lib/read/parquet.ts";
-import { writeDecisionsCsv } from "../../lib/read/csv.ts";
 import { jsonlStatsFile } from "../../lib/read/jsonl_stats.ts";
 import {
   parallelJsonlStats,
@@ -23,111 +20,22 @@ import {
 } from "../../lib/read/_jsonl_segments.ts";
 import { duckdbDecisionStats } from "../../lib/sql/duckdb_stats.ts";
 import { duckdbJsonlStats } from "../../lib/sql/duckdb_jsonl.ts";
-import { decision, runCli, tempDir } from "../_helpers.ts";
+import { runCli } from "../_helpers.ts";
+import {
+  type Files,
+  oneTrial,
+  repeatedTrials,
+  withoutInput,
+  write,
+} from "./_engine_files.ts";
 import { PG_DSN, withPgTable } from "../_pg.ts";
 
 const IN_CI = Deno.env.get("CI") === "true";
-
-// probabilities whose float sum of complements depends on the order: tenths,
-// 0.7, and complements of a few units of 2^-53 (about 1e-16 and below)
-const P = [0.1, 0.7, 1 - 2 ** -53, 0.9, 1 - 3 * 2 ** -53, 1 / 3, 0.3, null];
-const SEVERITY = ["LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
-
-// two models, two runs, tasks with 1, 2, 3, 5 or 7 trials
-function repeatedTrials(): Decision[] {
-  const out: Decision[] = [];
-  for (const modelId of ["a", "b"]) {
-    for (let t = 0; t < 60; t++) {
-      const trials = [1, 2, 3, 5, 7][t % 5];
-      for (let k = 0; k < trials; k++) {
-        const i = out.length;
-        out.push(decision({
-          runId: k % 2 === 0 ? "r1" : "r2",
-          modelId,
-          taskId: `t${t}`,
-          trial: k,
-          severity: SEVERITY[t % 4],
-          predClass: i % 4 === 0 ? "MATCH" : "AMOUNT_MISMATCH",
-          parseOk: i % 11 !== 0,
-          pCorrect: P[i % P.length],
-          action: i % 6 === 0 ? "escalate" : "auto",
-        }));
-      }
-    }
-  }
-  return out;
-}
-
-// one trial per task: `n` decisions, most of them in a few cells
-function oneTrial(n: number): Decision[] {
-  return Array.from({ length: n }, (_, i) =>
-    decision({
-      modelId: i % 3 === 0 ? "b" : "a",
-      taskId: `task-${i}`,
-      severity: SEVERITY[i % 2],
-      predClass: i % 5 === 0 ? "MATCH" : "AMOUNT_MISMATCH",
-      pCorrect: P[(i * 7) % P.length],
-      action: i % 9 === 0 ? "escalate" : "auto",
-    }));
-}
-
-interface Files {
-  readonly jsonl: string;
-  readonly parquet: string;
-  readonly csv: string;
-  /** The rows for the PostgreSQL table, in yet another order. */
-  readonly rows: Decision[];
-}
-
-// 1 - pCorrect of a row, with rows that state none last
-const complement = (d: Decision) => d.pCorrect === null ? 2 : 1 - d.pCorrect;
-
-// The same rows in a different order per format and engine, so that a float
-// sum taken in row order would differ between them: JSONL as given, Parquet
-// by ascending and CSV by descending 1 - pCorrect, PostgreSQL interleaved
-async function write(name: string, rows: Decision[]): Promise<Files> {
-  const dir = await tempDir("lossbook-test-");
-  const jsonl = `${dir}/${name}.jsonl`;
-  await Deno.writeTextFile(
-    jsonl,
-    rows.map((d) => JSON.stringify(d)).join("\n") + "\n",
-  );
-  const up = rows.toSorted((a, b) => complement(a) - complement(b));
-  await writeDecisionsParquet(`${dir}/${name}.parquet`, decisionTable(up), {
-    threads: 1,
-  });
-  await writeDecisionsCsv(`${dir}/${name}.csv`, decisionTable(up.toReversed()));
-  return {
-    jsonl,
-    parquet: `${dir}/${name}.parquet`,
-    csv: `${dir}/${name}.csv`,
-    rows: [
-      ...rows.filter((_, i) => i % 2 === 1),
-      ...rows.filter((_, i) => i % 2 === 0),
-    ],
-  };
-}
 
 const COMMANDS = [
   ["score", ["--resamples", "100"]],
   ["sweep", ["--points", "5"]],
 ] as const;
-
-// the document without the keys that name the input, as the CLI writes it
-function withoutInput(stdout: string): string {
-  const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(strip);
-    if (v !== null && typeof v === "object") {
-      return Object.fromEntries(
-        Object.entries(v).filter(([k]) =>
-          !["file", "files", "table"].includes(k)
-        ).map(([k, x]) => [k, strip(x)]),
-      );
-    }
-    return v;
-  };
-  return JSON.stringify(strip(JSON.parse(stdout)), null, 2);
-}
 
 async function printed(args: readonly string[]): Promise<string> {
   const r = await runCli([...args, "--json"]);

@@ -42,3 +42,30 @@ Deno.test("export-sql --constraints also prints the constrained CREATE TABLE, in
   const without = await runCli(["export-sql", "--dialect", "sqlite"]);
   assert.doesNotMatch(without.stdout, /CHECK \(NOT/);
 });
+
+Deno.test("export-sql --dialect clickhouse prints the same queries as duckdb but for the aggregate's Int128 sum, and refuses --constraints", async () => {
+  const json = async (dialect: string) => {
+    const r = await runCli(["export-sql", "--dialect", dialect, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const duck = await json("duckdb");
+  const ch = await json("clickhouse");
+  assert.deepEqual(Object.keys(ch), Object.keys(duck));
+  for (const key of ["rowChecks", "duplicateKeys", "repeatedKeys"]) {
+    assert.equal(ch[key], duck[key], key);
+  }
+  assert.notEqual(ch.aggregate, duck.aggregate);
+  assert.equal(
+    ch.aggregate,
+    duck.aggregate.replace(" AS BIGINT)", " AS Nullable(Int128))"),
+  );
+  const refused = await runCli([
+    "export-sql",
+    "--dialect",
+    "clickhouse",
+    "--constraints",
+  ]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /--constraints is not available on clickhouse/);
+});

@@ -206,7 +206,7 @@ Deno.test("export-sql prints SQL that SQLite runs unchanged on a table made from
   assert.equal(bad.code, 2);
   assert.match(
     bad.stderr,
-    /^lossbook export-sql: --dialect must be one of duckdb, postgres, sqlite, got "oracle"\n$/,
+    /^lossbook export-sql: --dialect must be one of duckdb, postgres, sqlite, clickhouse, got "oracle"\n$/,
   );
 });
 

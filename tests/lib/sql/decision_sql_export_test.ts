@@ -75,7 +75,7 @@ async function assertRefusesBadRows(engine: string, store: Store) {
 }
 
 Deno.test("decisionsTableSql() without options is the plain layout; checks add one CHECK (NOT (check)) per row check, primaryKey the decision key", () => {
-  for (const dialect of SQL_DIALECTS) {
+  for (const dialect of SQL_DIALECTS.filter((d) => d !== "clickhouse")) {
     const plain = decisionsTableSql(dialect, "d");
     assert.doesNotMatch(plain, /CHECK|PRIMARY KEY/);
     assert.equal(decisionsTableSql(dialect, "d", {}), plain);
@@ -193,3 +193,27 @@ pgTest(
     }
   },
 );
+
+Deno.test("decisionsTableSql() on ClickHouse declares Nullable exactly the columns that are not NOT NULL elsewhere, orders a MergeTree by the decision key, and refuses constraints", () => {
+  const duck = decisionsTableSql("duckdb", "d").split("\n").slice(1, -1);
+  const ch = decisionsTableSql("clickhouse", "d").split("\n");
+  assert.deepEqual(ch.slice(-2), [
+    "ENGINE = MergeTree",
+    "ORDER BY (runId, modelId, taskId, trial)",
+  ]);
+  const cols = ch.slice(1, -3);
+  assert.equal(cols.length, duck.length);
+  for (const [i, line] of cols.entries()) {
+    assert.equal(
+      line.includes("Nullable("),
+      !duck[i].includes("NOT NULL"),
+      line,
+    );
+  }
+  for (const options of [{ checks: true }, { primaryKey: true }]) {
+    assert.throws(
+      () => decisionsTableSql("clickhouse", "d", options),
+      /Cannot constrain a ClickHouse decisions table/,
+    );
+  }
+});
