@@ -60,7 +60,11 @@ export interface InputOptions extends MappingOptions {
 
 /** Where statistics are computed: in memory, DuckDB or PostgreSQL. */
 export interface EngineOptions {
-  /** `memory` (default), `duckdb` or `postgres`. */
+  /**
+   * `memory`, `duckdb` or `postgres`. Default: `duckdb` for a Parquet or CSV
+   * file of 1 MiB or more when only statistics are needed (score, sweep),
+   * else `memory`; the statistics are the same to the last bit.
+   */
   engine?: FlagValue;
   /** With `engine: "postgres"`: the connection string. */
   dsn?: FlagValue;
