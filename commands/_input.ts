@@ -684,10 +684,18 @@ const DUCKDB_BYTES = 1024 * 1024;
 /**
  * DuckDB's resources on the path `score` and `sweep` take by default for a
  * Parquet or CSV file: a memory limit under which its buffers stay (it
- * spills to a temporary folder above it), for a file accepted and for one
- * refused, whose bad row is found by a query.
+ * spills to a temporary folder, made for the run, above it), for a file
+ * accepted and for one refused, whose bad row is found by a query.
  */
 export const DEFAULT_DUCKDB = { memoryLimit: "256MB" } as const;
+
+/**
+ * DuckDB's resources under `--engine duckdb`: a memory limit that keeps a
+ * large file, JSONL above all (DuckDB holds the raw objects the checks
+ * read), from growing the process past about 1 GB; it spills to a
+ * temporary folder made for the run.
+ */
+export const ENGINE_DUCKDB = { memoryLimit: "512MB" } as const;
 
 /**
  * The engine that computes a file's statistics when `--engine` is not
@@ -846,13 +854,11 @@ async function readOneUnchecked(
     const stats = fileFormat === "jsonl"
       ? await (await later<typeof import("../lib/sql/duckdb_jsonl.ts")>(
         "../lib/sql/duckdb_jsonl.ts",
-      )).duckdbJsonlStats(
-        path,
-      )
+      )).duckdbJsonlStats(path, ENGINE_DUCKDB)
       : await (await later<typeof import("../lib/sql/duckdb_stats.ts")>(
         "../lib/sql/duckdb_stats.ts",
       ))
-        .duckdbDecisionStats(path, routed ? DEFAULT_DUCKDB : {});
+        .duckdbDecisionStats(path, routed ? DEFAULT_DUCKDB : ENGINE_DUCKDB);
     return {
       format,
       stats,
