@@ -867,6 +867,17 @@ async function readOneUnchecked(
       table: null,
     };
   }
+  if (fileFormat === "arrow" && !needTable) {
+    // statistics straight from the columns: no Decision kept, no table
+    const { arrowDecisionStats } = await later<
+      typeof import("../lib/read/arrow.ts")
+    >("../lib/read/arrow.ts");
+    const { stats, decisions } = arrowDecisionStats(
+      await Deno.readFile(path),
+      { path },
+    );
+    return { format, stats, decisions, notes: {}, table: null };
+  }
   if (fileFormat !== "jsonl") {
     const { loadDecisions } = await later<
       typeof import("../lib/read/load_any.ts")

@@ -2,11 +2,13 @@
 // 1 MiB on, without --engine, they aggregate it with DuckDB SQL. The bytes
 // they print, and the error for a bad row (file, row or line, field), are
 // those of --engine memory; commands that need the rows read them in memory.
+// An Arrow file's statistics come straight from its columns.
 import assert from "node:assert/strict";
 import type { Decision } from "../../lib/decision/decision.ts";
 import { decisionTable } from "../../lib/read/load_decisions.ts";
 import { writeDecisionsParquet } from "../../lib/read/parquet.ts";
 import { writeDecisionsCsv } from "../../lib/read/csv.ts";
+import { writeDecisionsArrow } from "../../lib/read/arrow.ts";
 import { defaultEngine } from "../../commands/_input.ts";
 import { decision, runCli, tempDir } from "../_helpers.ts";
 
@@ -104,4 +106,22 @@ Deno.test("defaultEngine() routes only large Parquet and CSV files read for stat
   assert.equal(defaultEngine("csv", 2 ** 30, true), "memory");
   assert.equal(defaultEngine("arrow", 2 ** 30, false), "memory");
   assert.equal(defaultEngine("jsonl", 2 ** 30, false), "memory");
+});
+
+Deno.test("score and sweep print the same statistics for an Arrow file, read from its columns, as for the Parquet file of the same rows", async () => {
+  const dir = await tempDir();
+  const table = decisionTable(rows(5_000));
+  const parquet = `${dir}/same.parquet`;
+  const arrow = `${dir}/same.arrow`;
+  await writeDecisionsParquet(parquet, table);
+  await writeDecisionsArrow(arrow, table);
+  for (const command of ["score", "sweep"]) {
+    const [a, p] = await Promise.all(
+      [arrow, parquet].map((f) => runCli([command, f, "--json"])),
+    );
+    assert.equal(a.code, 0, a.stderr);
+    const { file: _a, ...fromArrow } = JSON.parse(a.stdout);
+    const { file: _p, ...fromParquet } = JSON.parse(p.stdout);
+    assert.deepEqual(fromArrow, fromParquet);
+  }
 });
