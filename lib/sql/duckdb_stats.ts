@@ -84,10 +84,8 @@ export interface DuckDBStatsOptions extends DuckDBOptions {
   format?: "parquet" | "csv";
   /**
    * Refuse a file in which a (runId, modelId, taskId, trial) repeats, as the
-   * loaders do. The cell scan also counts hashes of the keys (a hash table
-   * of one 64-bit integer per decision, spilling to disk above
-   * `memoryLimit`); only when two rows share a hash does a second scan
-   * group the keys themselves. Default: `true`.
+   * loaders do. This is a second scan whose hash table grows with the number
+   * of decisions (spilling to disk above `memoryLimit`). Default: `true`.
    */
   checkDuplicates?: boolean;
   /** Called with a progress sample every `progressIntervalMs` while a scan runs. Default: none. */
@@ -283,12 +281,26 @@ async function integerColumnsOf(
     .map((c) => c.name as DecisionColumn);
 }
 
-// The hash of a row's key (runId, modelId, taskId, trial) that the cell
-// scan counts: equal keys hash alike (trial + 0.0 makes -0 and 0, one key to
-// the loaders, one value). A hash table of 64-bit integers, filled in the
-// same scan as the cells, costs less than a second scan grouping the keys'
-// text; when two rows share a hash, duplicateDecisionsSql decides exactly.
-const KEY_HASH = "hash(runId, modelId, taskId, trial + 0.0E0)";
+// Whether every row's key (runId, modelId, taskId, trial) has a hash of its
+// own: then no key repeats, since equal keys hash alike (trial + 0.0 makes
+// -0 and 0, one key to the loaders, one value). A hash table of 64-bit
+// integers costs less than one of the keys' text; when two rows share a
+// hash, which a repeated key or a collision makes, the exact scan of
+// duplicateDecisionsSql decides.
+async function distinctKeyHashes(
+  connection: DuckDBConnection,
+  instance: DuckDBInstance,
+  relation: string,
+  options: DuckDBStatsOptions,
+): Promise<boolean> {
+  const [[shared]] = await runWatched(
+    connection,
+    instance,
+    `SELECT COUNT(*) - COUNT(DISTINCT hash(runId, modelId, taskId, trial + 0.0E0)) FROM ${relation}`,
+    options,
+  );
+  return toNumber(shared) === 0;
+}
 
 async function repeatedCsvKeys(
   connection: DuckDBConnection,
@@ -324,9 +336,8 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  * first bad row is located and reported with the in-memory loaders' message
  * (Parquet: by `file_row_number`; CSV: by streaming the file through the CSV
  * reader up to it). Column names and types are checked before the scan. With
- * `checkDuplicates` (the default) the same scan counts hashes of the keys
- * (runId, modelId, taskId, trial) that rows share, and only when some are
- * shared does a second scan refuse repeated keys. Memory stays under `memoryLimit` (default 4GB);
+ * `checkDuplicates` (the default) a second scan refuses repeated (runId,
+ * modelId, taskId, trial). Memory stays under `memoryLimit` (default 4GB);
  * the statistics themselves are a few rows per model and class pair.
  *
  * @param path Path of the `.parquet` or `.csv` file.
@@ -386,10 +397,7 @@ export async function duckdbDecisionStats(
       rows = await runWatched(
         connection,
         instance,
-        decisionCellsSql(relation, {
-          integerColumns,
-          ...(options.checkDuplicates === false ? {} : { keyHash: KEY_HASH }),
-        }),
+        decisionCellsSql(relation, { integerColumns }),
         options,
       );
     } catch (error) {
@@ -405,9 +413,9 @@ export async function duckdbDecisionStats(
         `${where}: ${invalid} rows fail the SQL row checks that the CSV reader accepts`,
       );
     }
-    // a key hash that two rows share: a repeated key, or two keys of one hash
     if (
-      options.checkDuplicates !== false && toNumber(rows[0]?.[15] ?? 0) > 0
+      options.checkDuplicates !== false &&
+      !(await distinctKeyHashes(connection, instance, relation, options))
     ) {
       const [repeated] = await runWatched(
         connection,

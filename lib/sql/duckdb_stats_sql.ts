@@ -331,9 +331,6 @@ FROM (
  * assert.match(pg, /MIN\(runLo COLLATE "C"\)/);
  * assert.match(pg, /MIN\(OCTET_LENGTH\(taskId\)\) = 0/);
  * assert.doesNotMatch(pg, /trial <> ROUND\(trial\)|COUNT\(runId\)/);
- * const keyed = decisionCellsSql("d", { keyHash: "hash(runId, modelId, taskId, trial)" });
- * assert.match(keyed, /GROUPING SETS \(\(runId, .*\), \(keyHash\)\)/);
- * assert.match(keyed, /AS sharedHashes/);
  * ```
  */
 export function decisionCellsSql(
@@ -345,7 +342,6 @@ export function decisionCellsSql(
     options.dialect,
     decisionCellChecks(options).join("\n      OR "),
     CELL_GROUP,
-    options.keyHash,
   );
 }
 
@@ -420,63 +416,37 @@ GROUP BY modelId, severity, trueClass, predClass, action`;
 
 // The one-scan cell query of both: the finer groups of `group` summed into
 // cells, with each group's invalidRows from the checks `bad` (its size when
-// any row fails one) or 0 (null: the rows are known to pass them). With
-// `keyHash`, the same scan also groups the rows by that hash of their key
-// (GROUPING SETS), and a last column counts the hashes that more than one
-// row shares.
+// any row fails one) or 0 (null: the rows are known to pass them).
 function cellsQuery(
   relation: string,
   dialect: SqlDialect | undefined,
   bad: string | null,
   group: readonly string[],
-  keyHash?: string,
 ): string {
   const text = textOrder(dialect ?? "duckdb");
   const invalid = bad === null
     ? ""
     : `    CASE WHEN ${bad}\n      THEN COUNT(*) ELSE 0 END AS invalidRows,\n`;
-  const cells = (from: string) =>
-    `SELECT
+  return `SELECT
   modelId, severity, trueClass, predClass, action,
   SUM(n) AS n, SUM(pErrorUnits) AS pErrorUnits, SUM(pMissing) AS pMissing,
   SUM(parseFailures) AS parseFailures, ${
-      bad === null ? "0" : "SUM(invalidRows)"
-    } AS invalidRows,
+    bad === null ? "0" : "SUM(invalidRows)"
+  } AS invalidRows,
   1 AS taskTrials,
-  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)${from}
-GROUP BY modelId, severity, trueClass, predClass, action`;
-  const groups = (source: string, groupBy: string, extra: string) =>
-    `SELECT modelId, severity, trueClass, predClass, action,
+  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
+FROM (
+  SELECT modelId, severity, trueClass, predClass, action,
     COUNT(*) AS n,
     ${pErrorUnitsSql()} AS pErrorUnits,
     COUNT(*) - COUNT(pCorrect) AS pMissing,
     SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
 ${invalid}    runId AS runLo, runId AS runHi,
-    MIN(trial) AS trialLo, MAX(trial) AS trialHi${extra}
-  FROM ${source}
-  GROUP BY ${groupBy}`;
-  if (keyHash === undefined) {
-    return cells(
-      `\nFROM (\n  ${groups(relation, group.join(", "), "")}\n) cells`,
-    );
-  }
-  return `WITH grouped AS MATERIALIZED (
-  ${
-    groups(
-      `(SELECT *, ${keyHash} AS keyHash FROM ${relation}) keyed`,
-      `GROUPING SETS ((${group.join(", ")}), (keyHash))`,
-      ",\n    GROUPING(keyHash) AS byCell",
-    )
-  }
-)
-${
-    cells(
-      `,
-  (SELECT COUNT(*) FROM grouped WHERE byCell = 0 AND n > 1) AS sharedHashes
-FROM grouped
-WHERE byCell = 1`,
-    )
-  }`;
+    MIN(trial) AS trialLo, MAX(trial) AS trialHi
+  FROM ${relation}
+  GROUP BY ${group.join(", ")}
+) cells
+GROUP BY modelId, severity, trueClass, predClass, action`;
 }
 
 // The finer groups of decisionCellsWithoutChecksSql: runId and the cell keys.
@@ -537,16 +507,6 @@ export interface CellSqlOptions {
    * Columns declared NOT NULL: their null count is left out. Default: none.
    */
   readonly notNullColumns?: readonly DecisionColumn[];
-  /**
-   * An expression of a row's key (runId, modelId, taskId, trial) that equal
-   * keys give equal values, such as DuckDB's `hash(...)`: the same scan
-   * then also counts the values more than one row shares, in a 16th column
-   * (`sharedHashes`, the same in every row). 0 means that no key repeats;
-   * more means a repeated key or two keys of one value, for the exact
-   * `duplicateDecisionsSql` to tell. Not ANSI SQL (GROUPING SETS, a
-   * materialized CTE and the engine's hash function). Default: none.
-   */
-  readonly keyHash?: string;
 }
 
 // The collation clause that makes MIN and MAX of text compare bytes.
