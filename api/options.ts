@@ -61,9 +61,11 @@ export interface InputOptions extends MappingOptions {
 /** Where statistics are computed: in memory, DuckDB, chdb or PostgreSQL. */
 export interface EngineOptions {
   /**
-   * `memory` (default), `duckdb`, `chdb` (ClickHouse's embedded engine,
-   * installed by the CLI's `lossbook engine install chdb`; refused until
-   * then) or `postgres`.
+   * `memory`, `duckdb`, `chdb` (ClickHouse's embedded engine, installed by
+   * the CLI's `lossbook engine install chdb`; refused until then) or
+   * `postgres`. Default: `duckdb` for a Parquet or CSV file of 1 MiB or more
+   * when only statistics are needed (score, sweep), else `memory`; the
+   * statistics are the same to the last bit.
    */
   engine?: FlagValue;
   /** With `engine: "postgres"`: the connection string. */

@@ -344,7 +344,8 @@ export const SCORING_FLAGS = {
     value: "memory|duckdb|chdb|postgres",
     doc:
       "where statistics are computed: memory reads the files in process; duckdb reads one run export (.parquet, .csv, .jsonl) through DuckDB, for files larger than memory; chdb reads one such file through ClickHouse's embedded engine, once 'lossbook engine install chdb' has downloaded it; postgres (score and sweep only) reads a decisions table with --dsn and --table instead of files; every engine prints the same bytes: counts and the sums of probabilities are exact, rounded once",
-    byDefault: "memory",
+    byDefault:
+      "duckdb for a .parquet or .csv file of 1 MiB or more when score or sweep needs statistics only, else memory",
   },
   dsn: {
     type: "string",

@@ -1,7 +1,8 @@
-// The DuckDB peer of `lossbook score --json` on a JSONL file: DuckDB's bare
-// typed `read_json` and a `GROUP BY` over the fields score reads (the cell
-// counts and sums score's statistics hold, without its row checks or its
-// duplicate-key scan). `deno run -A bench/_duckdb_query.ts FILE` opens
+// The DuckDB peer of `lossbook score --json` on a JSONL, Parquet or CSV
+// file: DuckDB's bare typed `read_json` (or `read_parquet`, or `read_csv`
+// with its own type detection) and a `GROUP BY` over the fields score reads
+// (the cell counts and sums score's statistics hold, without its row checks
+// or its duplicate-key scan). `deno run -A bench/_duckdb_query.ts FILE` opens
 // DuckDB, runs `SELECT 1` so that the session is up, then the query, and
 // prints {"seconds": the query's own time, "n": the decisions counted}.
 // Timed from outside, the same process is the whole DuckDB process
@@ -28,10 +29,32 @@ export function bareJsonlQuery(file: string): string {
 }
 
 /**
+ * The bare query over a file of decisions, by its extension: `.parquet`
+ * through `read_parquet`, `.csv` through `read_csv` (DuckDB detects the
+ * types), anything else as JSONL ({@linkcode bareJsonlQuery}).
+ *
+ * @param file The file.
+ * @returns DuckDB SQL; its sixth column is each cell's count.
+ */
+export function bareQuery(file: string): string {
+  if (/\.parquet$/i.test(file)) {
+    return `${BARE_GROUP} FROM read_parquet(${
+      duckdbFileLiteral(file)
+    }) GROUP BY ALL`;
+  }
+  if (/\.csv$/i.test(file)) {
+    return `${BARE_GROUP} FROM read_csv(${
+      duckdbFileLiteral(file)
+    }, header = true) GROUP BY ALL`;
+  }
+  return bareJsonlQuery(file);
+}
+
+/**
  * Run the bare query on `file` in a fresh DuckDB session, timing the query
  * alone.
  *
- * @param file A JSONL file of decisions.
+ * @param file A JSONL, Parquet or CSV file of decisions.
  * @returns The query's seconds and the decisions it counted.
  */
 export function timeBareJsonlQuery(
@@ -40,7 +63,7 @@ export function timeBareJsonlQuery(
   return withDuckDB(async (c) => {
     await c.run("SELECT 1");
     const t = performance.now();
-    const rows = (await c.runAndReadAll(bareJsonlQuery(file))).getRows();
+    const rows = (await c.runAndReadAll(bareQuery(file))).getRows();
     return {
       seconds: (performance.now() - t) / 1000,
       n: rows.reduce((s, r) => s + Number(r[5]), 0),

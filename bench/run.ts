@@ -50,6 +50,7 @@ import {
 import { chdb } from "./cases/chdb.ts";
 import { denoBench } from "./cases/deno_bench.ts";
 import { duckdb } from "./cases/duckdb.ts";
+import { formats } from "./cases/formats.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
 import { keys } from "./cases/keys.ts";
 import { ledger } from "./cases/ledger.ts";
@@ -63,6 +64,7 @@ import { tasks } from "./cases/tasks.ts";
 /** Every group, in the order a full run takes them. */
 export const GROUPS: readonly Group[] = [
   jsonl,
+  formats,
   startup,
   score,
   stream,

@@ -79,9 +79,10 @@ export interface InputFlags extends MappingFlags {
   format?: string;
   probability?: string;
   /**
-   * `memory` (default), `duckdb` (Parquet, CSV and JSONL larger than
-   * memory), `chdb` (the same files through ClickHouse's embedded engine,
-   * once installed) or `postgres`.
+   * `memory`, `duckdb` (Parquet, CSV and JSONL larger than memory), `chdb`
+   * (the same files through ClickHouse's embedded engine, once installed) or
+   * `postgres`; by default `duckdb` for Parquet and CSV of 1 MiB or more read
+   * for statistics only (see `defaultEngine`), else `memory`.
    */
   engine?: string;
   /** `--pcorrect-from SOURCE`: which probability a log's decisions take. */
@@ -699,49 +700,59 @@ function sumCounts(
 }
 
 // One file; an empty one is refused, also when it is one of several.
-// From this many rows on, score and sweep say that DuckDB would have been
-// faster on a Parquet or CSV file they read into memory: in memory every row
-// becomes an object, while DuckDB aggregates without holding the rows.
-const LARGE_ROWS = 500_000;
+// From this size on, score and sweep aggregate a Parquet or CSV file with
+// DuckDB SQL unless --engine says otherwise: in memory every row becomes an
+// object, while DuckDB aggregates without holding the rows; below it,
+// starting DuckDB costs more than reading the rows. Both give the same bytes.
+const DUCKDB_BYTES = 1024 * 1024;
 
 /**
- * The note printed after a large Parquet or CSV file was read into memory
- * for statistics only, when no --engine was given; null when none is due.
+ * DuckDB's resources on the path `score` and `sweep` take by default for a
+ * Parquet or CSV file: a memory limit under which its buffers stay (it
+ * spills to a temporary folder, made for the run, above it), for a file
+ * accepted and for one refused, whose bad row is found by a query.
+ */
+export const DEFAULT_DUCKDB = { memoryLimit: "256MB" } as const;
+
+/**
+ * DuckDB's resources under `--engine duckdb`: a memory limit that keeps a
+ * large file, JSONL above all (DuckDB holds the raw objects the checks
+ * read), from growing the process past about 1 GB; it spills to a
+ * temporary folder made for the run.
+ */
+export const ENGINE_DUCKDB = { memoryLimit: "512MB" } as const;
+
+/**
+ * The engine that computes a file's statistics when `--engine` is not
+ * given: `duckdb` for a Parquet or CSV file of 1 MiB or more read for
+ * statistics only, else `memory`.
  *
- * @param path The file.
- * @param rows Its decisions.
- * @param read Its format, the --engine flag, whether the rows were needed.
- * @returns The note, or null.
+ * @param fileFormat The file's format (from its extension).
+ * @param bytes Its size.
+ * @param needTable Whether the command needs the rows (pairing, bins).
+ * @returns `duckdb` or `memory`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { largeFileNote } from "./_input.ts";
+ * import { defaultEngine } from "./_input.ts";
  *
- * const read = { format: "parquet", engine: undefined, needTable: false } as const;
- * assert.match(largeFileNote("a.parquet", 500_000, read)!, /^note: a\.parquet: 500,000 decisions read into memory/);
- * assert.equal(largeFileNote("a.parquet", 499_999, read), null);
- * assert.equal(largeFileNote("a.parquet", 500_000, { ...read, engine: "memory" }), null);
- * assert.equal(largeFileNote("a.parquet", 500_000, { ...read, needTable: true }), null);
- * assert.equal(largeFileNote("a.arrow", 500_000, { ...read, format: "arrow" }), null);
+ * assert.equal(defaultEngine("parquet", 2 ** 20, false), "duckdb");
+ * assert.equal(defaultEngine("csv", 2 ** 20 - 1, false), "memory");
+ * assert.equal(defaultEngine("parquet", 2 ** 30, true), "memory");
+ * assert.equal(defaultEngine("arrow", 2 ** 30, false), "memory");
+ * assert.equal(defaultEngine("jsonl", 2 ** 30, false), "memory");
  * ```
  */
-export function largeFileNote(
-  path: string,
-  rows: number,
-  read: {
-    readonly format: string;
-    readonly engine: string | undefined;
-    readonly needTable: boolean;
-  },
-): string | null {
-  if (
-    read.needTable || read.engine !== undefined || rows < LARGE_ROWS ||
-    (read.format !== "parquet" && read.format !== "csv")
-  ) return null;
-  return `note: ${path}: ${
-    formatCount(rows)
-  } decisions read into memory row by row; --engine duckdb computes the same statistics in SQL without loading the rows, many times faster on a file this size, with the same result to the last digit`;
+export function defaultEngine(
+  fileFormat: string,
+  bytes: number,
+  needTable: boolean,
+): "duckdb" | "memory" {
+  return !needTable && bytes >= DUCKDB_BYTES &&
+      (fileFormat === "parquet" || fileFormat === "csv")
+    ? "duckdb"
+    : "memory";
 }
 
 async function readOne(
@@ -838,7 +849,8 @@ async function readOneUnchecked(
   const fileFormat = decisionFormatOf(path);
   // JSONL goes through DuckDB only when asked (--engine duckdb): with the
   // line loader's checks DuckDB reads the raw objects, which is slower than
-  // the streaming in-process reader, so the in-process path stays the default
+  // the streaming in-process reader, so the in-process path stays its
+  // default; a large Parquet or CSV file goes through DuckDB by default
   const engine = flags.engine;
   if (
     engine !== undefined && engine !== "memory" && engine !== "duckdb" &&
@@ -850,10 +862,11 @@ async function readOneUnchecked(
       }`,
     );
   }
-  const jsonlSize = fileFormat === "jsonl"
-    ? (await regularFile(path, `Cannot load run export ${path}`))?.size ?? 0
-    : 0;
-  if (engine === "duckdb" || engine === "chdb") {
+  const size = (await regularFile(path, `Cannot load run export ${path}`))
+    ?.size ?? 0;
+  const routed = engine === undefined &&
+    defaultEngine(fileFormat, size, needTable) === "duckdb";
+  if (engine === "duckdb" || engine === "chdb" || routed) {
     if (needTable) {
       throw new UsageError(
         `--engine ${engine} computes statistics only; pairing needs --engine memory`,
@@ -871,13 +884,11 @@ async function readOneUnchecked(
       : fileFormat === "jsonl"
       ? await (await later<typeof import("../lib/sql/duckdb_jsonl.ts")>(
         "../lib/sql/duckdb_jsonl.ts",
-      )).duckdbJsonlStats(
-        path,
-      )
+      )).duckdbJsonlStats(path, ENGINE_DUCKDB)
       : await (await later<typeof import("../lib/sql/duckdb_stats.ts")>(
         "../lib/sql/duckdb_stats.ts",
       ))
-        .duckdbDecisionStats(path);
+        .duckdbDecisionStats(path, routed ? DEFAULT_DUCKDB : ENGINE_DUCKDB);
     return {
       format,
       stats,
@@ -886,17 +897,22 @@ async function readOneUnchecked(
       table: null,
     };
   }
+  if (fileFormat === "arrow" && !needTable) {
+    // statistics straight from the columns: no Decision kept, no table
+    const { arrowDecisionStats } = await later<
+      typeof import("../lib/read/arrow.ts")
+    >("../lib/read/arrow.ts");
+    const { stats, decisions } = arrowDecisionStats(
+      await Deno.readFile(path),
+      { path },
+    );
+    return { format, stats, decisions, notes: {}, table: null };
+  }
   if (fileFormat !== "jsonl") {
     const { loadDecisions } = await later<
       typeof import("../lib/read/load_any.ts")
     >("../lib/read/load_any.ts");
     const table = await loadDecisions(path);
-    const note = largeFileNote(path, table.numRows(), {
-      format: fileFormat,
-      engine,
-      needTable,
-    });
-    if (note !== null) console.error(note);
     return {
       format,
       stats: await decisionStatsOf(table),
@@ -905,7 +921,6 @@ async function readOneUnchecked(
       table,
     };
   }
-  const size = jsonlSize;
   const onProgress = progress(path, size);
   if (needTable) {
     const { decisionTable, readDecisionsJsonl } = await loadDecisionsModule();

@@ -72,6 +72,27 @@ export async function scoreProcess(
   return run;
 }
 
+/**
+ * DuckDB's bare query on `file` (bench/_duckdb_query.ts), timed as a whole
+ * process, with the query's own seconds; checks the decision count.
+ */
+export async function duckdbBare(
+  ctx: Context,
+  file: string,
+  expected: number,
+): Promise<ChildRun & { query: number }> {
+  const run = await runTimed(Deno.execPath(), [
+    ...DENO_RUN,
+    `${ctx.root}bench/_duckdb_query.ts`,
+    file,
+  ], { cwd: ctx.root });
+  const got = lastJson<{ seconds: number; n: number }>(run.stdout);
+  if (got.n !== expected) {
+    throw new Error(`DuckDB counted ${got.n} of ${expected}`);
+  }
+  return { ...run, query: got.seconds };
+}
+
 const CASES: CaseInfo[] = [
   {
     name: "score-jsonl",
@@ -134,16 +155,7 @@ export const jsonl: Group = {
       { seed: SEED, classes: CLASSES },
       ctx.log,
     );
-    const duck = async (): Promise<ChildRun & { query: number }> => {
-      const run = await runTimed(Deno.execPath(), [
-        ...DENO_RUN,
-        `${ctx.root}bench/_duckdb_query.ts`,
-        file,
-      ], { cwd: ctx.root });
-      const got = lastJson<{ seconds: number; n: number }>(run.stdout);
-      if (got.n !== n) throw new Error(`DuckDB counted ${got.n} of ${n}`);
-      return { ...run, query: got.seconds };
-    };
+    const duck = () => duckdbBare(ctx, file, n);
     const take: Record<string, () => Promise<Taken>> = {
       "score-jsonl": async () => {
         const r = await scoreProcess(ctx, [file], n);

@@ -48,6 +48,11 @@ import {
   unflattenRow,
 } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
+import type { StatsRow } from "../metrics/sufficient_stats.ts";
+import { type Cell, emptyCell, statsOfCells } from "./_stats_builder.ts";
+import { DecisionKeySet } from "./_key_spill.ts";
+import { Interner } from "./_decision_scan.ts";
+import { SEVERITIES } from "../costs/severity.ts";
 
 export type { DecisionColumn };
 
@@ -325,6 +330,24 @@ export function parseDecisionsArrow(
   options: ParseDecisionsOptions = {},
 ): Decision[] {
   const where = `Cannot load run export ${options.path ?? "<inline>"}`;
+  const { cols, rows } = arrowColumns(bytes, where);
+  return decisionsFromColumns(cols, rows, where);
+}
+
+/**
+ * The flat columns of an Arrow IPC run export, with its whole-file checks
+ * done (the magic at both ends, the IPC data, the column set, no temporal
+ * column, valid UTF-8); each row is still to be checked.
+ *
+ * @param bytes The file's bytes.
+ * @param where Error prefix naming the file.
+ * @returns One array per column of {@linkcode DECISION_COLUMNS}, and the rows.
+ * @throws {SyntaxError | TypeError} As {@linkcode parseDecisionsArrow}.
+ */
+function arrowColumns(
+  bytes: Uint8Array,
+  where: string,
+): { cols: Record<DecisionColumn, ArrayLike<unknown>>; rows: number } {
   // the IPC file format opens and closes with ARROW1: a file cut short has
   // the first and not the last, and the reader's own error would name a
   // property of its footer, not the file's fault
@@ -378,7 +401,165 @@ export function parseDecisionsArrow(
       }
     }
   }
-  return decisionsFromColumns(cols, table.numRows, where);
+  return { cols, rows: table.numRows };
+}
+
+const SEVERITY_IDS: Readonly<Record<string, number>> = Object.fromEntries(
+  SEVERITIES.map((v, i) => [v, i]),
+);
+
+// Two 32-bit hashes of a decision's key (runId, modelId, taskId, trial)
+// from its strings' UTF-16 code units, for a DecisionKeySet: the hash of
+// the JSONL reader hashes UTF-8 bytes, which would cost an encoding per row
+// here. Each text ends with a value no code unit has.
+const keyHashes = new Int32Array(2);
+function hashKey(d: Decision): void {
+  let h1 = 0x9747b28c | 0;
+  let h2 = 0x5bd1e995 | 0;
+  for (let t = 0; t < 4; t++) {
+    const text = t === 0 ? d.runId : t === 1 ? d.modelId : d.taskId;
+    const n = t === 3 ? 2 : text.length + 1;
+    for (let i = 0; i < n; i++) {
+      const k0 = t === 3
+        ? (i === 0 ? d.trial | 0 : (d.trial / 4294967296) | 0)
+        : i < text.length
+        ? text.charCodeAt(i)
+        : 0x10000 + text.length;
+      let k = Math.imul(k0, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, 0x1b873593);
+      h1 ^= k;
+      h1 = (h1 << 13) | (h1 >>> 19);
+      h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+      h2 = (Math.imul(h2 ^ k0, 0x01000193) + (h2 >>> 7)) | 0;
+    }
+  }
+  h1 ^= h1 >>> 16;
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h1 = Math.imul(h1, 0xc2b2ae35);
+  keyHashes[0] = h1 ^ (h1 >>> 16);
+  h2 ^= h2 >>> 15;
+  h2 = Math.imul(h2, 0x2c1b3c6d);
+  keyHashes[1] = h2 ^ (h2 >>> 12);
+}
+
+/** Statistics of a run export read for them alone, and its decisions. */
+export interface ArrowDecisionStats {
+  /** Sufficient statistics, in canonical order (`sortStats`). */
+  readonly stats: StatsRow[];
+  /** Decisions read. */
+  readonly decisions: number;
+}
+
+/**
+ * Sufficient statistics straight from an Arrow IPC run export's columns,
+ * without a Decision kept per row or a table.
+ *
+ * The result equals `decisionStats(decisionTable(parseDecisionsArrow(bytes)))`
+ * to the last bit (the sums of 1 - pCorrect are exact and rounded once, see
+ * lib/math/exact_sum.ts), and a file that reader refuses is refused with
+ * the same error: every row passes {@linkcode flatDecision} in row order,
+ * and a repeated (runId, modelId, taskId, trial) is found by hashing the
+ * keys and comparing the rows of equal hashes. When some model has a
+ * second runId or a trial other than 0, a second pass over the columns
+ * counts each task's trials for `taskShare`. Cost is O(rows).
+ *
+ * @param bytes The file's bytes.
+ * @param options Where the bytes came from.
+ * @returns The statistics and the number of decisions.
+ * @throws {SyntaxError | TypeError | RangeError} As {@linkcode parseDecisionsArrow}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { arrowDecisionStats, decisionsToArrow } from "./arrow.ts";
+ * import { decisionTable, loadDecisionsJsonl } from "./load_decisions.ts";
+ * import { decisionStats } from "../decision/decision_stats.ts";
+ *
+ * const t = await loadDecisionsJsonl(
+ *   new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname,
+ * );
+ * const got = arrowDecisionStats(decisionsToArrow(t));
+ * assert.deepEqual(got.stats, decisionStats(t));
+ * assert.equal(got.decisions, t.numRows());
+ * ```
+ */
+export function arrowDecisionStats(
+  bytes: Uint8Array,
+  options: ParseDecisionsOptions = {},
+): ArrowDecisionStats {
+  const where = `Cannot load run export ${options.path ?? "<inline>"}`;
+  const { cols, rows } = arrowColumns(bytes, where);
+  const arrays = DECISION_COLUMNS.map((c) => cols[c]);
+  const row = Object.fromEntries(
+    DECISION_COLUMNS.map((c) => [c, null]),
+  ) as Record<DecisionColumn, unknown>;
+  const { runId, modelId, taskId, trial } = cols;
+  // rows a and b hold the same key (called on equal hashes only)
+  const same = (a: number, b: number) =>
+    runId[a] === runId[b] && modelId[a] === modelId[b] &&
+    taskId[a] === taskId[b] && value(trial[a]) === value(trial[b]);
+  using keys = new DecisionKeySet({ memoryKeys: Infinity });
+  // cells by small ids, so no key string is built per row
+  const models = new Interner();
+  const classes = new Interner();
+  const cells = new Map<number, Map<number, Cell>>();
+  const list: Cell[] = [];
+  const classIds = 2 ** 26; // as the JSONL reader's: gold and pred in one number
+  const cellOf: Cell[] = new Array(rows);
+  let firstRun: string | null = null;
+  let repeatedTasks = false;
+  for (let i = 0; i < rows; i++) {
+    for (let k = 0; k < arrays.length; k++) {
+      row[DECISION_COLUMNS[k]] = value(arrays[k][i]);
+    }
+    const at = `${where}: row ${i + 1}`;
+    const d = flatDecision(row, at);
+    hashKey(d);
+    const earlier = keys.add(keyHashes[0], keyHashes[1], i, same);
+    if (earlier >= 0) throw duplicateDecisionError(d, at, `row ${earlier + 1}`);
+    const gold = classes.ofString(d.trueClass);
+    const pred = classes.ofString(d.predClass);
+    if (gold >= classIds || pred >= classIds) {
+      throw new InputRangeError(
+        `${where}: more than ${classIds} distinct classes`,
+      );
+    }
+    const outer = (models.ofString(d.modelId) * 8 + SEVERITY_IDS[d.severity]) *
+        2 + (d.action === "auto" ? 0 : 1);
+    let byClass = cells.get(outer);
+    if (byClass === undefined) cells.set(outer, byClass = new Map());
+    let c = byClass.get(gold * classIds + pred);
+    if (c === undefined) {
+      c = emptyCell(d.modelId, d.severity, d.trueClass, d.predClass, d.action);
+      byClass.set(gold * classIds + pred, c);
+      list.push(c);
+    }
+    c.n++;
+    if (d.pCorrect === null) c.pMissing++;
+    else c.pError.add(d.pCorrect);
+    if (!d.parseOk) c.parseFailures++;
+    cellOf[i] = c;
+    firstRun ??= d.runId;
+    if (d.trial !== 0 || d.runId !== firstRun) repeatedTasks = true;
+  }
+  if (repeatedTasks) {
+    // a task's trials are the rows of its (modelId, taskId): every row
+    // passed the checks, so the columns hold its strings as they are
+    const trials = new Map<string, number>();
+    const task = (i: number) => `${modelId[i]}\u0000${taskId[i]}`;
+    for (let i = 0; i < rows; i++) {
+      trials.set(task(i), (trials.get(task(i)) ?? 0) + 1);
+    }
+    for (const c of list) c.trials = new Map();
+    for (let i = 0; i < rows; i++) {
+      const k = trials.get(task(i))!;
+      const t = cellOf[i].trials!;
+      t.set(k, (t.get(k) ?? 0) + 1);
+    }
+  }
+  return { stats: statsOfCells(list), decisions: rows };
 }
 
 // Arrow type ids of temporal types (Date 8, Time 9, Timestamp 10, Interval 11, Duration 18)

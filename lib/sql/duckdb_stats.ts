@@ -41,7 +41,7 @@ import {
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { DECISION_COLUMNS } from "../read/load_decisions.ts";
-import { fieldOfColumn } from "../decision/schema.ts";
+import { type DecisionColumn, fieldOfColumn } from "../decision/schema.ts";
 import { sqlNullType } from "../decision/schema_sql.ts";
 import {
   InputRangeError,
@@ -269,6 +269,39 @@ LIMIT 1`,
   );
 }
 
+// The columns of DECISION_COLUMNS that `relation` holds as integers.
+async function integerColumnsOf(
+  connection: DuckDBConnection,
+  relation: string,
+): Promise<DecisionColumn[]> {
+  const integer = /^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?)$/;
+  const names = new Set<string>(DECISION_COLUMNS);
+  return (await describeRelation(connection, relation))
+    .filter((c) => names.has(c.name) && integer.test(c.type))
+    .map((c) => c.name as DecisionColumn);
+}
+
+// Whether every row's key (runId, modelId, taskId, trial) has a hash of its
+// own: then no key repeats, since equal keys hash alike (trial + 0.0 makes
+// -0 and 0, one key to the loaders, one value). A hash table of 64-bit
+// integers costs less than one of the keys' text; when two rows share a
+// hash, which a repeated key or a collision makes, the exact scan of
+// duplicateDecisionsSql decides.
+async function distinctKeyHashes(
+  connection: DuckDBConnection,
+  instance: DuckDBInstance,
+  relation: string,
+  options: DuckDBStatsOptions,
+): Promise<boolean> {
+  const [[shared]] = await runWatched(
+    connection,
+    instance,
+    `SELECT COUNT(*) - COUNT(DISTINCT hash(runId, modelId, taskId, trial + 0.0E0)) FROM ${relation}`,
+    options,
+  );
+  return toNumber(shared) === 0;
+}
+
 async function repeatedCsvKeys(
   connection: DuckDBConnection,
   relation: string,
@@ -353,13 +386,18 @@ export async function duckdbDecisionStats(
     const relation = format === "parquet"
       ? await openDecisionsParquet(connection, path)
       : duckdbCsvRelation(path, header);
+    // a column of an integer type cannot hold a fraction: its whole-number
+    // test, row by row, is left out (the CSV relation reads numbers as DOUBLE)
+    const integerColumns = format === "parquet"
+      ? await integerColumnsOf(connection, relation)
+      : [];
     let rows: unknown[][];
     try {
       // one scan, no window: taskShare = n unless some task has several rows
       rows = await runWatched(
         connection,
         instance,
-        decisionCellsSql(relation),
+        decisionCellsSql(relation, { integerColumns }),
         options,
       );
     } catch (error) {
@@ -375,7 +413,10 @@ export async function duckdbDecisionStats(
         `${where}: ${invalid} rows fail the SQL row checks that the CSV reader accepts`,
       );
     }
-    if (options.checkDuplicates !== false) {
+    if (
+      options.checkDuplicates !== false &&
+      !(await distinctKeyHashes(connection, instance, relation, options))
+    ) {
       const [repeated] = await runWatched(
         connection,
         instance,

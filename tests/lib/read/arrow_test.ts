@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { decisionStats } from "../../../lib/decision/decision_stats.ts";
 import * as aq from "arquero";
 import {
   bool,
@@ -9,6 +11,7 @@ import {
   utf8,
 } from "@uwdata/flechette";
 import {
+  arrowDecisionStats,
   decisionsToArrow,
   loadDecisionsArrow,
   parseDecisionsArrow,
@@ -46,9 +49,14 @@ function ipc(
   return aq.toArrowIPC(aq.from(rows), { types: types as any });
 }
 
+// the reader and the statistics straight from the columns refuse alike
 function fails(bytes: Uint8Array, expected: { name: string; message: RegExp }) {
   assert.throws(
     () => parseDecisionsArrow(bytes, { path: "runs/a.arrow" }),
+    expected,
+  );
+  assert.throws(
+    () => arrowDecisionStats(bytes, { path: "runs/a.arrow" }),
     expected,
   );
 }
@@ -218,4 +226,65 @@ Deno.test("decisionsToArrow() types each column from its rule and storage hint i
     ]),
     Array(8).fill(dictionary(utf8()).typeId),
   );
+});
+
+Deno.test("arrowDecisionStats() equals decisionStats() of the table the reader builds, for runs with several trials and runs (property, seed 20261203)", () => {
+  const severities = ["LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          model: fc.constantFrom("a", "b", "ü"),
+          run: fc.constantFrom("r1", "r2"),
+          task: fc.integer({ min: 0, max: 30 }),
+          trial: fc.integer({ min: 0, max: 3 }),
+          severity: fc.constantFrom(...severities),
+          pred: fc.constantFrom("MATCH", "AMOUNT_MISMATCH"),
+          p: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+          escalate: fc.boolean(),
+          parseOk: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 200 },
+      ),
+      (drawn) => {
+        const seen = new Set<string>();
+        const ds: Decision[] = [];
+        for (const d of drawn) {
+          const key = `${d.run}/${d.model}/${d.task}/${d.trial}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          ds.push(decision({
+            runId: d.run,
+            modelId: d.model,
+            taskId: `t${d.task}`,
+            trial: d.trial,
+            severity: d.severity,
+            predClass: d.pred,
+            pCorrect: d.p,
+            action: d.escalate ? "escalate" : "auto",
+            parseOk: d.parseOk,
+          }));
+        }
+        const bytes = decisionsToArrow(decisionTable(ds));
+        const got = arrowDecisionStats(bytes);
+        const want = decisionStats(decisionTable(parseDecisionsArrow(bytes)));
+        assert.deepEqual(got.stats, want);
+        assert.equal(got.decisions, ds.length);
+      },
+    ),
+    { seed: 20261203, numRuns: 200 },
+  );
+});
+
+Deno.test("arrowDecisionStats() refuses a key repeated far from its first row, naming both rows", () => {
+  const ds = Array.from(
+    { length: 5000 },
+    (_, i) => decision({ taskId: `task-${i}`, trial: i % 2 }),
+  );
+  ds.push(decision({ taskId: "task-1234", trial: 0 }));
+  fails(decisionsToArrow(decisionTable(ds)), {
+    name: "RangeError",
+    message:
+      /row 5001: duplicate decision for runId "r1", modelId "m", taskId "task-1234", trial 0 \(first on row 1235\)/,
+  });
 });

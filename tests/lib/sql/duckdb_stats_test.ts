@@ -338,6 +338,20 @@ Deno.test("duckdbDecisionStats() refuses repeated decisions unless told not to c
     (await sameError(csv)).message,
     /line 10: duplicate decision for runId "r1", modelId "m", taskId "3", trial 0 \(first on line 4\)$/,
   );
+  // trial -0 and trial 0 are one key to the loaders: a copy that differs
+  // only so repeats, although the two are different doubles
+  const negative = src.replace("run.csv", "negative_zero.csv");
+  const header = lines[0].split(",");
+  const copy = lines[3].split(",");
+  copy[header.indexOf("trial")] = "-0";
+  await Deno.writeTextFile(
+    negative,
+    [...lines, copy.join(",")].join("\n") + "\n",
+  );
+  assert.match(
+    (await sameError(negative)).message,
+    /line 10: duplicate decision for runId "r1", modelId "m", taskId "3", trial 0 \(first on line 4\)$/,
+  );
   // without the check, both copies are counted
   const stats = await duckdbDecisionStats(parquet, { checkDuplicates: false });
   assert.equal(stats.reduce((s, r) => s + r.n, 0), run().length + 1);
