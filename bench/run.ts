@@ -48,6 +48,7 @@ import {
 } from "./_measure.ts";
 import { denoBench } from "./cases/deno_bench.ts";
 import { duckdb } from "./cases/duckdb.ts";
+import { harness } from "./cases/harness.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
 import { keys } from "./cases/keys.ts";
 import { ledger } from "./cases/ledger.ts";
@@ -69,6 +70,7 @@ export const GROUPS: readonly Group[] = [
   policy,
   sweep,
   tasks,
+  harness,
   duckdb,
   postgres,
   explain,
