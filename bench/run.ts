@@ -51,6 +51,7 @@ import { chdb } from "./cases/chdb.ts";
 import { denoBench } from "./cases/deno_bench.ts";
 import { duckdb } from "./cases/duckdb.ts";
 import { formats } from "./cases/formats.ts";
+import { harness } from "./cases/harness.ts";
 import { jsonl, stream } from "./cases/jsonl.ts";
 import { keys } from "./cases/keys.ts";
 import { ledger } from "./cases/ledger.ts";
@@ -73,6 +74,7 @@ export const GROUPS: readonly Group[] = [
   policy,
   sweep,
   tasks,
+  harness,
   duckdb,
   postgres,
   explain,

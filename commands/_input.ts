@@ -486,11 +486,18 @@ async function readPaths(
     }
     const h = await importHarness(paths, format, flags, { quiet: true });
     for (const m of h.messages) console.error(rename(m));
-    const { decisionTable } = await loadDecisionsModule();
-    const table = decisionTable(h.decisions);
+    // without a table, the statistics are reduced from the decisions as
+    // the JSONL reader reduces its lines
+    const table = needTable
+      ? (await loadDecisionsModule()).decisionTable(h.decisions)
+      : null;
     return {
       format,
-      stats: await decisionStatsOf(table),
+      stats: table !== null
+        ? await decisionStatsOf(table)
+        : (await later<typeof import("../lib/read/_stats_builder.ts")>(
+          "../lib/read/_stats_builder.ts",
+        )).statsOfDecisionList(h.decisions, paths.join(", ")).stats,
       decisions: h.decisions.length,
       notes: h.notes,
       table,

@@ -83,10 +83,7 @@ export const importCommand: Command = {
           count = h.decisions.length;
           // JSONL keeps each record as the importer made it (explicit nulls included)
           if (decisionFormatOf(out) === "jsonl") {
-            await Deno.writeTextFile(
-              out,
-              h.decisions.map((d) => JSON.stringify(d) + "\n").join(""),
-            );
+            await writeJsonLines(out, h.decisions);
           } else await writeDecisions(out, decisionTable(h.decisions));
           doc = {
             ...fileKeys(positionals),
@@ -130,3 +127,31 @@ export const importCommand: Command = {
     return 0;
   },
 };
+
+// Records as JSON lines, written a few thousand at a time rather than as
+// one string of the whole file.
+async function writeJsonLines(
+  out: string,
+  records: readonly unknown[],
+): Promise<void> {
+  const file = await Deno.open(out, {
+    write: true,
+    create: true,
+    truncate: true,
+  });
+  try {
+    const encoder = new TextEncoder();
+    for (let i = 0; i < records.length; i += 4096) {
+      let text = "";
+      for (const r of records.slice(i, i + 4096)) {
+        text += JSON.stringify(r) + "\n";
+      }
+      const bytes = encoder.encode(text);
+      for (let n = 0; n < bytes.length;) {
+        n += await file.write(bytes.subarray(n));
+      }
+    }
+  } finally {
+    file.close();
+  }
+}

@@ -18,7 +18,14 @@ const WORDS = (
   "the a of to and in for on with by is was not as at from this that"
 ).split(" ");
 
-function prose(rng: Prng, bytes: number): string {
+/**
+ * Seeded, word-like text of about `bytes` bytes (it compresses as prose does).
+ *
+ * @param rng The text's generator.
+ * @param bytes Its length, roughly.
+ * @returns The text.
+ */
+export function prose(rng: Prng, bytes: number): string {
   const out: string[] = [];
   let n = 0;
   while (n < bytes) {

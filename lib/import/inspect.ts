@@ -295,8 +295,88 @@ interface RawSample {
   readonly source: string;
 }
 
+// What is read of a whole sample is read once, as it arrives, so that the
+// sample (its messages, input and output text) need not be held until every
+// sample has been read. A check that needs the scorer, which is chosen from
+// every sample's scores, runs later; a check on the whole sample that would
+// have failed later keeps its error for the moment it would have been thrown.
+interface Slim {
+  /** The fields read after every sample has arrived. */
+  readonly value: Json;
+  readonly source: string;
+  /** The output's text, kept only when a score may lack an answer. */
+  readonly completion: string | undefined;
+  readonly severity: Severity | Error | null;
+  readonly tokenProbability: number | null | Error;
+}
+
+const SLIM_FIELDS = [
+  "id",
+  "epoch",
+  "error",
+  "scores",
+  "limit",
+  "model_usage",
+  "total_time",
+  "target",
+] as const;
+
+function slimSample(
+  raw: RawSample,
+  where: string,
+  options: InspectOptions,
+): Slim {
+  const s = raw.value;
+  const value: Json = {};
+  for (const k of SLIM_FIELDS) if (Object.hasOwn(s, k)) value[k] = s[k];
+  const scores = s.scores;
+  const answered = isObject(scores) && Object.keys(scores).length > 0 &&
+    Object.values(scores).every((sc) =>
+      isObject(sc) && text(sc.answer) !== undefined
+    );
+  let severity: Severity | Error | null = null;
+  let tokenP: number | null | Error = null;
+  let key: { id: string | number; epoch: number } | null = null;
+  try {
+    key = sampleKey(s, where, raw.source);
+  } catch {
+    // thrown again, in its turn, when the samples are read in order
+  }
+  if (key !== null) {
+    const at = `${where}: sample ${show(key.id)} epoch ${key.epoch}`;
+    try {
+      severity = options.severityOf({ taskId: String(key.id), record: s }, at);
+    } catch (error) {
+      severity = error as Error;
+    }
+    try {
+      tokenP = tokenProbability(s.output, at);
+    } catch (error) {
+      tokenP = error as Error;
+    }
+  }
+  // copies: a string the parser read is a slice of the whole entry's text,
+  // and would keep that text alive
+  return {
+    value: structuredClone(value),
+    source: raw.source,
+    completion: answered ? undefined : structuredClone(completion(s.output)),
+    severity,
+    tokenProbability: tokenP,
+  };
+}
+
+function rethrown<T>(v: T | Error | null): T {
+  if (v instanceof Error) throw v;
+  return v as T;
+}
+
+// what stands in a list for a sample already turned into a decision
+const RELEASED = null as unknown as Scored;
+
 interface Scored {
   readonly sample: Json;
+  readonly slim: Slim;
   readonly id: string | number;
   readonly epoch: number;
   readonly at: string;
@@ -330,7 +410,7 @@ function sampleKey(s: Json, where: string, source: string) {
   return { id, epoch };
 }
 
-function scorerNames(samples: readonly RawSample[]): Set<string> {
+function scorerNames(samples: readonly Slim[]): Set<string> {
   const names = new Set<string>();
   for (const { value } of samples) {
     if (isObject(value.scores)) {
@@ -341,7 +421,7 @@ function scorerNames(samples: readonly RawSample[]): Set<string> {
 }
 
 function chooseScorer(
-  samples: readonly RawSample[],
+  samples: readonly Slim[],
   options: InspectOptions,
   where: string,
 ): string | null {
@@ -421,7 +501,8 @@ function costOf(usage: Json | null, at: string): CostEvidence {
  * `.json` readers.
  *
  * @param header `eval` and `status` of the log (an object with `eval.run_id` and `eval.model`).
- * @param samples The samples, each with the entry or index it came from.
+ * @param samples The samples, each with the entry or index it came from;
+ *   read once, in order, so a generator may make each as it is needed.
  * @param file The log's path, for messages.
  * @param options Severity, scorer, partial-credit rule and pCorrect source.
  * @returns Decisions, set-aside samples, counts and messages.
@@ -442,16 +523,19 @@ function costOf(usage: Json | null, at: string): CostEvidence {
  */
 export function inspectDecisions(
   header: unknown,
-  samples: readonly RawSample[],
+  samples: Iterable<RawSample>,
   file: string,
   options: InspectOptions,
 ): HarnessImportResult {
   const where = `Cannot import inspect log ${file}`;
+  // each sample is read as it arrives (an archive's entries one at a time)
+  const slims: Slim[] = [];
+  for (const raw of samples) slims.push(slimSample(raw, where, options));
   const head = readHeader(header, where);
-  const scorer = chooseScorer(samples, options, where);
+  const scorer = chooseScorer(slims, options, where);
   const seen = new Map<string, string>();
   const scored: Scored[] = [];
-  for (const raw of samples) {
+  for (const raw of slims) {
     const s = raw.value;
     const { id, epoch } = sampleKey(s, where, raw.source);
     const at = `${where}: sample ${show(id)} epoch ${epoch}`;
@@ -526,21 +610,26 @@ export function inspectDecisions(
     const answer = score !== null ? text(score.answer) : undefined;
     scored.push({
       sample: s,
+      slim: raw,
       id,
       epoch,
       at,
       score,
       verdict,
-      answer: answer ?? completion(s.output),
+      answer: answer ?? raw.completion,
     });
   }
+  slims.length = 0;
   // agreement over the scored epochs of each sample id: the share of them
   // whose answer text equals this one's (all must have an answer)
-  const byId = new Map<string, Scored[]>();
+  // (the answers alone, so that each sample can be let go once it is a decision)
+  const byId = new Map<string, Array<string | undefined>>();
   for (const x of scored) {
     if (x.verdict === null || x.verdict === "unscored") continue;
     const k = String(x.id);
-    byId.set(k, [...(byId.get(k) ?? []), x]);
+    const answers = byId.get(k);
+    if (answers === undefined) byId.set(k, [x.answer]);
+    else answers.push(x.answer);
   }
   const decisions: Decision[] = [];
   const setAside: SetAside[] = [];
@@ -551,7 +640,9 @@ export function inspectDecisions(
     scoredWithError: 0,
     setAside: 0,
   };
-  for (const x of scored) {
+  for (let i = 0; i < scored.length; i++) {
+    const x = scored[i];
+    scored[i] = RELEASED;
     const s = x.sample;
     const taskId = String(x.id);
     const trial = x.epoch - 1;
@@ -576,21 +667,21 @@ export function inspectDecisions(
         (typeof x.score.value === "number" && x.score.value > 0 &&
           x.score.value < 1))
     ) notes.partialCounted++;
-    const severity: Severity = options.severityOf({ taskId, record: s }, x.at);
+    const severity = rethrown<Severity>(x.slim.severity);
     const group = byId.get(taskId)!;
     const candidates: PCorrectCandidate[] = [];
     if (group.length >= 2) {
-      const answered = group.every((g) => g.answer !== undefined);
+      const answered = group.every((g) => g !== undefined);
       candidates.push({
         source: `agreement@${group.length}` as PCorrectSource,
         value: answered && x.answer !== undefined
-          ? group.filter((g) => g.answer === x.answer).length / group.length
+          ? group.filter((g) => g === x.answer).length / group.length
           : null,
       });
     }
     candidates.push({
       source: "logprob-token",
-      value: tokenProbability(s.output, x.at),
+      value: rethrown<number | null>(x.slim.tokenProbability),
     });
     const from = options.pcorrectFrom;
     if (from !== undefined && from.startsWith("score-metadata:")) {
@@ -793,7 +884,7 @@ export function isInspectLog(input: DetectInput): boolean {
  * @param path The log.
  * @param options As {@linkcode inspectDecisions}.
  * @returns As {@linkcode inspectDecisions}.
- * @throws As `parseInspectEvalLog` (import_inspect_eval.ts) and {@linkcode parseInspectJsonLog}; `Deno.errors.NotFound`.
+ * @throws As `loadInspectEvalLog` (inspect_eval.ts) and {@linkcode parseInspectJsonLog}; `Deno.errors.NotFound`.
  *
  * @example
  * ```ts
@@ -808,14 +899,24 @@ export async function loadInspectLog(
   path: string,
   options: InspectOptions,
 ): Promise<HarnessImportResult> {
-  const bytes = await Deno.readFile(path);
-  if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) {
-    // the zip reader and its decompressors load only for a .eval log
-    const { parseInspectEvalLog } = await importLater<
+  const head = new Uint8Array(ZIP_MAGIC.length);
+  {
+    using f = await Deno.open(path, { read: true });
+    for (let n = 0; n < head.length;) {
+      const got = await f.read(head.subarray(n));
+      if (got === null) break;
+      n += got;
+    }
+  }
+  if (ZIP_MAGIC.every((b, i) => head[i] === b)) {
+    // the zip reader and its decompressors load only for a .eval log, which
+    // is read an entry at a time, not whole
+    const { loadInspectEvalLog } = await importLater<
       typeof import("./inspect_eval.ts")
     >(new URL("./inspect_eval.ts", import.meta.url));
-    return parseInspectEvalLog(bytes, { ...options, file: path });
+    return loadInspectEvalLog(path, options);
   }
+  const bytes = await Deno.readFile(path);
   return parseInspectJsonLog(decodeUtf8Strict(bytes, path), {
     ...options,
     file: path,

@@ -12,10 +12,12 @@ import type { HarnessImportResult } from "./harness.ts";
 import { inspectDecisions, type InspectOptions } from "./inspect.ts";
 import { parseJsonBytesStrict } from "../_json.ts";
 import { isObject } from "./_harness_record.ts";
-import { readZipEntries, zipEntryBytes } from "./_zip_read.ts";
+import { readZipEntries, type ZipEntry, zipEntryBytes } from "./_zip_read.ts";
 import { InputSyntaxError, InputTypeError } from "../input_error.ts";
 
-type RawSample = Parameters<typeof inspectDecisions>[1][number];
+type RawSample = Parameters<typeof inspectDecisions>[1] extends
+  Iterable<infer S> ? S
+  : never;
 
 const MONOLITH = /^samples\/([^/]+)\.json$/;
 const SHELL = /^samples\/([^/]+)\/sample\.json$/;
@@ -57,11 +59,106 @@ export function parseInspectEvalLog(
   options: InspectOptions & { file?: string },
 ): HarnessImportResult {
   const file = options.file ?? "<inline>";
-  const where = `Cannot import inspect log ${file}`;
   const entries = readZipEntries(bytes, file);
+  return evalLogDecisions(
+    entries,
+    (entry) => zipEntryBytes(bytes, entry, file, options),
+    file,
+    options,
+  );
+}
+
+// bytes read past an entry's name for its local extra field, in the same read
+const LOCAL_SLACK = 256;
+
+/**
+ * Read an inspect_ai `.eval` log from a file without reading the whole
+ * archive into memory: its central directory is read from the end of the
+ * file, and each entry's bytes are read and inflated only when its sample is
+ * turned into a decision, so one sample at a time is held.
+ *
+ * @param path The archive.
+ * @param options As {@linkcode parseInspectEvalLog}, without `file`.
+ * @returns As {@linkcode parseInspectEvalLog}.
+ * @throws As {@linkcode parseInspectEvalLog}; `Deno.errors.NotFound`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadInspectEvalLog } from "./inspect_eval.ts";
+ *
+ * const r = loadInspectEvalLog("data/examples/harness/inspect_qwen.eval", { severityOf: () => "HIGH" });
+ * assert.equal(r.decisions.length, 9);
+ * ```
+ */
+export function loadInspectEvalLog(
+  path: string,
+  options: InspectOptions,
+): HarnessImportResult {
+  const f = Deno.openSync(path, { read: true });
+  try {
+    const size = f.statSync().size;
+    const readAt = (into: Uint8Array, at: number): void => {
+      f.seekSync(at, Deno.SeekMode.Start);
+      for (let n = 0; n < into.length;) {
+        const got = f.readSync(into.subarray(n));
+        if (got === null) break; // past the end: the reader says the entry is cut
+        n += got;
+      }
+    };
+    // The zip reader takes the archive as one array. A zeroed array of the
+    // file's size holds only the pages written into it, so the end of the
+    // file is read into it, doubling, until the reader finds the whole
+    // central directory there (a directory not yet read is zeros, which the
+    // reader refuses).
+    const whole = new Uint8Array(size);
+    let entries: Map<string, ZipEntry> | null = null;
+    for (let tail = Math.min(size, 1 << 20);; tail = Math.min(size, tail * 2)) {
+      readAt(whole.subarray(size - tail), size - tail);
+      try {
+        entries = readZipEntries(whole, path);
+        break;
+      } catch (error) {
+        if (tail === size) throw error;
+      }
+    }
+    const bytesOf = (entry: ZipEntry): Uint8Array => {
+      const length = Math.min(
+        size - entry.offset,
+        30 + entry.name.length * 3 + LOCAL_SLACK + entry.compressedSize,
+      );
+      let part = new Uint8Array(Math.max(0, length));
+      readAt(part, entry.offset);
+      // a local extra field longer than the slack: read the entry again,
+      // as long as its local header says it is
+      if (part.length >= 30) {
+        const view = new DataView(part.buffer);
+        const need = 30 + view.getUint16(26, true) + view.getUint16(28, true) +
+          entry.compressedSize;
+        if (need > part.length && entry.offset + need <= size) {
+          part = new Uint8Array(need);
+          readAt(part, entry.offset);
+        }
+      }
+      return zipEntryBytes(part, { ...entry, offset: 0 }, path, options);
+    };
+    return evalLogDecisions(entries!, bytesOf, path, options);
+  } finally {
+    f.close();
+  }
+}
+
+// The decisions of an archive's entries, each read by `bytesOf` when needed.
+function evalLogDecisions(
+  entries: Map<string, ZipEntry>,
+  bytesOf: (entry: ZipEntry) => Uint8Array,
+  file: string,
+  options: InspectOptions,
+): HarnessImportResult {
+  const where = `Cannot import inspect log ${file}`;
   const json = (name: string): unknown =>
     parseJsonBytesStrict(
-      zipEntryBytes(bytes, entries.get(name)!, file, options),
+      bytesOf(entries.get(name)!),
       `${file}: ${name}`,
       { nonFinite: true },
     );
@@ -84,30 +181,35 @@ export function parseInspectEvalLog(
       }`,
     );
   }
-  const samples: RawSample[] = [];
-  for (const name of entries.keys()) {
-    const mono = MONOLITH.exec(name);
-    const shell = mono === null ? SHELL.exec(name) : null;
-    if (mono === null && shell === null) continue;
-    const value = json(name);
-    if (!isObject(value)) {
-      throw new InputTypeError(`${where}: ${name} must hold a JSON object`);
-    }
-    if (shell !== null) {
-      const metaName = `samples/${shell[1]}/metadata.json`;
-      if (entries.has(metaName)) {
-        const metadata = json(metaName);
-        if (!isObject(metadata)) {
-          throw new InputTypeError(
-            `${where}: ${metaName} must hold a JSON object`,
-          );
-        }
-        value.metadata = metadata;
+  // each sample entry is inflated and parsed only when the importer asks
+  // for it, so that one sample at a time is held whole
+  let read = 0;
+  function* samples(): Generator<RawSample> {
+    for (const name of entries.keys()) {
+      const mono = MONOLITH.exec(name);
+      const shell = mono === null ? SHELL.exec(name) : null;
+      if (mono === null && shell === null) continue;
+      const value = json(name);
+      if (!isObject(value)) {
+        throw new InputTypeError(`${where}: ${name} must hold a JSON object`);
       }
+      if (shell !== null) {
+        const metaName = `samples/${shell[1]}/metadata.json`;
+        if (entries.has(metaName)) {
+          const metadata = json(metaName);
+          if (!isObject(metadata)) {
+            throw new InputTypeError(
+              `${where}: ${metaName} must hold a JSON object`,
+            );
+          }
+          value.metadata = metadata;
+        }
+      }
+      read++;
+      yield { value, source: name };
     }
-    samples.push({ value, source: name });
   }
-  const result = inspectDecisions(header, samples, file, options);
+  const result = inspectDecisions(header, samples(), file, options);
   if (!inProgress) return result;
   return {
     ...result,
@@ -119,7 +221,7 @@ export function parseInspectEvalLog(
     },
     messages: [
       ...result.messages,
-      `the log is still being written (no header.json): read ${samples.length} samples from its journal and sample entries`,
+      `the log is still being written (no header.json): read ${read} samples from its journal and sample entries`,
     ],
   };
 }

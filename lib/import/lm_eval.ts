@@ -357,12 +357,12 @@ export function parseLmEvalSamples(
   options: LmEvalOptions,
 ): HarnessImportResult {
   const file = samplesFile(options);
-  const lines: Line[] = [];
+  const reader = samplesReader(options, file);
   text.split("\n").forEach((raw, i) => {
     const line = sampleLine(raw, i + 1, file.where);
-    if (line !== null) lines.push(line);
+    if (line !== null) reader.add(line);
   });
-  return samplesDecisions(lines, options, file);
+  return reader.finish();
 }
 
 /** Where a samples file's errors point, its task and its run. */
@@ -414,41 +414,28 @@ function sampleLine(raw: string, no: number, where: string): Line | null {
   return { no, sample, docId, filter };
 }
 
-/** The decisions of a samples file's lines, under the chosen filter. */
-function samplesDecisions(
-  lines: readonly Line[],
+/**
+ * The decisions of a samples file's lines, under the chosen filter, made as
+ * each line is read, so that no line is held after it has been turned into
+ * a decision. The filter is checked once every line is read; a line's error
+ * found before then waits, so that the errors come in the order they would
+ * if every line were read first.
+ */
+function samplesReader(
   options: LmEvalOptions,
   { where, task, run }: SamplesFile,
-): HarnessImportResult {
-  const filters = [...new Set(lines.map((l) => l.filter))];
-  let filter: string;
-  if (options.filter !== undefined) {
-    if (!filters.includes(options.filter)) {
-      throw new InputRangeError(
-        `${where}: --filter ${
-          JSON.stringify(options.filter)
-        } names no line's filter; the file has ${
-          filters.map((f) => JSON.stringify(f)).join(", ") || "no lines"
-        }`,
-      );
-    }
-    filter = options.filter;
-  } else if (filters.length > 1) {
-    const doc = lines[0].docId;
-    throw new InputTypeError(
-      `${where}: doc_id ${doc} appears once per filter (${
-        filters.map((f) => JSON.stringify(f)).join(", ")
-      }); choose one with --filter NAME`,
-    );
-  } else filter = filters[0];
-
+): { add(line: Line): void; finish(): HarnessImportResult } {
+  const filters = new Set<string>();
+  let firstDoc: number | null = null;
+  let chosen: string | undefined = options.filter;
+  let waiting: unknown = null;
+  let failed = false;
   const decisions: ReturnType<typeof harnessDecision>[] = [];
   const notes: Record<string, number> = {};
   const count = (k: string) => notes[k] = (notes[k] ?? 0) + 1;
   const seen = new Map<number, number>();
   const metricsUsed = new Set<string>();
-  for (const { no, sample, docId } of lines) {
-    if (sample.filter !== filter) continue;
+  const decide = ({ no, sample, docId }: Line, filter: string): void => {
     const at = `${where}: line ${no} (doc_id ${docId}, filter ${
       JSON.stringify(filter)
     })`;
@@ -621,32 +608,71 @@ function samplesDecisions(
       verdict,
       pCorrect: picked,
       cost: { completeness: "unavailable", usd: null },
-      answer,
-      target,
+      // copies: a string the parser read is a slice of the whole line's
+      // text, and would keep that text alive
+      answer: structuredClone(answer),
+      target: structuredClone(target),
     }));
-  }
-  const roundoff = notes.positiveLogLikelihoodRoundoff;
-  return {
-    decisions,
-    notes,
-    messages: [
-      `lm-eval ${task}: correctness from metric ${
-        [...metricsUsed].join(", ") || "(no lines)"
-      }, filter ${JSON.stringify(filter ?? null)}; model ${run.modelId}`,
-      describePCorrectSources(countPCorrectSources(decisions)),
-      ...(roundoff === undefined ? [] : [
-        `read ${roundoff} positive log-likelihood${
-          roundoff === 1 ? "" : "s"
-        } in (0, ${ROUNDOFF}] as 0 (floating-point round-off)`,
-      ]),
-    ],
-    completeness: {
-      status: null,
-      samplesExpected: run.samples,
-      samplesRead: decisions.length,
-      missing: [],
-    },
   };
+  const add = (line: Line): void => {
+    filters.add(line.filter);
+    firstDoc ??= line.docId;
+    chosen ??= line.filter;
+    if (failed || line.filter !== chosen) return;
+    try {
+      decide(line, chosen);
+    } catch (error) {
+      waiting = error;
+      failed = true;
+    }
+  };
+  const finish = (): HarnessImportResult => {
+    const names = [...filters];
+    if (options.filter !== undefined && !filters.has(options.filter)) {
+      throw new InputRangeError(
+        `${where}: --filter ${
+          JSON.stringify(options.filter)
+        } names no line's filter; the file has ${
+          names.map((f) => JSON.stringify(f)).join(", ") || "no lines"
+        }`,
+      );
+    }
+    if (options.filter === undefined && names.length > 1) {
+      throw new InputTypeError(
+        `${where}: doc_id ${firstDoc} appears once per filter (${
+          names.map((f) => JSON.stringify(f)).join(", ")
+        }); choose one with --filter NAME`,
+      );
+    }
+    if (failed) throw waiting;
+    return result();
+  };
+  const result = (): HarnessImportResult => {
+    const filter = chosen;
+    const roundoff = notes.positiveLogLikelihoodRoundoff;
+    return {
+      decisions,
+      notes,
+      messages: [
+        `lm-eval ${task}: correctness from metric ${
+          [...metricsUsed].join(", ") || "(no lines)"
+        }, filter ${JSON.stringify(filter ?? null)}; model ${run.modelId}`,
+        describePCorrectSources(countPCorrectSources(decisions)),
+        ...(roundoff === undefined ? [] : [
+          `read ${roundoff} positive log-likelihood${
+            roundoff === 1 ? "" : "s"
+          } in (0, ${ROUNDOFF}] as 0 (floating-point round-off)`,
+        ]),
+      ],
+      completeness: {
+        status: null,
+        samplesExpected: run.samples,
+        samplesRead: decisions.length,
+        missing: [],
+      },
+    };
+  };
+  return { add, finish };
 }
 
 /**
@@ -717,14 +743,14 @@ export async function loadLmEvalSamples(
   }
   const all = { ...options, path, results, resultsPath };
   const file = samplesFile(all);
-  const lines: Line[] = [];
+  const reader = samplesReader(all, file);
   for await (const batch of jsonlLines(path, where)) {
     for (const { text, line } of batch) {
       const l = sampleLine(text, line, where);
-      if (l !== null) lines.push(l);
+      if (l !== null) reader.add(l);
     }
   }
-  return samplesDecisions(lines, all, file);
+  return reader.finish();
 }
 
 const LM_EVAL_KEYS = ['"doc_id"', '"filtered_resps"', '"filter"', '"metrics"'];

@@ -84,6 +84,24 @@ export function statsOfCells(cells: readonly Cell[]): StatsRow[] {
   })));
 }
 
+/**
+ * The statistics of decisions already in memory (an imported harness log),
+ * reduced as the JSONL reader reduces its lines, without a table.
+ *
+ * @param decisions Checked decisions, keys not repeated.
+ * @param path What they were read from, for messages.
+ * @returns Their statistics and count.
+ */
+export function statsOfDecisionList(
+  decisions: readonly Decision[],
+  path: string,
+): JsonlStats {
+  const builder = new StatsBuilder(path, () => "", (offset) => offset + 1);
+  decisions.forEach((d, i) => builder.add(d, i + 1, i));
+  if (builder.repeatedTasks) { for (const d of decisions) builder.share(d); }
+  return builder.finish();
+}
+
 // the words behind the scanner's codes: the schema's values of the fields
 const SEVERITY_WORDS = ROLE_WORDS.severity as readonly Severity[];
 const ACTION_WORDS = ROLE_WORDS.action as readonly Action[];
