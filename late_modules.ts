@@ -53,6 +53,7 @@ import "./lib/import/reconforge.ts";
 import "./lib/ledger/lossbench_chain.ts";
 import "./lib/read/_csv_records.ts";
 import "./lib/read/_jsonl_decision.ts";
+import "./lib/read/_stats_builder.ts";
 import "./lib/read/arrow.ts";
 import "./lib/read/cost_files.ts";
 import "./lib/read/csv.ts";
