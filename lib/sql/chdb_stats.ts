@@ -35,6 +35,7 @@ import {
 } from "./duckdb_stats_sql.ts";
 import { CHDB_INSTALL_COMMAND, installedChdb } from "./chdb_install.ts";
 import { decisionFormatOf } from "../read/load_any.ts";
+import { CSV_NUMBER_PATTERN } from "../read/csv.ts";
 import { importLater } from "../_late_import.ts";
 
 const SYMBOLS = {
@@ -295,6 +296,41 @@ function structure(): string {
   ).join(", ");
 }
 
+// ClickHouse's CSV reader takes more than lossbook's CSV rules allow (`yes`
+// for a boolean, spaces around a number, which it trims, a leading `+`), so
+// every cell is first read as text and held to those rules: a number matches
+// CSV_NUMBER_PATTERN (RE2 syntax), a boolean is `true` or `false`, an empty
+// cell is null. A file with any other cell is left to the in-process reader,
+// which names file, line and field.
+const CSV_TEXT_SETTINGS =
+  "SETTINGS input_format_csv_trim_whitespaces = 0, input_format_csv_empty_as_default = 1";
+
+function csvTextCheckSql(path: string, header: readonly string[]): string {
+  const known = new Map<string, DecisionField>(
+    DECISION_FIELDS.map((f) => [f.column, f]),
+  );
+  const bad = header.flatMap((c) => {
+    const kind = kindOfRule(known.get(c)!.rule);
+    if (kind === "number") {
+      return [
+        `(${c} IS NOT NULL AND NOT match(${c}, ${
+          clickhouseString(`^${CSV_NUMBER_PATTERN}$`)
+        }))`,
+      ];
+    }
+    if (kind === "boolean") {
+      return [`(${c} IS NOT NULL AND ${c} NOT IN ('true', 'false'))`];
+    }
+    return [];
+  });
+  const structure = header.map((c) => `${c} Nullable(String)`).join(", ");
+  return `SELECT count() FROM file(${fileLiteral(path)}, 'CSVWithNames', ${
+    clickhouseString(structure)
+  })
+WHERE ${bad.length === 0 ? "false" : bad.join("\n  OR ")}
+${CSV_TEXT_SETTINGS}`;
+}
+
 /** The formats chdb reads, by the extension `decisionFormatOf` reads. */
 const FORMATS: Readonly<Record<string, string>> = {
   parquet: "Parquet",
@@ -388,6 +424,12 @@ export async function chdbDecisionStats(
           required.some((f) => !names.includes(f.column))
         ) {
           return "the columns are not those of a decision";
+        }
+        if (format === "csv") {
+          const [[badText]] = s.query(csvTextCheckSql(absolute, names));
+          if (Number(badText) > 0) {
+            return "a cell's text is not what lossbook's CSV rules allow";
+          }
         }
       }
       const rows = s.query(

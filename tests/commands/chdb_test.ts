@@ -166,6 +166,29 @@ Deno.test({
           .join("\n") + "\n",
     );
     await refused("jsonl", () => [lines[0], "{not json", lines[2]].join("\n"));
+    // CSV cells ClickHouse's own CSV reader would take and lossbook's refuses:
+    // a boolean spelt otherwise, a number with a space or a plus sign
+    const csv = async () => {
+      const dir = await tempDir("lossbook-chdb-csv-");
+      await writeDecisionsCsv(
+        `${dir}/a.csv`,
+        decisionTable(rows().slice(0, 8)),
+      );
+      return (await Deno.readTextFile(`${dir}/a.csv`)).split("\n");
+    };
+    const text = await csv();
+    const header = text[0].split(",");
+    const cell = (line: number, column: string, value: string) => {
+      const cells = text[line].split(",");
+      cells[header.indexOf(column)] = value;
+      return [...text.slice(0, line), cells.join(","), ...text.slice(line + 1)]
+        .join("\n");
+    };
+    await refused("csv", () => cell(3, "parseOk", "yes"));
+    await refused("csv", () => cell(4, "parseOk", "TRUE"));
+    await refused("csv", () => cell(5, "pCorrect", " 0.5"));
+    await refused("csv", () => cell(6, "pCorrect", "+0.5"));
+    await refused("csv", () => cell(2, "trial", "0x0"));
     await refused(
       "jsonl",
       () =>
