@@ -53,6 +53,7 @@ import {
   type TableHtmlOptions,
 } from "./lib/report/html.ts";
 import { readChartFonts } from "./lib/read/chart_fonts.ts";
+import { isColumnTable } from "./lib/_column_table.ts";
 import {
   isScoreView,
   scoreChart,
@@ -387,12 +388,6 @@ export type DisplayValue =
   | VegaLiteSpec
   | readonly Claim[]
   | Displayable;
-
-function isColumnTable(value: object): value is ColumnTable {
-  const t = value as Partial<ColumnTable>;
-  return typeof t.columnNames === "function" &&
-    typeof t.objects === "function" && typeof t.numRows === "function";
-}
 
 function isAnalysisResult(value: object): value is AnalysisResult {
   const r = value as Partial<AnalysisResult>;

@@ -14,6 +14,7 @@ import { noteUserStrings } from "./_terminal.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { formatCount } from "../lib/format/numbers.ts";
 import { importLater } from "../lib/_late_import.ts";
+import { isColumnTable } from "../lib/_column_table.ts";
 import { HARNESS_FORMATS } from "../lib/import/harness.ts";
 import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import {
@@ -659,7 +660,7 @@ async function readWithMemory(
       decisions = source.map((d, k) =>
         decisionFromValue(d, `${name}: decision ${k + 1}`)
       );
-    } else if (isTable(source)) {
+    } else if (isColumnTable(source)) {
       const columns = source.columnNames();
       checkDecisionColumns(columns, name);
       decisions = decisionsFromColumns(
@@ -687,13 +688,6 @@ async function readWithMemory(
     });
   }
   return await combine(parts, names, "decisions");
-}
-
-function isTable(value: unknown): value is ColumnTable {
-  const t = value as ColumnTable | null;
-  return typeof t === "object" && t !== null &&
-    typeof t.columnNames === "function" && typeof t.numRows === "function" &&
-    typeof t.array === "function";
 }
 
 function sumCounts(
