@@ -32,11 +32,12 @@ import {
   importKeys,
   type InputFlags,
   readRun,
+  requireInputs,
   type RunInput,
 } from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import { matrixFlag } from "../commands/_matrix.ts";
-import { CONSEQUENCE_MATRIX, type CostMatrix } from "../lib/metrics/loss.ts";
+import type { CostMatrix } from "../lib/metrics/loss.ts";
 import { resolveProfiles } from "./score.ts";
 import {
   formatOption,
@@ -62,15 +63,25 @@ export interface RunOutcomes {
   }[];
   /** The run as read. */
   readonly run: RunInput;
+  /** The profile that prices the outcomes (`--profile`, default reconciliation). */
+  readonly profile: CostProfile;
+  /** The cost matrix (`--mode`). */
+  readonly matrix: CostMatrix;
+  /** The unit of the profile's costs. */
+  readonly unit: string;
 }
 
-/** Read a run and turn it into calibration columns (pCorrect, correct, exposure: cost if wrong under the matrix). */
+/**
+ * Read a run and turn it into calibration columns (pCorrect, correct,
+ * exposure: cost if wrong under the matrix), priced by the profile and the
+ * cost matrix the flags name: what `calibrate` and `escalate` read.
+ */
 export async function readOutcomes(
   inputs: string | readonly RunSource[],
-  flags: InputFlags,
-  profile: CostProfile,
-  matrix: CostMatrix = CONSEQUENCE_MATRIX,
+  flags: InputFlags & { profile?: string; mode?: string },
 ): Promise<RunOutcomes> {
+  const [profile] = await resolveProfiles([flags.profile ?? "reconciliation"]);
+  const matrix = matrixFlag(flags.mode);
   const run = await readRun(inputs, flags, true);
   const table = run.table!;
   const columns = {
@@ -127,6 +138,9 @@ export async function readOutcomes(
     models,
     sources,
     run,
+    profile,
+    matrix,
+    unit: profile.currency ?? profile.unit ?? "profile units",
   };
 }
 
@@ -418,15 +432,10 @@ export async function calibrateRun(
   inputs: readonly RunSource[],
   values: FlagValuesOf<typeof CALIBRATE_OPTIONS>,
 ): Promise<CalibrateRun> {
-  if (inputs.length === 0) {
-    throw new UsageError("expected one or more run files, got none");
-  }
+  requireInputs(inputs);
   const options = calibrateOptions(values);
-  const [profile] = await resolveProfiles([
-    values.profile ?? "reconciliation",
-  ]);
-  const matrix = matrixFlag(values.mode);
-  const outcomes = await readOutcomes(inputs, values, profile, matrix);
+  const outcomes = await readOutcomes(inputs, values);
+  const { profile, matrix, unit } = outcomes;
   const pooled = calibrationReport(outcomes.pooled, options);
   // by source: every group of decisions whose probability has one provenance
   const bySource = values["by-source"] === true
@@ -439,7 +448,6 @@ export async function calibrateRun(
     modelId: m.modelId,
     ...calibrationReport(m.columns, options),
   }));
-  const unit = profile.currency ?? profile.unit ?? "profile units";
   const document: CalibrateDocument = {
     ...fileKeys(outcomes.run.files),
     format: outcomes.format,

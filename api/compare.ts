@@ -34,7 +34,12 @@ import { seededPrng, seedFor } from "../lib/math/sampling.ts";
 import { pairedStats } from "../lib/decision/paired_stats.ts";
 import { pairedTasks } from "../lib/decision/paired_tasks.ts";
 import { UsageError, withUserValues } from "../commands/_command.ts";
-import { fileKeys, importKeys, readRun } from "../commands/_input.ts";
+import {
+  fileKeys,
+  importKeys,
+  readRun,
+  requireInputs,
+} from "../commands/_input.ts";
 import {
   commonOptions,
   matrixOf,
@@ -194,9 +199,7 @@ export async function compareRun(
   inputs: readonly RunSource[],
   values: FlagValuesOf<typeof COMPARE_OPTIONS>,
 ): Promise<CompareRun> {
-  if (inputs.length === 0) {
-    throw new UsageError("expected one or more run files, got none");
-  }
+  requireInputs(inputs);
   if (values.a === undefined || values.b === undefined) {
     throw new UsageError("name the two models with --a MODEL --b MODEL");
   }

@@ -13,11 +13,9 @@ import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
 import { policyColumns } from "../lib/policy/policy_columns.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
 import { readOutcomes } from "./calibrate.ts";
-import { fileKeys, importKeys } from "../commands/_input.ts";
+import { fileKeys, importKeys, requireInputs } from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import { UsageError } from "../commands/_command.ts";
-import { resolveProfiles } from "./score.ts";
-import { matrixFlag } from "../commands/_matrix.ts";
 import {
   CONSEQUENCE_MATRIX,
   costIfWrong,
@@ -293,26 +291,20 @@ export async function escalateRun(
   inputs: readonly RunSource[],
   values: FlagValuesOf<typeof ESCALATE_OPTIONS>,
 ): Promise<EscalateRun> {
-  if (inputs.length === 0) {
-    throw new UsageError("expected one or more run files, got none");
-  }
+  requireInputs(inputs);
   const points = values.points === undefined ? 21 : Number(values.points);
   if (!Number.isInteger(points) || points < 2 || points > 100_000) {
     throw new UsageError(
       `--points must be an integer from 2 to 100,000, got ${values.points}`,
     );
   }
-  const [profile] = await resolveProfiles([
-    values.profile ?? "reconciliation",
-  ]);
-  const matrix = matrixFlag(values.mode);
-  const outcomes = await readOutcomes(inputs, values, profile, matrix);
+  const outcomes = await readOutcomes(inputs, values);
+  const { profile, matrix, unit } = outcomes;
   const models = outcomes.models
     .filter((m) => m.columns.p.length > 0)
     .map((m) =>
       escalationReport(m.modelId, m.columns, profile, points, matrix)
     );
-  const unit = profile.currency ?? profile.unit ?? "profile units";
   const document: EscalateDocument = {
     ...fileKeys(outcomes.run.files),
     format: outcomes.format,

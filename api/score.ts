@@ -64,7 +64,12 @@ import {
   seedFlag,
   UsageError,
 } from "../commands/_command.ts";
-import { importKeys, inputKeys, readRunFrom } from "../commands/_input.ts";
+import {
+  importKeys,
+  inputKeys,
+  readRunFrom,
+  requireInputs,
+} from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
   CI_OPTION,
@@ -516,9 +521,7 @@ export async function scoreRun(
   inputs: readonly RunSource[],
   values: FlagValuesOf<typeof SCORE_OPTIONS>,
 ): Promise<ScoreRun> {
-  if (inputs.length === 0 && values.engine !== "postgres") {
-    throw new UsageError("expected one or more run files, got none");
-  }
+  requireInputs(inputs, values);
   const common = commonOptions(values);
   const profiles = await resolveProfiles(values.profile, {
     lenient: values.lenient,

@@ -25,7 +25,12 @@ import {
 import { sweepProfiles } from "../lib/sensitivity/sweep.ts";
 import type { Crossover, WinnerChange } from "../lib/sensitivity/crossover.ts";
 import { UsageError } from "../commands/_command.ts";
-import { importKeys, inputKeys, readRunFrom } from "../commands/_input.ts";
+import {
+  importKeys,
+  inputKeys,
+  readRunFrom,
+  requireInputs,
+} from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
   commonOptions,
@@ -398,9 +403,7 @@ export async function sweepRun(
   inputs: readonly RunSource[],
   values: FlagValuesOf<typeof SWEEP_OPTIONS>,
 ): Promise<SweepRun> {
-  if (inputs.length === 0 && values.engine !== "postgres") {
-    throw new UsageError("expected one or more run files, got none");
-  }
+  requireInputs(inputs, values);
   const { mode, seed } = commonOptions(values);
   const [base] = await resolveProfiles([values.base ?? "reconciliation"]);
   const scaled = (values.scaled ?? "HIGH,CRITICAL").split(",").map((s) =>

@@ -75,6 +75,28 @@ export function sourceName(source: RunSource, position: number): string {
   return typeof source === "string" ? source : `<memory:${position}>`;
 }
 
+/**
+ * Refuse a command given no input, except where `--engine postgres` reads a
+ * table instead of files (pass its flags then).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requireInputs } from "./_input.ts";
+ *
+ * assert.throws(() => requireInputs([]), /expected one or more run files, got none/);
+ * requireInputs([], { engine: "postgres" });
+ * ```
+ */
+export function requireInputs(
+  inputs: readonly RunSource[],
+  flags: { readonly engine?: string } = {},
+): void {
+  if (inputs.length === 0 && flags.engine !== "postgres") {
+    throw new UsageError("expected one or more run files, got none");
+  }
+}
+
 /** What the input flags say (with the harness mapping flags). */
 export interface InputFlags extends MappingFlags {
   format?: string;
