@@ -27,6 +27,7 @@ import { optionName } from "../../api/_options.ts";
 import { type OptionTable, parseSpec } from "../../commands/_help.ts";
 import { GOLDEN_CASES } from "../golden/_cases.ts";
 import { runCli, tempDir } from "../_helpers.ts";
+import { flattenRecord } from "../../lib/decision/schema.ts";
 
 type Fn = (inputs: readonly unknown[], options: object) => Promise<unknown>;
 
@@ -114,7 +115,10 @@ Deno.test("inputs held in memory: decisions and Arquero tables score as their fi
   // split in two, the halves are one run again, named in order
   const a = decisions.filter((d) => d.modelId === "A");
   const b = decisions.filter((d) => d.modelId === "B");
-  const split = await compare([a, aq.from(b.map(flat))], { a: "A", b: "B" });
+  const split = await compare([a, aq.from(b.map(flattenRecord))], {
+    a: "A",
+    b: "B",
+  });
   const whole = await compare([path], { a: "A", b: "B" });
   const { file: _w, ...same } = whole as { file: string };
   assert.deepEqual(split, { files: ["<memory:0>", "<memory:1>"], ...same });
@@ -146,7 +150,7 @@ Deno.test("a bad decision in memory is refused naming the input, the decision an
     /<memory:1>: decision 3: pCorrect/,
   );
   await assert.rejects(() => score([[]]), /no decisions in <memory:0>/);
-  const noColumn = aq.from(decisions.slice(0, 2).map(flat)).select(
+  const noColumn = aq.from(decisions.slice(0, 2).map(flattenRecord)).select(
     aq.not("severity"),
   );
   await assert.rejects(
@@ -162,16 +166,3 @@ Deno.test("a bad decision in memory is refused naming the input, the decision an
     /<memory:0>: an input is a path, an array of decisions or an Arquero table, got number/,
   );
 });
-
-// a decision as a flat row of the decision table
-function flat(d: Decision): Record<string, unknown> {
-  const { cost, ...rest } = d;
-  return {
-    tokensIn: null,
-    tokensOut: null,
-    latencyMs: null,
-    ...rest,
-    costCompleteness: cost.completeness,
-    costUsd: cost.usd,
-  };
-}
