@@ -12,10 +12,10 @@ import type { OptionDoc, OptionTable } from "../commands/_help.ts";
  * Flags that choose only where or how a command writes its output. They stay
  * in the command: a library function returns the document instead.
  */
-export const OUTPUT_FLAGS: readonly OutputFlag[] = ["json", "out", "force"];
+export const OUTPUT_FLAGS = ["json", "out", "force"] as const;
 
 /** A flag that only chooses where or how a command writes its output. */
-export type OutputFlag = "json" | "out" | "force";
+export type OutputFlag = typeof OUTPUT_FLAGS[number];
 
 /** `severity-map` → `severityMap`. */
 export type CamelCase<S extends string> = S extends `${infer H}-${infer T}`
