@@ -59,7 +59,7 @@
  *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
  *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
  *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
- * - `compare`: `a`, `b`, `format`, `probability`, `engine`, `dsn`, `table`,
+ * - `compare`: `a`, `b`, `items`, `format`, `probability`, `engine`, `dsn`, `table`,
  *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
  *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
  *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,

@@ -32,13 +32,26 @@ import {
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import { seededPrng, seedFor } from "../lib/math/sampling.ts";
 import { pairedStats } from "../lib/decision/paired_stats.ts";
-import { pairedTasks } from "../lib/decision/paired_tasks.ts";
+import {
+  type ItemTrials,
+  pairedTaskItems,
+  pairedTasks,
+} from "../lib/decision/paired_tasks.ts";
+import { taskLossDifferences } from "../lib/metrics/paired_loss_test.ts";
+import {
+  modelIds,
+  type Outcome,
+  outcomeOf,
+} from "../lib/metrics/sufficient_stats.ts";
+import type { CostMatrix } from "../lib/metrics/loss.ts";
 import { UsageError, withUserValues } from "../commands/_command.ts";
 import {
   fileKeys,
   importKeys,
   readRun,
   requireInputs,
+  type RunInput,
+  sourceName,
 } from "../commands/_input.ts";
 import {
   commonOptions,
@@ -109,14 +122,18 @@ export const COMPARE_OPTIONS = {
   a: {
     type: "string",
     value: "MODEL",
-    doc: "model A, as its modelId in the run; differences are A - B",
-    required: true,
+    doc:
+      "model A, as its modelId in the run; differences are A - B. Without --a and --b, two inputs of one model each are compared: A is the first, B the second, paired by task",
   },
   b: {
     type: "string",
     value: "MODEL",
     doc: "model B, another modelId on the same tasks",
-    required: true,
+  },
+  items: {
+    type: "boolean",
+    doc:
+      "list every shared task on which the two sides' decisions differ (predicted class, action or parse result), with each side's trials and the cost difference A - B under each profile, largest first",
   },
   ...SCORING_FLAGS,
   engine: {
@@ -144,6 +161,10 @@ export type CompareDocument =
     a: string;
     /** Model B. */
     b: string;
+    /** The input holding side A, when the sides are two inputs (no `--a`/`--b`); else null. */
+    aFile: string | null;
+    /** The input holding side B, likewise. */
+    bFile: string | null;
     /** Scoring mode. */
     mode: Mode;
     /** Confidence level of every interval. */
@@ -173,6 +194,8 @@ export type CompareDocument =
       accuracy: PairedComparison | CompareDifference;
       loss: Record<string, CompareDifference>;
     };
+    /** With `--items`: the shared tasks on which the sides differ, largest cost difference first. */
+    items?: CompareItem[];
     /** Imported logs: decisions by where their pCorrect came from. */
     pCorrectSources?: Readonly<Record<string, number>>;
     /** Imported logs: items that are not decisions, with their files. */
@@ -180,6 +203,195 @@ export type CompareDocument =
     /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
     inputs?: readonly IncompleteInput[];
   };
+
+/** One side's trials of a task in `compare --items`. */
+export interface CompareItemTrials {
+  /** Predicted class. */
+  readonly predClass: string;
+  /** Action. */
+  readonly action: string;
+  /** Whether the output parsed. */
+  readonly parseOk: boolean;
+  /** What the prediction was, against the gold class. */
+  readonly outcome: Outcome;
+  /** Trials of the task with this prediction, action and parse result. */
+  readonly n: number;
+}
+
+/** A task of `compare --items`: the sides differ on it. */
+export interface CompareItem {
+  /** The task. */
+  readonly taskId: string;
+  /** Its severity. */
+  readonly severity: string;
+  /** Its gold class. */
+  readonly trueClass: string;
+  /** Side A's trials. */
+  readonly a: readonly CompareItemTrials[];
+  /** Side B's trials. */
+  readonly b: readonly CompareItemTrials[];
+  /**
+   * Per profile id, the task's cost under A minus its cost under B (each
+   * side's trials averaged): these sum, over the items, to the loss
+   * difference's estimate.
+   */
+  readonly costDifference: Record<string, number>;
+}
+
+// The items of `--items`: each differing task with its cost difference under
+// each profile (the paired test's own per-task cost), sorted by the largest
+// absolute difference across the profiles, then by task id.
+function compareItems(
+  table: NonNullable<RunInput["table"]>,
+  a: string,
+  b: string,
+  profiles: readonly CostProfile[],
+  matrix: CostMatrix,
+): CompareItem[] {
+  const items = pairedTaskItems(table, a, b).map((item) => {
+    const trials = (side: readonly ItemTrials[]) =>
+      side.map((t) => ({
+        predClass: t.predClass,
+        action: t.action,
+        parseOk: t.parseOk,
+        outcome: outcomeOf(item.trueClass, t.predClass),
+        n: t.n,
+      }));
+    const group = { ...item, tasks: 1 };
+    return {
+      taskId: item.taskId,
+      severity: item.severity,
+      trueClass: item.trueClass,
+      a: trials(item.a),
+      b: trials(item.b),
+      costDifference: Object.fromEntries(
+        profiles.map((p) => [
+          p.id,
+          taskLossDifferences([group], p, { matrix }).differences[0],
+        ]),
+      ),
+    };
+  });
+  const largest = (i: CompareItem) =>
+    Math.max(0, ...Object.values(i.costDifference).map(Math.abs));
+  return items.sort((x, y) =>
+    largest(y) - largest(x) ||
+    (x.taskId < y.taskId ? -1 : x.taskId > y.taskId ? 1 : 0)
+  );
+}
+
+/** The run `compare` pairs, its two sides, and where each came from. */
+interface CompareSides {
+  readonly run: RunInput;
+  /** The ids the table pairs by. */
+  readonly pairA: string;
+  readonly pairB: string;
+  /** The models' own ids, as printed. */
+  readonly a: string;
+  readonly b: string;
+  readonly aFile: string | null;
+  readonly bFile: string | null;
+}
+
+// The models found in each input, for the refusal that asks for --a/--b.
+function modelsFound(
+  names: readonly string[],
+  runs: readonly RunInput[],
+): string {
+  return runs.map((r, i) => {
+    const ids = modelIds(r.stats);
+    return `${names[i]}: ${ids.length === 1 ? "model" : "models"} ${
+      ids.join(", ")
+    }`;
+  }).join("; ");
+}
+
+// Read the inputs and name the two sides: with --a and --b, two models of
+// the run; without, two inputs of one model each, A the first and B the
+// second, whatever their ids (two runs of one model are told apart by their
+// input, so their decisions are paired by task, not refused as repeats).
+async function readSides(
+  inputs: readonly RunSource[],
+  values: FlagValuesOf<typeof COMPARE_OPTIONS>,
+): Promise<CompareSides> {
+  if (values.a !== undefined || values.b !== undefined) {
+    if (values.a === undefined || values.b === undefined) {
+      throw new UsageError("name the two models with --a MODEL --b MODEL");
+    }
+    const run = await readRun(inputs, values, true);
+    return {
+      run,
+      pairA: values.a,
+      pairB: values.b,
+      a: values.a,
+      b: values.b,
+      aFile: null,
+      bFile: null,
+    };
+  }
+  const names = inputs.map(sourceName);
+  const ask =
+    "compare pairs two models: name them with --a MODEL --b MODEL, or give two inputs of one model each";
+  if (inputs.length !== 2) {
+    const run = await readRun(inputs, values, true);
+    throw new UsageError(
+      `${ask} (found ${modelsFound([names.join(" + ")], [run])})`,
+    );
+  }
+  const runs = [
+    await readRun([inputs[0]], values, true),
+    await readRun([inputs[1]], values, true),
+  ];
+  const ids = runs.map((r) => modelIds(r.stats));
+  if (ids.some((m) => m.length !== 1)) {
+    throw new UsageError(`${ask} (found ${modelsFound(names, runs)})`);
+  }
+  if (runs[0].format !== runs[1].format) {
+    throw new UsageError(
+      `all inputs must share one format, got ${names[0]} (${
+        runs[0].format
+      }) and ${names[1]} (${runs[1].format})`,
+    );
+  }
+  const [a, b] = [ids[0][0], ids[1][0]];
+  // two runs of one model: each side is paired under its input's name
+  const [pairA, pairB] = a === b
+    ? [`${a} (${names[0]})`, `${b} (${names[1]})`]
+    : [a, b];
+  const relabel = (r: RunInput, id: string) =>
+    r.table!.params({ id }).derive({
+      modelId: (_d: unknown, $: { id: string }) => $.id,
+    });
+  const table = relabel(runs[0], pairA).concat(relabel(runs[1], pairB));
+  const notes: Record<string, number> = { ...runs[0].notes };
+  for (const [k, v] of Object.entries(runs[1].notes)) {
+    notes[k] = (notes[k] ?? 0) + v;
+  }
+  const both = <T>(f: (r: RunInput) => readonly T[] | undefined) =>
+    runs.every((r) => f(r) === undefined)
+      ? undefined
+      : runs.flatMap((r) => f(r) ?? []);
+  const sources = runs.every((r) => r.pCorrectSources !== undefined)
+    ? Object.entries(runs[1].pCorrectSources!).reduce(
+      (acc, [k, v]) => ({ ...acc, [k]: (acc[k] ?? 0) + v }),
+      { ...runs[0].pCorrectSources! } as Record<string, number>,
+    )
+    : undefined;
+  const setAside = both((r) => r.setAside);
+  const incomplete = both((r) => r.inputs);
+  const run: RunInput = {
+    format: runs[0].format,
+    stats: [...runs[0].stats, ...runs[1].stats],
+    decisions: runs[0].decisions + runs[1].decisions,
+    notes,
+    table,
+    files: names,
+    ...(sources === undefined ? {} : { pCorrectSources: sources }),
+    ...(setAside === undefined ? {} : { setAside }),
+    ...(incomplete === undefined ? {} : { inputs: incomplete }),
+  };
+  return { run, pairA, pairB, a, b, aFile: names[0], bFile: names[1] };
+}
 
 /** What {@linkcode compareRun} read and computed. */
 export interface CompareRun {
@@ -200,9 +412,6 @@ export async function compareRun(
   values: FlagValuesOf<typeof COMPARE_OPTIONS>,
 ): Promise<CompareRun> {
   requireInputs(inputs);
-  if (values.a === undefined || values.b === undefined) {
-    throw new UsageError("name the two models with --a MODEL --b MODEL");
-  }
   const { level, seed, resamples, mode, interval } = commonOptions(values);
   const method = resolveIntervalMethod(interval, AUTO_DIFFERENCE_INTERVAL);
   if (method === "fay-feuer") {
@@ -213,10 +422,9 @@ export async function compareRun(
   const profiles: CostProfile[] = await resolveProfiles(values.profile, {
     lenient: values.lenient,
   });
-  const run = await readRun(inputs, values, true);
-  const paired = withUserValues(() =>
-    pairedStats(run.table!, values.a!, values.b!)
-  );
+  const sides = await readSides(inputs, values);
+  const { run, pairA, pairB } = sides;
+  const paired = withUserValues(() => pairedStats(run.table!, pairA, pairB));
   const matrix = matrixOf(mode);
   // Each difference draws from its own stream (seedFor), so adding a
   // profile never moves another profile's interval.
@@ -232,7 +440,7 @@ export async function compareRun(
   );
   const byTask = method === "bootstrap"
     ? null
-    : pairedTasks(run.table!, values.a, values.b);
+    : pairedTasks(run.table!, pairA, pairB);
   const accuracyDiff: PairedComparison | CompareDifference = byTask === null
     ? accuracyBoot
     : accuracyDifference(byTask.groups, {
@@ -243,7 +451,7 @@ export async function compareRun(
     });
   const [statsA, statsB] = byTask === null
     ? [[], []]
-    : pairedTaskStats(byTask.groups, [values.a, values.b]);
+    : pairedTaskStats(byTask.groups, [pairA, pairB]);
   const loss: Record<string, CompareDifference> = Object.fromEntries(
     profiles.map((p): [string, CompareDifference] => {
       if (byTask === null) {
@@ -299,8 +507,10 @@ export async function compareRun(
     ...fileKeys(run.files),
     format: run.format,
     matrix: matrix.id,
-    a: values.a,
-    b: values.b,
+    a: sides.a,
+    b: sides.b,
+    aFile: sides.aFile,
+    bFile: sides.bFile,
     mode,
     level,
     seed,
@@ -314,6 +524,13 @@ export async function compareRun(
     onlyBTasks: byTask?.onlyB ?? null,
     notes,
     differences: { accuracy: accuracyDiff, loss },
+    ...(values.items
+      ? {
+        items: withUserValues(() =>
+          compareItems(run.table!, pairA, pairB, profiles, matrix)
+        ),
+      }
+      : {}),
     ...importKeys(run),
   };
   return { document, profiles, files: run.files };

@@ -109,10 +109,15 @@ export interface ScoreOptions extends ScoringOptions {
 
 /** The options of `compare`. */
 export interface CompareOptions extends ScoringOptions {
-  /** Model A, by its modelId; differences are A - B. */
+  /**
+   * Model A, by its modelId; differences are A - B. Without `a` and `b`,
+   * two inputs of one model each are the sides, paired by task.
+   */
   a?: FlagValue;
   /** Model B, by its modelId. */
   b?: FlagValue;
+  /** List the shared tasks on which the two sides differ (`items`). */
+  items?: boolean;
 }
 
 /** The options of `calibrate`. */

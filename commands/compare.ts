@@ -18,6 +18,7 @@ import { commandHelp } from "./_help.ts";
 import {
   COMPARE_OPTIONS,
   type CompareDifference,
+  type CompareItem,
   compareRun,
 } from "../api/compare.ts";
 
@@ -42,6 +43,44 @@ function row(
       : f(c.pValue),
     (c as Partial<CompareDifference>).test ?? "paired bootstrap",
   ];
+}
+
+// One side's trials of a task, in words: `MATCH`, `X x2 + MATCH`, with
+// `(escalate)` and `(unparsed)` where they apply.
+function trialsText(trials: CompareItem["a"]): string {
+  return trials.map((t) =>
+    `${t.predClass}${t.action === "escalate" ? " (escalate)" : ""}${
+      t.parseOk ? "" : " (unparsed)"
+    }${t.n > 1 ? ` x${t.n}` : ""}`
+  ).join(" + ");
+}
+
+// The --items table: one row per task on which the sides differ.
+function itemsReport(items: readonly CompareItem[], ids: readonly string[]) {
+  if (items.length === 0) {
+    return "items: the two sides decide every shared task alike";
+  }
+  const rows = [
+    [
+      "task",
+      "severity",
+      "gold",
+      "A",
+      "B",
+      ...ids.map((p) => `cost A - B, ${p}`),
+    ],
+    ...items.map((i) => [
+      i.taskId,
+      i.severity,
+      i.trueClass,
+      trialsText(i.a),
+      trialsText(i.b),
+      ...ids.map((p) => formatNumber(i.costDifference[p], 6)),
+    ]),
+  ];
+  return `items: ${items.length} shared ${
+    items.length === 1 ? "task" : "tasks"
+  } decided differently, largest cost difference first\n${alignRows(rows)}`;
 }
 
 /** The `compare` command. */
@@ -84,10 +123,11 @@ export const compareCommand: Command = {
       row("accuracy", accuracyDiff),
     ];
     for (const p of profiles) rows.push(row(`loss, ${p.id}`, loss[p.id]));
+    const sides = document.aFile === null
+      ? `${fileLabel(files)}: ${document.a} (A) vs ${document.b} (B)`
+      : `${document.a} of ${document.aFile} (A) vs ${document.b} of ${document.bFile} (B)`;
     console.log(
-      `${
-        fileLabel(files)
-      }: ${document.a} (A) vs ${document.b} (B) on ${accuracyDiff.pairs} shared decisions${
+      `${sides} on ${accuracyDiff.pairs} shared decisions${
         byTask !== null && byTask.tasks !== accuracyDiff.pairs
           ? ` of ${byTask.tasks} tasks (a task's trials averaged for loss)`
           : ""
@@ -105,6 +145,9 @@ export const compareCommand: Command = {
         notes.map((n) => `note: ${n}`).join("\n")
       }`,
     );
+    if (document.items !== undefined) {
+      console.log(itemsReport(document.items, profiles.map((p) => p.id)));
+    }
     return 0;
   },
 };

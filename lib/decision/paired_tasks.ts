@@ -30,6 +30,7 @@ interface Side {
   severity: Severity;
   trueClass: string;
   trials: Map<string, TrialCount>;
+  kinds: Map<string, ItemTrials>;
 }
 
 function key(t: readonly TrialCount[]): string {
@@ -42,6 +43,186 @@ function orderKey(t: readonly TrialCount[]): string {
   return t.map((x) => `${x.predClass}\u0001${x.action}\u0001${x.n}`).join(
     "\u0002",
   );
+}
+
+/** One side's trials of a task that share a predicted class, an action and a parse result. */
+export interface ItemTrials extends TrialCount {
+  /** Whether the output parsed. */
+  readonly parseOk: boolean;
+}
+
+// Every decision of models a and b, by side and task: the (predicted class,
+// action) counts, and with `parse` the (predicted class, action, parse
+// result) counts too. A task's decisions must agree on severity and gold
+// class across both sides.
+function pairSides(
+  table: ColumnTable,
+  a: string,
+  b: string,
+  parse: boolean,
+): [Map<string, Side>, Map<string, Side>] {
+  if (a === b) {
+    throw new RangeError(
+      `Cannot pair a model with itself: both ids are ${JSON.stringify(a)}`,
+    );
+  }
+  const model = table.array("modelId") as ArrayLike<string>;
+  const task = table.array("taskId") as ArrayLike<string>;
+  const sev = table.array("severity") as ArrayLike<Severity>;
+  const gold = table.array("trueClass") as ArrayLike<string>;
+  const pred = table.array("predClass") as ArrayLike<string>;
+  const action = table.array("action") as ArrayLike<Action>;
+  const parsed = parse ? table.array("parseOk") as ArrayLike<boolean> : null;
+  const sides: [Map<string, Side>, Map<string, Side>] = [new Map(), new Map()];
+  const first = new Map<string, [Severity, string]>();
+  for (let i = 0; i < model.length; i++) {
+    const mine = model[i] === a ? sides[0] : model[i] === b ? sides[1] : null;
+    if (mine === null) continue;
+    const t = task[i];
+    const seen = first.get(t);
+    if (seen === undefined) first.set(t, [sev[i], gold[i]]);
+    else if (seen[0] !== sev[i] || seen[1] !== gold[i]) {
+      throw new RangeError(
+        `Cannot pair models on task ${
+          JSON.stringify(t)
+        }: its decisions disagree, ${seen[0]}/${seen[1]} and ${sev[i]}/${
+          gold[i]
+        } (${model[i]})`,
+      );
+    }
+    let side = mine.get(t);
+    if (side === undefined) {
+      mine.set(
+        t,
+        side = {
+          severity: sev[i],
+          trueClass: gold[i],
+          trials: new Map(),
+          kinds: new Map(),
+        },
+      );
+    }
+    const k = `${pred[i]}\u0001${action[i]}`;
+    const prev = side.trials.get(k);
+    side.trials.set(k, {
+      predClass: pred[i],
+      action: action[i],
+      n: (prev?.n ?? 0) + 1,
+    });
+    if (parsed !== null) {
+      const ok = Boolean(parsed[i]);
+      const kk = `${k}\u0001${ok}`;
+      const before = side.kinds.get(kk);
+      side.kinds.set(kk, {
+        predClass: pred[i],
+        action: action[i],
+        parseOk: ok,
+        n: (before?.n ?? 0) + 1,
+      });
+    }
+  }
+  for (const [id, s] of [[a, 0], [b, 1]] as const) {
+    if (sides[s].size === 0) {
+      throw new RangeError(
+        `Cannot pair models: no decisions of model ${JSON.stringify(id)}`,
+      );
+    }
+  }
+  return sides;
+}
+
+// Trials in canonical order: predicted class, action, then (items) parsed
+// before unparsed.
+function byTrial<T extends TrialCount & { parseOk?: boolean }>(
+  m: Map<string, T>,
+): T[] {
+  return [...m.values()].sort((x, y) =>
+    x.predClass < y.predClass
+      ? -1
+      : x.predClass > y.predClass
+      ? 1
+      : x.action < y.action
+      ? -1
+      : x.action > y.action
+      ? 1
+      : Number(y.parseOk ?? false) - Number(x.parseOk ?? false)
+  );
+}
+
+/** A task both models answered on which their decisions differ. */
+export interface PairedItem {
+  /** The task. */
+  readonly taskId: string;
+  /** Its severity. */
+  readonly severity: Severity;
+  /** Its gold class. */
+  readonly trueClass: string;
+  /** Model A's trials, by predicted class, action and parse result. */
+  readonly a: readonly ItemTrials[];
+  /** Model B's trials, likewise. */
+  readonly b: readonly ItemTrials[];
+}
+
+/**
+ * The tasks both models answered on which their decisions differ: in
+ * predicted class, action or parse result, as multisets of a task's trials
+ * on each side (two trials answered X then Y on one side and Y then X on
+ * the other do not differ). Every task whose cost differs between the two
+ * sides under some profile is among them, since a task's cost is a function
+ * of those multisets. In task order of model A's decisions.
+ *
+ * @param table A decision table.
+ * @param a Model A's id.
+ * @param b Model B's id.
+ * @returns One item per such task.
+ * @throws {RangeError} As {@linkcode pairedTasks}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionTable } from "../read/load_decisions.ts";
+ * import { pairedTaskItems } from "./paired_tasks.ts";
+ *
+ * const d = {
+ *   runId: "r", severity: "HIGH", trueClass: "X", parseOk: true, pCorrect: null, trial: 0,
+ *   action: "auto", cost: { completeness: "unavailable", usd: null }, outcome: "resolved",
+ * } as const;
+ * const items = pairedTaskItems(decisionTable([
+ *   { ...d, modelId: "a", taskId: "t1", predClass: "X" },
+ *   { ...d, modelId: "a", taskId: "t2", predClass: "X" },
+ *   { ...d, modelId: "b", taskId: "t1", predClass: "X" },
+ *   { ...d, modelId: "b", taskId: "t2", predClass: "MATCH" },
+ * ]), "a", "b");
+ * assert.deepEqual(items.map((i) => [i.taskId, i.b[0].predClass]), [["t2", "MATCH"]]);
+ * ```
+ */
+export function pairedTaskItems(
+  table: ColumnTable,
+  a: string,
+  b: string,
+): PairedItem[] {
+  const [sa, sb] = pairSides(table, a, b, true);
+  const items: PairedItem[] = [];
+  for (const [t, x] of sa) {
+    const y = sb.get(t);
+    if (y === undefined) continue;
+    const ka = byTrial(x.kinds);
+    const kb = byTrial(y.kinds);
+    const same = ka.length === kb.length &&
+      ka.every((k, i) =>
+        k.predClass === kb[i].predClass && k.action === kb[i].action &&
+        k.parseOk === kb[i].parseOk && k.n === kb[i].n
+      );
+    if (same) continue;
+    items.push({
+      taskId: t,
+      severity: x.severity,
+      trueClass: x.trueClass,
+      a: ka,
+      b: kb,
+    });
+  }
+  return items;
 }
 
 /**
@@ -84,68 +265,7 @@ export function pairedTasks(
   a: string,
   b: string,
 ): PairedTasks {
-  if (a === b) {
-    throw new RangeError(
-      `Cannot pair a model with itself: both ids are ${JSON.stringify(a)}`,
-    );
-  }
-  const model = table.array("modelId") as ArrayLike<string>;
-  const task = table.array("taskId") as ArrayLike<string>;
-  const sev = table.array("severity") as ArrayLike<Severity>;
-  const gold = table.array("trueClass") as ArrayLike<string>;
-  const pred = table.array("predClass") as ArrayLike<string>;
-  const action = table.array("action") as ArrayLike<Action>;
-  const sides = [new Map<string, Side>(), new Map<string, Side>()];
-  const first = new Map<string, [Severity, string]>();
-  for (let i = 0; i < model.length; i++) {
-    const s = model[i] === a ? 0 : model[i] === b ? 1 : -1;
-    if (s < 0) continue;
-    const t = task[i];
-    const seen = first.get(t);
-    if (seen === undefined) first.set(t, [sev[i], gold[i]]);
-    else if (seen[0] !== sev[i] || seen[1] !== gold[i]) {
-      throw new RangeError(
-        `Cannot pair models on task ${
-          JSON.stringify(t)
-        }: its decisions disagree, ${seen[0]}/${seen[1]} and ${sev[i]}/${
-          gold[i]
-        } (${model[i]})`,
-      );
-    }
-    let side = sides[s].get(t);
-    if (side === undefined) {
-      sides[s].set(
-        t,
-        side = { severity: sev[i], trueClass: gold[i], trials: new Map() },
-      );
-    }
-    const k = `${pred[i]}\u0001${action[i]}`;
-    const prev = side.trials.get(k);
-    side.trials.set(k, {
-      predClass: pred[i],
-      action: action[i],
-      n: (prev?.n ?? 0) + 1,
-    });
-  }
-  for (const [id, s] of [[a, 0], [b, 1]] as const) {
-    if (sides[s].size === 0) {
-      throw new RangeError(
-        `Cannot pair models: no decisions of model ${JSON.stringify(id)}`,
-      );
-    }
-  }
-  const sorted = (m: Map<string, TrialCount>) =>
-    [...m.values()].sort((x, y) =>
-      x.predClass < y.predClass
-        ? -1
-        : x.predClass > y.predClass
-        ? 1
-        : x.action < y.action
-        ? -1
-        : x.action > y.action
-        ? 1
-        : 0
-    );
+  const sides = pairSides(table, a, b, false);
   const groups = new Map<string, PairedTaskGroup>();
   const order = new Map<string, string>();
   let tasks = 0;
@@ -153,8 +273,8 @@ export function pairedTasks(
     const sb = sides[1].get(t);
     if (sb === undefined) continue;
     tasks++;
-    const ta = sorted(sa.trials);
-    const tb = sorted(sb.trials);
+    const ta = byTrial(sa.trials);
+    const tb = byTrial(sb.trials);
     const k = tupleKey([sa.severity, sa.trueClass, key(ta), key(tb)]);
     if (!order.has(k)) {
       order.set(
