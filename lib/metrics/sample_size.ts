@@ -209,20 +209,21 @@ function rejects(
   rng: Prng,
   test: { resamples: number; alpha: number },
 ): boolean {
-  const values: number[] = [];
-  const weights: number[] = [];
+  // Tasks with equal differences are pooled, in whichever stratum: the
+  // signs of m tasks flip as one Binomial(m, 1/2), so the test is the same
+  // with one draw per distinct difference instead of one per category.
+  const pooled = new Map<number, number>();
   st.forEach((x, i) => {
     if (counts[i] === 0) return;
     const k = multinomial(rng, counts[i], theta[i]);
     for (let j = 0; j < k.length; j++) {
       if (k[j] > 0 && x.diff[j] !== 0) {
-        values.push(x.diff[j]);
-        weights.push(k[j]);
+        pooled.set(x.diff[j], (pooled.get(x.diff[j]) ?? 0) + k[j]);
       }
     }
   });
-  const t = signFlipTest(values, {
-    weights,
+  const t = signFlipTest([...pooled.keys()], {
+    weights: [...pooled.values()],
     resamples: test.resamples,
     prng: rng,
   });
@@ -260,7 +261,7 @@ function rejects(
  * the smallest N found whose power reaches the target: the search doubles N
  * from 16 until it does (or `maxTasks` is passed), then bisects on a log
  * scale to within 2%. Cost is
- * O(sizes × (simulations + powerSimulations) × (categories + resamples × categories)),
+ * O(sizes × (simulations + powerSimulations) × (categories + resamples × distinct differences)),
  * whatever N.
  *
  * @param paired The pilot's paired cells (from `pairedStats` in lib/decision).
