@@ -1,6 +1,8 @@
 // `plan`: how many tasks a suite needs to tell two models apart in loss
 // (and in accuracy) under a profile, by seeded simulation of compare's paired
-// sign-flip test from a pilot run; the library function and its flags.
+// sign-flip test from a pilot run: the power at the pilot's estimates, and
+// the assurance over its uncertainty beside it; the library function and
+// its flags.
 import { planSampleSize } from "../lib/metrics/sample_size.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { type RunSource, sourceName } from "../commands/_input.ts";
@@ -23,8 +25,10 @@ import {
   SEED_OPTION,
 } from "../commands/_options.ts";
 
-/** Simulated suites per size. */
+/** Posterior draws per size for the assurance, one simulated suite each. */
 export const SIMULATIONS = 400;
+/** Suites per size drawn from the pilot's estimates for the power. */
+export const POWER_SIMULATIONS = 1000;
 /** Sign assignments of each Monte Carlo permutation test. */
 export const RESAMPLES = 400;
 /** From this many tasks on, the permutation test is its normal approximation. */
@@ -65,7 +69,8 @@ export const PLAN_OPTIONS = {
   power: {
     type: "string",
     value: "P",
-    doc: "wanted probability that compare's test detects the difference",
+    doc:
+      "wanted probability that compare's test detects the difference when the truth equals the pilot's estimates",
     byDefault: "0.8",
   },
   alpha: {
@@ -77,7 +82,7 @@ export const PLAN_OPTIONS = {
   "n-tasks": {
     type: "string",
     value: "N",
-    doc: "also report the power of a suite of N tasks",
+    doc: "also report the power and assurance of a suite of N tasks",
   },
   "max-tasks": {
     type: "string",
@@ -98,12 +103,14 @@ export const PLAN_OPTIONS = {
   json: JSON_OPTION,
 } as const;
 
-/** Simulated power at one suite size. */
+/** Simulated power and assurance at one suite size. */
 export interface PowerAt {
   /** Tasks in the suite. */
   tasks: number;
-  /** Share of simulated suites in which the test rejects. */
+  /** Power at the pilot's estimates: the probability that compare's test rejects when the truth equals the pilot's estimates. */
   power: number;
+  /** Assurance: that probability averaged over the pilot's posterior. */
+  assurance: number;
 }
 
 /** What `plan` prints with `--json`. Keys are a contract: extend, never rename. */
@@ -128,14 +135,16 @@ export interface PlanDocument {
   power: number;
   /** Largest suite considered. */
   maxTasks: number;
-  /** Tasks to tell A from B in loss with that power; null when no size up to `maxTasks` does. */
+  /** Tasks to tell A from B in loss with that power at the pilot's estimates; null when no size up to `maxTasks` does. */
   tasksNeeded: number | null;
-  /** Power in loss at each size simulated. */
+  /** Power and assurance in loss at each size simulated. */
   powerAt: readonly PowerAt[];
   /** The same for accuracy. */
   accuracy: { tasksNeeded: number | null; powerAt: readonly PowerAt[] };
-  /** Simulated suites per size. */
+  /** Posterior draws per size for the assurance, one simulated suite each. */
   simulations: number;
+  /** Suites per size drawn from the pilot's estimates for the power (below the normal approximation's size). */
+  powerSimulations: number;
   /** Seed of the simulation. */
   seed: number;
   /** The method, in words. */
@@ -215,6 +224,7 @@ export async function planRun(
     maxTasks,
     at: nTasks === null ? [] : [nTasks],
     simulations: SIMULATIONS,
+    powerSimulations: POWER_SIMULATIONS,
     resamples: RESAMPLES,
     normalFrom: NORMAL_FROM,
     matrix: matrixOf(mode),
@@ -226,7 +236,7 @@ export async function planRun(
     statistic: "accuracy",
   });
   const method =
-    `seeded simulation of the paired sign-flip permutation test on per-task loss differences (${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} tasks), joint outcomes per severity and gold class drawn from Dirichlet posteriors of the pilot (prior 1/2 per outcome of each model), pilot's mix of severities, common random numbers across sizes, doubling from 16 then log bisection to 2%`;
+    `seeded simulation of the paired sign-flip permutation test on per-task loss differences (${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} tasks) in the pilot's mix of severities; power: joint outcomes per severity and gold class drawn from the pilot's shares (${POWER_SIMULATIONS} suites per size); assurance: the same averaged over Dirichlet posteriors of the pilot (prior 1/2 per outcome of each model, ${SIMULATIONS} draws per size); common random numbers across sizes; tasksNeeded where the power reaches the target, doubling from 16 then log bisection to 2%`;
   const document: PlanDocument = {
     file: path,
     a: values.a,
@@ -245,6 +255,7 @@ export async function planRun(
       powerAt: acc.powerAt,
     },
     simulations: SIMULATIONS,
+    powerSimulations: POWER_SIMULATIONS,
     seed,
     method,
   };
@@ -253,8 +264,10 @@ export async function planRun(
 
 /**
  * Plan a suite's size: how many tasks tell two models apart in loss (and in
- * accuracy) with a given power, by seeded simulation of `compare`'s paired
- * sign-flip test from a pilot run. Returns the document `lossbook plan
+ * accuracy) with a given power at the pilot's estimates, by seeded
+ * simulation of `compare`'s paired sign-flip test from a pilot run; the
+ * assurance (that power averaged over the pilot's posterior) is reported
+ * beside it at every size. Returns the document `lossbook plan
  * --json` prints for the same input and flags.
  *
  * @param inputs One input, the pilot: a path, an array of decisions, or an

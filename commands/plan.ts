@@ -12,6 +12,8 @@ import {
   PLAN_OPTIONS,
   type PlanDocument,
   planRun,
+  POWER_SIMULATIONS,
+  type PowerAt,
   RESAMPLES,
   SIMULATIONS,
 } from "../api/plan.ts";
@@ -23,11 +25,11 @@ function round4(v: number | null): string {
 /** The `plan` command. */
 export const planCommand: Command = {
   summary:
-    "Plan a suite's size: tasks needed to tell two models apart in loss (and accuracy), by seeded simulation of compare's test",
+    "Plan a suite's size: tasks needed to tell two models apart in loss (and accuracy), by seeded simulation of compare's test (power at the pilot's estimates, and the assurance over its uncertainty)",
   ...commandHelp({
     forms: [{ command: "plan", args: "<file>", options: PLAN_OPTIONS }],
     notes: [
-      `The pilot's tasks are grouped by severity and gold class; each group's joint outcomes of A and B get a Dirichlet posterior (pilot counts plus 1/2 per outcome of each model), so a costly outcome the pilot never showed is still simulated. Each of ${SIMULATIONS} simulated suites per size draws from it, keeps the pilot's mix, and runs compare's two-sided sign-flip permutation test on per-task differences (${RESAMPLES} sign assignments; its normal approximation from ${NORMAL_FROM} tasks). The size is doubled from 16, then bisected to within 2%. --n-tasks N also reports the power at N.`,
+      `The pilot's tasks are grouped by severity and gold class, and every simulated suite keeps the pilot's mix and runs compare's two-sided sign-flip permutation test on per-task differences (${RESAMPLES} sign assignments; its normal approximation from ${NORMAL_FROM} tasks). The power at a size is the test's power when the truth equals the pilot's estimates: ${POWER_SIMULATIONS} suites per size draw each group's joint outcomes of A and B from the pilot's shares. The assurance beside it averages that power over the pilot's uncertainty: each group's joint outcomes get a Dirichlet posterior (pilot counts plus 1/2 per outcome of each model), so a costly outcome the pilot never showed is still simulated, and each of ${SIMULATIONS} suites per size draws from it. The tasks needed are where the power reaches --power: the size is doubled from 16, then bisected to within 2%. --n-tasks N also reports the power and assurance at N.`,
     ],
   }),
   example:
@@ -43,10 +45,10 @@ export const planCommand: Command = {
     const pairs = document.pilotTasks;
     const loss = document;
     const acc = document.accuracy;
-    const at = (p: Pick<PlanDocument, "powerAt">) =>
+    const at = (p: Pick<PlanDocument, "powerAt">): PowerAt | null =>
       nTasks === null
         ? null
-        : p.powerAt.find((x) => x.tasks === nTasks)?.power ?? null;
+        : p.powerAt.find((x) => x.tasks === nTasks) ?? null;
     const line = (
       what: string,
       p: Pick<PlanDocument, "tasksNeeded" | "powerAt">,
@@ -57,32 +59,46 @@ export const planCommand: Command = {
           formatNumber(maxTasks, 21)
         } tasks reaches power ${power}; at ${
           formatNumber(last.tasks, 21)
-        } tasks it is ${round4(last.power)}`;
+        } tasks it is ${round4(last.power)} (assurance ${
+          round4(last.assurance)
+        })`;
       }
-      const got = p.powerAt.find((x) => x.tasks === p.tasksNeeded)!.power;
+      const got = p.powerAt.find((x) => x.tasks === p.tasksNeeded)!;
       return `${what}: ${
         formatNumber(p.tasksNeeded, 21)
-      } tasks (simulated power ${round4(got)} at alpha ${alpha})`;
+      } tasks (simulated power ${
+        round4(got.power)
+      } at the pilot's estimates, assurance ${
+        round4(got.assurance)
+      } over its uncertainty, at alpha ${alpha})`;
     };
     const lines = [
-      `${path}: ${document.a} (A) vs ${document.b} (B), pilot of ${pairs} shared tasks; ${profile.id}, ${mode} mode; ${SIMULATIONS} simulated suites per size, seed ${seed}`,
+      `${path}: ${document.a} (A) vs ${document.b} (B), pilot of ${pairs} shared tasks; ${profile.id}, ${mode} mode; ${
+        formatNumber(POWER_SIMULATIONS, 21)
+      } simulated suites per size for the power, ${SIMULATIONS} for the assurance, seed ${seed}`,
       line(`tasks to tell A from B in loss with power ${power}`, loss),
       line(`tasks to tell A from B in accuracy with power ${power}`, acc),
     ];
     if (nTasks !== null) {
+      const l = at(loss);
+      const c = at(acc);
       lines.push(
         `at ${formatNumber(nTasks, 21)} tasks: power ${
-          round4(at(loss))
-        } in loss, ${round4(at(acc))} in accuracy`,
+          round4(l?.power ?? null)
+        } in loss (assurance ${round4(l?.assurance ?? null)}), ${
+          round4(c?.power ?? null)
+        } in accuracy (assurance ${round4(c?.assurance ?? null)})`,
       );
     }
     lines.push(
       "",
       alignRows([
-        ["tasks", "power (loss)"],
-        ...loss.powerAt.map((
-          p,
-        ) => [formatNumber(p.tasks, 21), formatNumber(p.power, 4)]),
+        ["tasks", "power (loss)", "assurance (loss)"],
+        ...loss.powerAt.map((p) => [
+          formatNumber(p.tasks, 21),
+          formatNumber(p.power, 4),
+          formatNumber(p.assurance, 4),
+        ]),
       ]),
     );
     console.log(lines.join("\n"));

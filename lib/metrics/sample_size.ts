@@ -1,7 +1,8 @@
 /**
  * Sample-size planning for a paired comparison: how many tasks a suite needs
  * before `compare`'s sign-flip test tells two models apart in loss (or in
- * accuracy) with a given power, simulated from a pilot run.
+ * accuracy) with a given power at the pilot's estimates, with the assurance
+ * over the pilot's uncertainty beside it, simulated from a pilot run.
  *
  * @module
  */
@@ -22,17 +23,23 @@ import {
 import { signFlipTest } from "./sign_flip.ts";
 import { outcomeOf } from "./sufficient_stats.ts";
 
-/** Power at one suite size. */
+/** Power and assurance at one suite size. */
 export interface PowerPoint {
   /** Tasks in the simulated suite. */
   readonly tasks: number;
-  /** Share of simulated suites in which the test rejects at `alpha`. */
+  /**
+   * Power at the pilot's estimates: the probability that the test rejects at
+   * `alpha` when the truth equals the pilot's joint shares, estimated as the
+   * share of simulated suites drawn from them in which it rejects.
+   */
   readonly power: number;
+  /** Assurance: that probability averaged over the pilot's posterior. */
+  readonly assurance: number;
 }
 
 /** What {@linkcode planSampleSize} found for one statistic. */
 export interface SampleSizePlan {
-  /** Smallest number of tasks found to reach the power; `null` when no size up to `maxTasks` does. */
+  /** Smallest number of tasks found whose power at the pilot's estimates reaches the target; `null` when no size up to `maxTasks` does. */
   readonly tasksNeeded: number | null;
   /** Every size simulated, in increasing order of tasks. */
   readonly powerAt: readonly PowerPoint[];
@@ -48,10 +55,12 @@ export interface SampleSizeOptions {
   power?: number;
   /** Largest suite considered. Default: 1,000,000. */
   maxTasks?: number;
-  /** Sizes at which the power is also reported (for example `--n-tasks`). Default: none. */
+  /** Sizes at which the power and the assurance are also reported (for example `--n-tasks`). Default: none. */
   at?: readonly number[];
-  /** Simulated suites per size. Default: 400. */
+  /** Posterior draws per size for the assurance, one simulated suite each. Default: 400. */
   simulations?: number;
+  /** Suites per size drawn from the pilot's estimates for the power (below `normalFrom`). Default: 1,000. */
+  powerSimulations?: number;
   /** Sign assignments of the Monte Carlo permutation test. Default: 400. */
   resamples?: number;
   /** From this many tasks on, the permutation test is replaced by its normal approximation. Default: 5,000. */
@@ -71,6 +80,8 @@ interface Stratum {
   diff: Float64Array;
   /** Posterior Dirichlet parameters of the joint categories. */
   alpha: Float64Array;
+  /** The pilot's joint shares (its estimates); the posterior mean when the pilot has no task here. */
+  estimate: Float64Array;
 }
 
 function strata(
@@ -109,6 +120,7 @@ function strata(
     // never observed (a CRITICAL miss) keeps posterior mass, and the joint
     // table keeps the pilot's correlation between the two models.
     const alpha = new Float64Array(ka * kb).fill(prior / Math.max(ka, kb));
+    const count = new Float64Array(ka * kb);
     let n = 0;
     for (const r of paired) {
       if (r.severity !== ca.severity || r.trueClass !== ca.trueClass) continue;
@@ -119,9 +131,12 @@ function strata(
         k.action === r.actionB && k.outcome === outcomeOf(r.trueClass, r.predB)
       );
       alpha[x * kb + y] += r.n;
+      count[x * kb + y] += r.n;
       n += r.n;
     }
-    return { share: n / total, diff, alpha };
+    const mass = n > 0 ? n : alpha.reduce((p, q) => p + q, 0);
+    const estimate = (n > 0 ? count : alpha).map((v) => v / mass);
+    return { share: n / total, diff, alpha, estimate };
   });
 }
 
@@ -149,33 +164,110 @@ function check(name: string, v: number, ok: boolean, want: string): void {
 }
 
 /**
+ * The normal approximation of the test, in closed form given every stratum's
+ * joint shares: T = Σd is about N(Σ n_c μ_c, Σ n_c σ_c²) and the permutation
+ * variance Σd² is about Σ n_c E[d²]_c, so P(|T| > z sqrt(Σd²)) is two normal
+ * tails, with no outcome noise.
+ */
+function normalRejection(
+  st: readonly Stratum[],
+  counts: readonly number[],
+  theta: readonly ArrayLike<number>[],
+  z: number,
+): number {
+  let mean = 0;
+  let variance = 0;
+  let second = 0;
+  st.forEach((x, i) => {
+    const th = theta[i];
+    let mu = 0;
+    let m2 = 0;
+    for (let j = 0; j < th.length; j++) {
+      mu += th[j] * x.diff[j];
+      m2 += th[j] * x.diff[j] * x.diff[j];
+    }
+    mean += counts[i] * mu;
+    variance += counts[i] * (m2 - mu * mu);
+    second += counts[i] * m2;
+  });
+  if (second === 0) return 0;
+  const bar = z * Math.sqrt(second);
+  const sd = Math.sqrt(Math.max(variance, 0));
+  return sd === 0
+    ? (Math.abs(mean) > bar ? 1 : 0)
+    : _normalCdf((mean - bar) / sd) + _normalCdf((-mean - bar) / sd);
+}
+
+/**
+ * Whether the sign-flip test rejects on one suite drawn from every stratum's
+ * joint shares (`counts` tasks per stratum).
+ */
+function rejects(
+  st: readonly Stratum[],
+  counts: readonly number[],
+  theta: readonly ArrayLike<number>[],
+  rng: Prng,
+  test: { resamples: number; alpha: number },
+): boolean {
+  // Tasks with equal differences are pooled, in whichever stratum: the
+  // signs of m tasks flip as one Binomial(m, 1/2), so the test is the same
+  // with one draw per distinct difference instead of one per category.
+  const pooled = new Map<number, number>();
+  st.forEach((x, i) => {
+    if (counts[i] === 0) return;
+    const k = multinomial(rng, counts[i], theta[i]);
+    for (let j = 0; j < k.length; j++) {
+      if (k[j] > 0 && x.diff[j] !== 0) {
+        pooled.set(x.diff[j], (pooled.get(x.diff[j]) ?? 0) + k[j]);
+      }
+    }
+  });
+  const t = signFlipTest([...pooled.keys()], {
+    weights: [...pooled.values()],
+    resamples: test.resamples,
+    prng: rng,
+  });
+  return t.pValue <= test.alpha;
+}
+
+/**
  * How many tasks a paired comparison of two models needs to reach a power,
  * by seeded simulation of `compare`'s sign-flip permutation test.
  *
- * The pilot's tasks are grouped by severity and gold class; each stratum's
- * joint outcomes (A's kind × B's kind, as the cost matrix prices them) get a
- * Dirichlet posterior from the pilot counts plus a Jeffreys-type prior
- * (1/2 per kind of each model, spread over the joint categories), so a
- * costly outcome never observed in the pilot is still simulated. Each
- * simulated suite draws joint shares from that posterior (one draw per
- * simulation, shared by every size: common random numbers), allocates N
- * tasks to the strata in the pilot's mix, draws the outcomes, and runs the
- * two-sided sign-flip test on the per-task differences (loss of A minus B,
- * or correct A minus correct B) at `alpha`. From `normalFrom` tasks on, the
- * test is its normal approximation, |Σd| / sqrt(Σd²) > z(1 − alpha/2), whose
- * rejection probability given a posterior draw is two normal tails (T = Σd
- * is about normal with the draw's mean and variance, Σd² about its expected
- * value), so no outcomes are drawn there. The power at N is the share of
- * rejections averaged over the posterior draws:
- * a pilot that barely separates the models plans for that uncertainty. The
- * search doubles N from 16 until the power is reached (or `maxTasks` is
- * passed), then bisects on a log scale to within 2%. Cost is
- * O(sizes × simulations × (categories + resamples × categories)), whatever N.
+ * The pilot's tasks are grouped by severity and gold class. Each size N is
+ * allocated to the strata in the pilot's mix, and two figures are reported:
+ *
+ * - `power`, the power at the pilot's estimates: the probability that the
+ *   two-sided sign-flip test on the per-task differences (loss of A minus B,
+ *   or correct A minus correct B) rejects at `alpha` when each stratum's
+ *   joint outcomes (A's kind × B's kind, as the cost matrix prices them)
+ *   have exactly the pilot's shares. It is the share of rejections among
+ *   `powerSimulations` suites drawn from those shares.
+ * - `assurance`, that probability averaged over the pilot's uncertainty:
+ *   each stratum's joint outcomes get a Dirichlet posterior from the pilot
+ *   counts plus a Jeffreys-type prior (1/2 per kind of each model, spread
+ *   over the joint categories), so a costly outcome never observed in the
+ *   pilot is still simulated; each of `simulations` suites draws its joint
+ *   shares from that posterior, then its outcomes. A pilot that barely
+ *   separates the models gives an assurance below the power.
+ *
+ * Every suite has its own seeded stream, the same at every size (common
+ * random numbers), and each posterior draw is shared by every size. From
+ * `normalFrom` tasks on, the test is its normal approximation,
+ * |Σd| / sqrt(Σd²) > z(1 − alpha/2), whose rejection probability given the
+ * shares is two normal tails (T = Σd is about normal with the shares' mean
+ * and variance, Σd² about its expected value), so no outcomes are drawn
+ * there and the power is exact given the approximation. `tasksNeeded` is
+ * the smallest N found whose power reaches the target: the search doubles N
+ * from 16 until it does (or `maxTasks` is passed), then bisects on a log
+ * scale to within 2%. Cost is
+ * O(sizes × (simulations + powerSimulations) × (categories + resamples × distinct differences)),
+ * whatever N.
  *
  * @param paired The pilot's paired cells (from `pairedStats` in lib/decision).
  * @param profile Cost profile of the loss.
- * @param options Statistic, alpha, power, sizes, simulations, resamples, matrix, prior and seed.
- * @returns The smallest N found and every simulated power.
+ * @param options Statistic, alpha, power, sizes, simulations, power simulations, resamples, matrix, prior and seed.
+ * @returns The smallest N found and the power and assurance at every size simulated.
  * @throws {RangeError} When the pilot is empty or an option is out of range.
  *
  * @example B makes half of A's HIGH misses: a few hundred tasks find it
@@ -190,8 +282,10 @@ function check(name: string, v: number, ok: boolean, want: string): void {
  *   { ...cell, predA: "MATCH", predB: "X", n: 14 },
  *   { ...cell, predA: "X", predB: "MATCH", n: 6 },
  * ];
- * const plan = planSampleSize(pilot, getProfile("reconciliation"), { simulations: 200, seed: 1 });
+ * const plan = planSampleSize(pilot, getProfile("reconciliation"), { simulations: 200, powerSimulations: 200, seed: 1 });
  * assert.ok(plan.tasksNeeded !== null && plan.tasksNeeded < 2000);
+ * const at = plan.powerAt.find((p) => p.tasks === plan.tasksNeeded)!;
+ * assert.ok(at.power >= 0.8 && at.assurance < at.power);
  * ```
  */
 export function planSampleSize(
@@ -204,6 +298,7 @@ export function planSampleSize(
   const target = options.power ?? 0.8;
   const maxTasks = options.maxTasks ?? 1_000_000;
   const simulations = options.simulations ?? 400;
+  const powerSimulations = options.powerSimulations ?? 1000;
   const resamples = options.resamples ?? 400;
   const normalFrom = options.normalFrom ?? 5000;
   const prior = options.prior ?? 0.5;
@@ -220,6 +315,12 @@ export function planSampleSize(
     "simulations",
     simulations,
     Number.isInteger(simulations) && simulations >= 1,
+    "an integer >= 1",
+  );
+  check(
+    "powerSimulations",
+    powerSimulations,
+    Number.isInteger(powerSimulations) && powerSimulations >= 1,
     "an integer >= 1",
   );
   check(
@@ -255,71 +356,44 @@ export function planSampleSize(
     });
   });
   const z = normalQuantile(1 - alpha / 2);
-  const cache = new Map<number, number>();
-  const powerAt = (n: number): number => {
+  const estimate = st.map((x) => x.estimate);
+  const cache = new Map<number, PowerPoint>();
+  const at = (n: number): PowerPoint => {
     const hit = cache.get(n);
     if (hit !== undefined) return hit;
     const counts = allocate(n, st.map((x) => x.share));
-    let rejections = 0;
+    let power = 0;
+    let assurance = 0;
     if (n >= normalFrom) {
-      // The normal approximation, in closed form given each posterior draw:
-      // T = Σd is about N(Σ n_c μ_c, Σ n_c σ_c²) and the permutation
-      // variance Σd² is about Σ n_c E[d²]_c, so P(|T| > z sqrt(Σd²)) is two
-      // normal tails; averaged over the draws, it has no outcome noise.
+      power = normalRejection(st, counts, estimate, z);
       for (let s = 0; s < simulations; s++) {
-        let mean = 0;
-        let variance = 0;
-        let second = 0;
-        st.forEach((x, i) => {
-          const th = theta[s][i];
-          let mu = 0;
-          let m2 = 0;
-          for (let j = 0; j < th.length; j++) {
-            mu += th[j] * x.diff[j];
-            m2 += th[j] * x.diff[j] * x.diff[j];
-          }
-          mean += counts[i] * mu;
-          variance += counts[i] * (m2 - mu * mu);
-          second += counts[i] * m2;
-        });
-        if (second === 0) continue;
-        const bar = z * Math.sqrt(second);
-        const sd = Math.sqrt(Math.max(variance, 0));
-        rejections += sd === 0
-          ? (Math.abs(mean) > bar ? 1 : 0)
-          : _normalCdf((mean - bar) / sd) + _normalCdf((-mean - bar) / sd);
+        assurance += normalRejection(st, counts, theta[s], z);
       }
     } else {
+      // One stream per simulation, the same at every size: common random
+      // numbers, so neighbouring sizes see correlated suites.
+      const test = { resamples, alpha };
+      let rejections = 0;
+      for (let s = 0; s < powerSimulations; s++) {
+        const rng = seededPrng(seedFor(seed, `plan/estimates/${s}`));
+        if (rejects(st, counts, estimate, rng, test)) rejections++;
+      }
+      power = rejections / powerSimulations;
       for (let s = 0; s < simulations; s++) {
-        // One stream per simulation, the same at every size: common random
-        // numbers, so neighbouring sizes see correlated suites.
-        const rng: Prng = seededPrng(seedFor(seed, `plan/outcomes/${s}`));
-        const values: number[] = [];
-        const weights: number[] = [];
-        st.forEach((x, i) => {
-          if (counts[i] === 0) return;
-          const k = multinomial(rng, counts[i], theta[s][i]);
-          for (let j = 0; j < k.length; j++) {
-            if (k[j] > 0 && x.diff[j] !== 0) {
-              values.push(x.diff[j]);
-              weights.push(k[j]);
-            }
-          }
-        });
-        const test = signFlipTest(values, { weights, resamples, prng: rng });
-        if (test.pValue <= alpha) rejections++;
+        const rng = seededPrng(seedFor(seed, `plan/outcomes/${s}`));
+        if (rejects(st, counts, theta[s], rng, test)) assurance++;
       }
     }
-    const p = rejections / simulations;
-    cache.set(n, p);
-    return p;
+    const point = { tasks: n, power, assurance: assurance / simulations };
+    cache.set(n, point);
+    return point;
   };
-  for (const n of options.at ?? []) powerAt(n);
+  for (const n of options.at ?? []) at(n);
   let lo = 0;
   let hi: number | null = null;
   for (let n = 16;; n *= 2) {
     const m = Math.min(n, maxTasks);
-    if (powerAt(m) >= target) {
+    if (at(m).power >= target) {
       hi = m;
       break;
     }
@@ -332,14 +406,12 @@ export function planSampleSize(
         ? Math.floor(hi / 2)
         : Math.round(Math.sqrt(lo * hi));
       const m = Math.min(hi - 1, Math.max(lo + 1, mid));
-      if (powerAt(m) >= target) hi = m;
+      if (at(m).power >= target) hi = m;
       else lo = m;
     }
   }
   return {
     tasksNeeded: hi,
-    powerAt: [...cache.entries()].sort((x, y) => x[0] - y[0]).map((
-      [t, p],
-    ) => ({ tasks: t, power: p })),
+    powerAt: [...cache.values()].sort((x, y) => x.tasks - y.tasks),
   };
 }
