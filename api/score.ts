@@ -122,7 +122,8 @@ export interface ModelScore {
    */
   pBest: Record<string, number> | null;
   /**
-   * Intervals: Wilson or Clopper-Pearson for rates; for loss the method of
+   * Intervals: Wilson or Clopper-Pearson for rates (over the effective
+   * number of tasks, `-clustered`, when some task has several trials); for loss the method of
    * `--interval` (default `auto`: Fay-Feuer gamma), each naming its
    * `method` and `estimand`; for R_w, Clopper-Pearson confidence
    * distributions per cell combined by seeded Monte Carlo (the percentile

@@ -13,6 +13,7 @@ import {
 import { inputLabel } from "./_input.ts";
 import { commandHelp } from "./_help.ts";
 import { formatLevel } from "./_format.ts";
+import type { RateInterval } from "../lib/math/rate.ts";
 import {
   type ModelScore,
   SCORE_OPTIONS,
@@ -35,6 +36,17 @@ function range(
     : `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
 }
 
+// the name of a rate's interval, with the tasks it counts when some task
+// has several trials
+function rateMethod(ci: RateInterval | null): string {
+  const name = ci?.method.startsWith("clopper-pearson")
+    ? "Clopper-Pearson"
+    : "Wilson";
+  return ci?.effectiveN === undefined
+    ? name
+    : `${name}, ${formatNumber(ci.effectiveN)} effective tasks`;
+}
+
 function humanReport(
   header: string,
   models: readonly ModelScore[],
@@ -55,9 +67,7 @@ function humanReport(
           m.intervals.accuracy?.hi ?? null,
         )
       } (${lv} ${
-        m.intervals.accuracy?.method === "clopper-pearson"
-          ? "Clopper-Pearson"
-          : "Wilson"
+        rateMethod(m.intervals.accuracy)
       }), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
     if (m.severityWeightedRecall !== null) {

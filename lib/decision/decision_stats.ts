@@ -12,7 +12,7 @@ import {
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
-import { ComplementSum, reciprocalSum } from "../math/exact_sum.ts";
+import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
 
 /**
  * Group a decision table into sufficient statistics per (model, severity,
@@ -92,6 +92,7 @@ export function decisionStats(table: ColumnTable): StatsRow[] {
       pMissing: r.pMissing as number,
       parseFailures: r.parseFailures as number,
       taskShare: reciprocalSum(trials),
+      taskTrialsSum: trialsSum(trials),
     };
   }));
 }

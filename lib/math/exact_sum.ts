@@ -256,6 +256,53 @@ export function reciprocalSum(
 }
 
 /**
+ * The sum of k · count over pairs (k, count): a cell's `taskTrialsSum`, from
+ * the number of its decisions whose task has k trials, for each k. Every
+ * term is an integer, so the sum is exact in any order while it stays a safe
+ * integer.
+ *
+ * @param counts Pairs (k, count): k a positive integer, count a
+ * non-negative integer; a k may repeat (its counts add).
+ * @returns The sum; 0 for no pairs.
+ * @throws {RangeError} For a k that is not a positive integer, a count that
+ * is not a non-negative integer, or a sum past `Number.MAX_SAFE_INTEGER`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trialsSum } from "./exact_sum.ts";
+ *
+ * // two decisions of a task with two trials, one of a task with three
+ * assert.equal(trialsSum([[2, 2], [3, 1]]), 7);
+ * assert.equal(trialsSum([]), 0);
+ * ```
+ */
+export function trialsSum(
+  counts: Iterable<readonly [k: number, count: number]>,
+): number {
+  let sum = 0;
+  for (const [k, c] of counts) {
+    if (!(Number.isSafeInteger(k) && k > 0)) {
+      throw new RangeError(
+        `Cannot sum count · k: k must be a positive integer, got ${k}`,
+      );
+    }
+    if (!(Number.isSafeInteger(c) && c >= 0)) {
+      throw new RangeError(
+        `Cannot sum count · k: count must be a non-negative integer, got ${c}`,
+      );
+    }
+    sum += k * c;
+    if (!Number.isSafeInteger(sum)) {
+      throw new RangeError(
+        `Cannot sum count · k exactly: the sum passes ${Number.MAX_SAFE_INTEGER}`,
+      );
+    }
+  }
+  return sum;
+}
+
+/**
  * The exact sum of finite doubles, independent of the order they come in,
  * rounded once to the nearest double (ties to even). Each value is split
  * into its 53-bit integer mantissa and its exponent; the mantissas are

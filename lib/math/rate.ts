@@ -6,6 +6,7 @@
  */
 
 import { clopperPearsonInterval } from "./clopper_pearson.ts";
+import { _betaQuantile } from "./_special.ts";
 import { normalQuantile } from "./normal_quantile.ts";
 
 /** A confidence interval for a rate. */
@@ -16,8 +17,25 @@ export interface RateInterval {
   readonly hi: number;
   /** Confidence level, for example 0.95. */
   readonly level: number;
-  /** How it was computed: `"wilson"`, or `"clopper-pearson"` next to the boundary. */
-  readonly method: "wilson" | "clopper-pearson";
+  /**
+   * How it was computed: `"wilson"`, or `"clopper-pearson"` next to the
+   * boundary; `"wilson-clustered"` and `"clopper-pearson-clustered"` when
+   * some task has several trials and the interval counts
+   * {@linkcode RateInterval.effectiveN} units instead of the decisions
+   * ({@linkcode clusteredRate}).
+   */
+  readonly method:
+    | "wilson"
+    | "clopper-pearson"
+    | "wilson-clustered"
+    | "clopper-pearson-clustered";
+  /**
+   * The effective number of independent units a clustered interval counts:
+   * n² / Σ T² over the rate's tasks (T the trials of a task), which is the
+   * number of tasks when every task has the same number of trials. Present
+   * only on a clustered interval.
+   */
+  readonly effectiveN?: number;
 }
 
 /**
@@ -98,6 +116,16 @@ export function wilsonInterval(
   checkCounts("Wilson interval", successes, n);
   checkLevel("Wilson interval", level);
   if (n === 0) return null;
+  return { ...wilsonBounds(successes, n, level), level, method: "wilson" };
+}
+
+// Wilson's bounds for k successes of n, which need not be integers (a
+// clustered interval passes effective counts).
+function wilsonBounds(
+  successes: number,
+  n: number,
+  level: number,
+): { lo: number; hi: number } {
   const z = normalQuantile((1 + level) / 2);
   const z2 = z * z;
   const centre = (successes + z2 / 2) / (n + z2);
@@ -107,8 +135,6 @@ export function wilsonInterval(
   return {
     lo: successes === 0 ? 0 : Math.max(0, centre - half),
     hi: successes === n ? 1 : Math.min(1, centre + half),
-    level,
-    method: "wilson",
   };
 }
 
@@ -200,5 +226,85 @@ export function rate(
     denominator: n,
     value: n === 0 ? null : successes / n,
     interval,
+  };
+}
+
+/**
+ * A rate whose decisions come in tasks, some with several trials (epochs,
+ * repeated runs), with an interval that counts tasks rather than trials.
+ *
+ * Trials of one task share its difficulty, so they are not independent
+ * draws. With T_i trials of task i and c_i of them successes, the rate
+ * k/n = Σ c_i / Σ T_i is a mean over tasks weighted by T_i, and whatever the
+ * agreement between a task's trials, the variance of its share c_i/T_i (a
+ * number in [0, 1]) is at most p(1 − p), the variance of a single trial. So
+ * Var(k/n) ≤ p(1 − p) · Σ T_i² / n², that of a binomial proportion over
+ * n_eff = n² / Σ T_i² trials: Kish's effective sample size with the tasks
+ * weighted by their trials, the number of tasks when every task has T
+ * trials. The interval is the one {@linkcode rateInterval} gives for
+ * k·n_eff/n successes of n_eff (Wilson, or Clopper–Pearson within
+ * {@linkcode BOUNDARY_COUNT} of the boundary, on the effective counts, as
+ * Korn and Graubard do with a design effect). The bound is reached when a
+ * task's trials always agree; with trials that vary within a task the
+ * interval is wider than it needs to be. With one trial per task
+ * (Σ T_i² = n) the rate is exactly {@linkcode rate}'s.
+ *
+ * @param successes Count of successes, an integer in [0, n].
+ * @param n Count of trials.
+ * @param trialsSquared Σ T_i² over the tasks of the n trials (Σ of the cells' `taskTrialsSum`), at least `n`.
+ * @param options Confidence level.
+ * @returns The rate; `value` is successes / n, and `interval` counts `effectiveN` units when `trialsSquared` exceeds `n`.
+ * @throws {RangeError} As {@linkcode wilsonInterval}, or when `trialsSquared` is not a finite number.
+ *
+ * @example 50 tasks of 5 trials: the interval counts 50 units, not 250
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clusteredRate, rate } from "./rate.ts";
+ *
+ * const tasks = clusteredRate(225, 250, 50 * 5 * 5);
+ * assert.equal(tasks.value, 0.9);
+ * assert.equal(tasks.interval!.method, "wilson-clustered");
+ * assert.equal(tasks.interval!.effectiveN, 50);
+ * const trials = rate(225, 250).interval!;
+ * assert.ok(tasks.interval!.hi - tasks.interval!.lo > 2 * (trials.hi - trials.lo));
+ * // one trial per task: the plain rate
+ * assert.deepEqual(clusteredRate(225, 250, 250), rate(225, 250));
+ * ```
+ */
+export function clusteredRate(
+  successes: number,
+  n: number,
+  trialsSquared: number,
+  options: RateOptions = {},
+): Rate {
+  const plain = rate(successes, n, options);
+  if (!Number.isFinite(trialsSquared)) {
+    throw new RangeError(
+      `Cannot compute a clustered rate: the sum of squared trials must be finite, got ${trialsSquared}`,
+    );
+  }
+  if (plain.interval === null || trialsSquared <= n) return plain;
+  const level = plain.interval.level;
+  const effectiveN = (n * n) / trialsSquared;
+  const k = (successes * n) / trialsSquared;
+  let bounds: { lo: number; hi: number };
+  let method: "wilson-clustered" | "clopper-pearson-clustered";
+  if (Math.min(k, effectiveN - k) > BOUNDARY_COUNT) {
+    bounds = wilsonBounds(k, effectiveN, level);
+    method = "wilson-clustered";
+  } else {
+    // Clopper–Pearson's beta quantiles, at the effective counts
+    const alpha = 1 - level;
+    bounds = {
+      lo: successes === 0 ? 0 : _betaQuantile(alpha / 2, k, effectiveN - k + 1),
+      hi: successes === n
+        ? 1
+        : _betaQuantile(1 - alpha / 2, k + 1, effectiveN - k),
+    };
+    method = "clopper-pearson-clustered";
+  }
+  return {
+    ...plain,
+    interval: { ...bounds, level, method, effectiveN },
   };
 }

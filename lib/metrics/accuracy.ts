@@ -5,8 +5,8 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { type Rate, rate, type RateOptions } from "../math/rate.ts";
-import type { StatsRow } from "./sufficient_stats.ts";
+import { clusteredRate, type Rate, type RateOptions } from "../math/rate.ts";
+import { type StatsRow, taskTrialsSumOf } from "./sufficient_stats.ts";
 
 /** Options that choose which decisions a count covers. */
 export interface SelectOptions extends RateOptions {
@@ -35,9 +35,17 @@ function select(
  * exceptions and "99.84%" over 10,000 decisions are the same model (the
  * Third Number, Model A). Escalated decisions count by the model's answer.
  *
+ * The interval counts tasks, not trials: when some task was answered in
+ * several trials (epochs, repeated runs), its trials share the task's
+ * difficulty, and the interval is `clusteredRate`'s over the effective
+ * number of tasks (n² / Σ T², from the cells' `taskTrialsSum`), its
+ * `method` ending in `-clustered`. With one trial per task it is the
+ * Wilson (or, next to the boundary, Clopper–Pearson) interval over the
+ * decisions.
+ *
  * @param stats Sufficient statistics, usually of one model.
  * @param options Which decisions to count, and the interval level.
- * @returns Correct over counted decisions with a Wilson interval; `value` is `null` when nothing is counted.
+ * @returns Correct over counted decisions with its interval; `value` is `null` when nothing is counted.
  *
  * @example
  * ```ts
@@ -53,14 +61,22 @@ function select(
  * assert.equal(acc.value, 0.98);
  * assert.equal(acc.denominator, 500);
  * assert.equal(accuracy([]).value, null);
+ * // the same 500 decisions as 100 tasks of 5 trials: the interval counts 100
+ * const tasks = accuracy([
+ *   { ...cell, predClass: "AMOUNT_MISMATCH", n: 490, taskShare: 98, taskTrialsSum: 2450 },
+ *   { ...cell, predClass: "MATCH", n: 10, taskShare: 2, taskTrialsSum: 50 },
+ * ]);
+ * assert.equal(tasks.value, 0.98);
+ * assert.equal(tasks.interval!.effectiveN, 100);
+ * assert.ok(tasks.interval!.lo < acc.interval!.lo);
  * ```
  */
 export function accuracy(
   stats: readonly StatsRow[],
   options: SelectOptions = {},
 ): Rate {
-  const { k, n } = accuracyCounts(stats, options);
-  return rate(k, n, options);
+  const { k, n, trialsSquared } = accuracyTally(stats, options);
+  return clusteredRate(k, n, trialsSquared, options);
 }
 
 /**
@@ -103,7 +119,8 @@ export function errorsBySeverity(
  * exactly their gold class.
  *
  * Clean items never enter recall. A severity with no exceptions has a rate
- * whose value is `null`. For ReconForge's rule, where any exception verdict
+ * whose value is `null`. Each interval counts tasks, as {@linkcode accuracy}'s
+ * does. For ReconForge's rule, where any exception verdict
  * catches a HIGH exception, see `caughtRecallBySeverity`.
  *
  * @param stats Sufficient statistics, usually of one model.
@@ -129,10 +146,12 @@ export function recallBySeverity(
   stats: readonly StatsRow[],
   options: Omit<SelectOptions, "exceptionsOnly"> = {},
 ): Record<Severity, Rate> {
-  const counts = recallCounts(stats, options);
-  return Object.fromEntries(
-    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
-  ) as Record<Severity, Rate>;
+  return ratesBySeverity(
+    stats,
+    (r) => r.predClass === r.trueClass,
+    options.cleanClass ?? "MATCH",
+    options,
+  );
 }
 
 /** Successes `k` of `n` trials. */
@@ -141,6 +160,62 @@ export interface Counts {
   k: number;
   /** Trials. */
   n: number;
+}
+
+/** {@linkcode Counts}, with Σ T² over the tasks of the trials (see `clusteredRate`). */
+interface Tally extends Counts {
+  trialsSquared: number;
+}
+
+/**
+ * Rates per severity over the exceptions (gold class not `cleanClass`),
+ * each a `clusteredRate`: recall by whichever rule `success` states.
+ *
+ * @param stats Sufficient statistics, usually of one model.
+ * @param success Whether a cell's decisions count as caught.
+ * @param cleanClass Gold class of clean items.
+ * @param options Interval level.
+ * @returns A rate per severity, its interval counting tasks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ratesBySeverity } from "./accuracy.ts";
+ *
+ * const cell = { modelId: "m", severity: "LOW", trueClass: "X", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const r = ratesBySeverity([
+ *   { ...cell, predClass: "X", n: 8, taskShare: 4, taskTrialsSum: 16 },
+ *   { ...cell, predClass: "MATCH", n: 2, taskShare: 1, taskTrialsSum: 4 },
+ * ], (c) => c.predClass === c.trueClass, "MATCH");
+ * assert.equal(r.LOW.value, 0.8);
+ * assert.equal(r.LOW.interval!.effectiveN, 5);
+ * ```
+ */
+export function ratesBySeverity(
+  stats: readonly StatsRow[],
+  success: (row: StatsRow) => boolean,
+  cleanClass: string,
+  options: RateOptions = {},
+): Record<Severity, Rate> {
+  const tally = Object.fromEntries(
+    SEVERITIES.map((s) => [s, { k: 0, n: 0, trialsSquared: 0 }]),
+  ) as Record<Severity, Tally>;
+  for (const r of stats) {
+    if (r.trueClass === cleanClass) continue;
+    const t = tally[r.severity];
+    t.n += r.n;
+    t.trialsSquared += taskTrialsSumOf(r);
+    if (success(r)) t.k += r.n;
+  }
+  return Object.fromEntries(
+    SEVERITIES.map((
+      s,
+    ) => [
+      s,
+      clusteredRate(tally[s].k, tally[s].n, tally[s].trialsSquared, options),
+    ]),
+  ) as Record<Severity, Rate>;
 }
 
 /**
@@ -206,11 +281,21 @@ export function accuracyCounts(
   stats: readonly StatsRow[],
   options: Omit<SelectOptions, keyof RateOptions> = {},
 ): Counts {
+  const { k, n } = accuracyTally(stats, options);
+  return { k, n };
+}
+
+function accuracyTally(
+  stats: readonly StatsRow[],
+  options: Omit<SelectOptions, keyof RateOptions>,
+): Tally {
   let n = 0;
   let k = 0;
+  let trialsSquared = 0;
   for (const r of select(stats, options)) {
     n += r.n;
+    trialsSquared += taskTrialsSumOf(r);
     if (r.predClass === r.trueClass) k += r.n;
   }
-  return { k, n };
+  return { k, n, trialsSquared };
 }

@@ -115,6 +115,9 @@ function resampleCells(
       pMissing: c.pMissing * scale,
       parseFailures: c.parseFailures * scale,
       ...(c.taskShare === undefined ? {} : { taskShare: c.taskShare * scale }),
+      ...(c.taskTrialsSum === undefined
+        ? {}
+        : { taskTrialsSum: c.taskTrialsSum * scale }),
     });
   }
   return out;

@@ -6,9 +6,9 @@
  */
 
 import { SEVERITIES, type Severity } from "../costs/severity.ts";
-import { type Rate, rate, type RateOptions } from "../math/rate.ts";
+import type { Rate, RateOptions } from "../math/rate.ts";
 import { isVerdictClass, type StatsRow } from "./sufficient_stats.ts";
-import type { Counts } from "./accuracy.ts";
+import { type Counts, ratesBySeverity } from "./accuracy.ts";
 import { tupleKey } from "../_tuple_key.ts";
 
 /**
@@ -113,7 +113,7 @@ export function severityWeightedRecall(
 /**
  * Recall per severity under the caught rule: HIGH (and CRITICAL) exceptions
  * count as caught on any exception verdict, MEDIUM and LOW only on the exact
- * class.
+ * class. Each interval counts tasks, as `recallBySeverity`'s does.
  *
  * @param stats Sufficient statistics, usually of one model.
  * @param options Clean class, flag severities and interval level.
@@ -137,10 +137,14 @@ export function caughtRecallBySeverity(
   stats: readonly StatsRow[],
   options: CaughtOptions = {},
 ): Record<Severity, Rate> {
-  const counts = caughtRecallCounts(stats, options);
-  return Object.fromEntries(
-    SEVERITIES.map((s) => [s, rate(counts[s].k, counts[s].n, options)]),
-  ) as Record<Severity, Rate>;
+  const clean = options.cleanClass ?? "MATCH";
+  const flag = options.flagCatches ?? ["HIGH", "CRITICAL"];
+  return ratesBySeverity(
+    stats,
+    (r) => isCaught(r, clean, flag),
+    clean,
+    options,
+  );
 }
 
 /**

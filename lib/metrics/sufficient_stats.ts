@@ -50,6 +50,45 @@ export interface StatsRow {
    * tracked.
    */
   readonly taskShare?: number;
+  /**
+   * The sum over the cell's decisions of the trials of their task (the
+   * decisions of the same model on the same task): a task answered in T
+   * trials adds T per trial. Summed over the cells a rate counts, it is
+   * Σ T², the sum over tasks of their squared trial counts, which sets the
+   * effective number of independent units of a rate whose trials of a task
+   * may agree (see `docs/method.md`, "Accuracy and recall intervals").
+   * Equals `n` when every task has one trial; absent in statistics built
+   * before it was tracked (read as n² / taskShare, exact when the cell's
+   * tasks all have the same number of trials).
+   */
+  readonly taskTrialsSum?: number;
+}
+
+/**
+ * A cell's {@linkcode StatsRow.taskTrialsSum}, or, in statistics that do not
+ * carry it, n² / taskShare (exact when the cell's tasks all have the same
+ * number of trials), or n when `taskShare` is absent too (one trial per
+ * task).
+ *
+ * @param row A cell.
+ * @returns The sum over its decisions of the trials of their task.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { taskTrialsSumOf } from "./sufficient_stats.ts";
+ *
+ * const cell = { modelId: "m", severity: "LOW", trueClass: "X", predClass: "X", action: "auto",
+ *   n: 10, pErrorSum: 0, pMissing: 10, parseFailures: 0 } as const;
+ * assert.equal(taskTrialsSumOf(cell), 10);
+ * assert.equal(taskTrialsSumOf({ ...cell, taskShare: 2 }), 50); // two tasks of five trials
+ * assert.equal(taskTrialsSumOf({ ...cell, taskShare: 2, taskTrialsSum: 52 }), 52);
+ * ```
+ */
+export function taskTrialsSumOf(row: StatsRow): number {
+  if (row.taskTrialsSum !== undefined) return row.taskTrialsSum;
+  if (row.taskShare === undefined || row.taskShare <= 0) return row.n;
+  return (row.n * row.n) / row.taskShare;
 }
 
 /** The numeric fields of a {@linkcode StatsRow}, which add across cells. */

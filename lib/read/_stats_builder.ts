@@ -18,7 +18,7 @@ import {
   ROLE_WORDS,
 } from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
-import { ComplementSum, reciprocalSum } from "../math/exact_sum.ts";
+import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -81,6 +81,7 @@ export function statsOfCells(cells: readonly Cell[]): StatsRow[] {
     pMissing: c.pMissing,
     parseFailures: c.parseFailures,
     taskShare: c.trials === null ? c.n : reciprocalSum(c.trials),
+    taskTrialsSum: c.trials === null ? c.n : trialsSum(c.trials),
   })));
 }
 

@@ -72,7 +72,7 @@ import {
   sqlNullWhen,
 } from "../decision/schema_sql.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
-import { reciprocalSum, roundUnits } from "../math/exact_sum.ts";
+import { reciprocalSum, roundUnits, trialsSum } from "../math/exact_sum.ts";
 
 export type { DecisionCheck };
 
@@ -192,7 +192,8 @@ GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
  *
  * The rows of one cell (one per number of trials of its tasks) are added
  * up exactly: the counts as numbers, `pErrorUnits` as a BigInt, and
- * `taskShare` as the rational sum of n / taskTrials; each sum is then
+ * `taskShare` as the rational sum of n / taskTrials, `taskTrialsSum` as the
+ * integer sum of n · taskTrials; each non-integer sum is then
  * rounded once (see lib/math/exact_sum.ts), so the result does not depend
  * on the engine, its threads or the order of the rows.
  *
@@ -214,6 +215,7 @@ GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
  * assert.equal(row.n, 3);
  * assert.equal(row.pErrorSum, 1);
  * assert.equal(row.taskShare, 1.6666666666666667); // 1 + 2/3, rounded once
+ * assert.equal(row.taskTrialsSum, 7); // 1 · 1 + 2 · 3
  * ```
  */
 export function statsRowsOfSql(
@@ -262,6 +264,7 @@ export function statsRowsOfSql(
     pMissing: c.pMissing,
     parseFailures: c.parseFailures,
     taskShare: reciprocalSum(c.trials),
+    taskTrialsSum: trialsSum(c.trials),
   })));
 }
 

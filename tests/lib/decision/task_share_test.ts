@@ -44,11 +44,11 @@ function shares(stats: readonly StatsRow[]): string[] {
   return stats.map((r) =>
     `${r.modelId}|${r.severity}|${r.trueClass}|${r.predClass}|${r.action}|${r.n}|${
       r.taskShare!.toFixed(9)
-    }`
+    }|${r.taskTrialsSum}`
   );
 }
 
-Deno.test("taskShare agrees across the Arquero, JSONL and DuckDB paths on a run with several trials per task", async () => {
+Deno.test("taskShare and taskTrialsSum agree across the Arquero, JSONL and DuckDB paths on a run with several trials per task", async () => {
   const ds = multiTrialRun(20261204, 60);
   const want = decisionStats(decisionTable(ds));
   // the shares of a model add up to its task count
@@ -60,6 +60,20 @@ Deno.test("taskShare agrees across the Arquero, JSONL and DuckDB paths on a run 
     assert.ok(Math.abs(total - 60) < 1e-9, `${m}: ${total}`);
   }
   assert.ok(want.some((r) => r.taskShare! < r.n));
+  // Σ taskTrialsSum of a model is Σ over its tasks of trials²
+  for (const m of ["a", "b"]) {
+    const trials = new Map<string, number>();
+    for (const d of ds.filter((d) => d.modelId === m)) {
+      trials.set(d.taskId, (trials.get(d.taskId) ?? 0) + 1);
+    }
+    assert.equal(
+      want.filter((r) => r.modelId === m).reduce(
+        (s, r) => s + r.taskTrialsSum!,
+        0,
+      ),
+      [...trials.values()].reduce((s, t) => s + t * t, 0),
+    );
+  }
   const jsonl = jsonlStats(ds.map((d) => JSON.stringify(d)).join("\n"));
   assert.deepEqual(shares(jsonl.stats), shares(want));
   const dir = await tempDir("lossbook-test-");
@@ -72,22 +86,24 @@ Deno.test("taskShare agrees across the Arquero, JSONL and DuckDB paths on a run 
   }
 });
 
-Deno.test("taskShare equals n on every path when each task has one decision per model", async () => {
+Deno.test("taskShare and taskTrialsSum equal n on every path when each task has one decision per model", async () => {
   const ds = multiTrialRun(7, 40).filter((d) =>
     d.trial === 0 && d.runId === "r1"
   );
   const stats = decisionStats(decisionTable(ds));
-  for (const r of stats) assert.equal(r.taskShare, r.n);
+  for (const r of stats) {
+    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
+  }
   for (
     const r of jsonlStats(ds.map((d) => JSON.stringify(d)).join("\n")).stats
   ) {
-    assert.equal(r.taskShare, r.n);
+    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
   }
   const dir = await tempDir("lossbook-test-");
   await writeDecisionsParquet(`${dir}/run.parquet`, decisionTable(ds), {
     threads: 1,
   });
   for (const r of await duckdbDecisionStats(`${dir}/run.parquet`)) {
-    assert.equal(r.taskShare, r.n);
+    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
   }
 });
