@@ -47,6 +47,7 @@ import "./commands/verify.ts";
 // readers of the input formats and their statistics (commands/_input.ts,
 // commands/score.ts, lib/read/load_any.ts, lib/import/*)
 import "./lib/decision/decision_stats.ts";
+import "./lib/import/_zip_read.ts";
 import "./lib/import/inspect_eval.ts";
 import "./lib/import/lossbench.ts";
 import "./lib/import/reconforge.ts";
