@@ -63,6 +63,11 @@ import "./lib/read/load_any.ts";
 import "./lib/read/load_decisions.ts";
 import "./lib/read/parquet.ts";
 
+// what only the card's outputs need: the Every Eval Ever schema and its
+// validator, and the YAML of the model-index block (commands/card.ts)
+import "./lib/report/every_eval_ever.ts";
+import "./lib/report/model_index.ts";
+
 // the worker script of the parallel JSONL reader (lib/read/_jsonl_read_ahead.ts)
 import "./lib/read/_jsonl_segment_worker.ts";
 
