@@ -26,6 +26,7 @@ import "./commands/_registry.ts";
 import "./commands/_reproduce_command.ts";
 import "./commands/breakeven.ts";
 import "./commands/calibrate.ts";
+import "./commands/card.ts";
 import "./commands/compare.ts";
 import "./commands/contamination.ts";
 import "./commands/drift.ts";
