@@ -91,6 +91,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   drift: commandIn("./commands/drift.ts", "driftCommand"),
   calibrate: commandIn("./commands/calibrate.ts", "calibrateCommand"),
   escalate: commandIn("./commands/escalate.ts", "escalateCommand"),
+  card: commandIn("./commands/card.ts", "cardCommand"),
   breakeven: commandIn("./commands/breakeven.ts", "breakevenCommand"),
   import: commandIn("./commands/import.ts", "importCommand"),
   "export-tasks": commandIn("./commands/export_tasks.ts", "exportTasksCommand"),

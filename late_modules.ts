@@ -26,6 +26,7 @@ import "./commands/_registry.ts";
 import "./commands/_reproduce_command.ts";
 import "./commands/breakeven.ts";
 import "./commands/calibrate.ts";
+import "./commands/card.ts";
 import "./commands/compare.ts";
 import "./commands/contamination.ts";
 import "./commands/drift.ts";
@@ -47,6 +48,7 @@ import "./commands/verify.ts";
 // readers of the input formats and their statistics (commands/_input.ts,
 // commands/score.ts, lib/read/load_any.ts, lib/import/*)
 import "./lib/decision/decision_stats.ts";
+import "./lib/import/_zip_read.ts";
 import "./lib/import/inspect_eval.ts";
 import "./lib/import/lossbench.ts";
 import "./lib/import/reconforge.ts";
@@ -61,6 +63,11 @@ import "./lib/read/jsonl_stats.ts";
 import "./lib/read/load_any.ts";
 import "./lib/read/load_decisions.ts";
 import "./lib/read/parquet.ts";
+
+// what only the card's outputs need: the Every Eval Ever schema and its
+// validator, and the YAML of the model-index block (commands/card.ts)
+import "./lib/report/every_eval_ever.ts";
+import "./lib/report/model_index.ts";
 
 // the worker script of the parallel JSONL reader (lib/read/_jsonl_read_ahead.ts)
 import "./lib/read/_jsonl_segment_worker.ts";

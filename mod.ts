@@ -32,7 +32,8 @@
  * ## The functions that do what the commands print
  *
  * {@linkcode score}, {@linkcode compare}, {@linkcode calibrate},
- * {@linkcode escalate}, {@linkcode sweep} and {@linkcode plan} each take
+ * {@linkcode escalate}, {@linkcode sweep}, {@linkcode plan} and
+ * {@linkcode card} each take
  * `(inputs, options)` and return the document the command of the same name
  * prints with `--json`: `JSON.stringify(await score(inputs, options), null,
  * 2) + "\n"` is what `lossbook score --json` writes for the same paths and
@@ -81,6 +82,11 @@
  *   `seed`, `lenient`
  * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
  *   `maxTasks`, `format`, `probability`, `seed`
+ * - `card`: `format`, `severity`, `severityMap`, `severityMapKey`,
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `probability`, `mode`, `profiles`, `ci`, `seed`, `resamples`, `interval`,
+ *   `base`, `taskType`, `datasetType`, `datasetName`, `lenient`
  *
  * What each means is in `lossbook <command> --help` and `docs/cli.md`.
  *
@@ -106,10 +112,20 @@ export { sweep } from "./api/sweep.ts";
 export type { SweepDocument, SweepResult } from "./api/sweep.ts";
 export { plan } from "./api/plan.ts";
 export type { PlanDocument, PowerAt } from "./api/plan.ts";
+export { card } from "./api/card.ts";
+export type {
+  CardCalibration,
+  CardCost,
+  CardDocument,
+  CardModel,
+  SeveritySource,
+  WinSpan,
+} from "./api/card.ts";
 export { FORMATS } from "./commands/_input.ts";
 export type { Format, InputKeys, RunSource } from "./commands/_input.ts";
 export type {
   CalibrateOptions,
+  CardOptions,
   CompareOptions,
   EngineOptions,
   EscalateOptions,

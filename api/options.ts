@@ -1,6 +1,6 @@
 /**
  * The options of the library functions `score`, `compare`, `calibrate`,
- * `escalate`, `sweep` and `plan`: each is a flag of the command of the same
+ * `escalate`, `sweep`, `plan` and `card`: each is a flag of the command of the same
  * name, in camelCase (a repeatable flag in its plural). A flag with a value
  * takes a string or a number (`ci: 0.9` is `--ci 0.9`); a switch takes a
  * boolean. What each means, at length, is in `lossbook <command> --help`.
@@ -198,4 +198,21 @@ export interface PlanOptions {
   probability?: FlagValue;
   /** Seed of the simulation. */
   seed?: FlagValue;
+}
+
+/** The options of `card`: those of `score` but the engine's, and the family's base and what the logs may not name. */
+export interface CardOptions extends
+  InputOptions,
+  Pick<
+    ScoringOptions,
+    "mode" | "profiles" | "ci" | "seed" | "resamples" | "interval"
+  > {
+  /** Base profile of the family along which the winning spans are taken. Default `reconciliation`. */
+  base?: FlagValue;
+  /** The harness's task name, where the logs name none. */
+  taskType?: FlagValue;
+  /** Where the dataset lives (e.g. `allenai/ai2_arc`), where the logs name none. */
+  datasetType?: FlagValue;
+  /** The dataset's name, where the logs name none. */
+  datasetName?: FlagValue;
 }

@@ -129,6 +129,7 @@ export function inputFiles(
  * @param out The `--out` path.
  * @param inputs Every file the command reads ({@linkcode inputFiles}).
  * @param force Whether `--force` was given.
+ * @param flag The flag that names `out`, for messages. Default `--out`.
  * @throws {UsageError} When `out` is an input.
  * @throws {Deno.errors.AlreadyExists} When `out` exists and `force` is false.
  *
@@ -150,8 +151,9 @@ export async function checkOutPath(
   out: string,
   inputs: readonly NamedPath[],
   force: boolean,
+  flag = "--out",
 ): Promise<void> {
-  await refuseInputAsOutput({ flag: "--out", path: out }, inputs);
+  await refuseInputAsOutput({ flag, path: out }, inputs);
   if (force) return;
   try {
     await Deno.lstat(out);

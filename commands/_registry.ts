@@ -4,6 +4,7 @@
 import type { Command } from "./_command.ts";
 import { breakevenCommand } from "./breakeven.ts";
 import { calibrateCommand } from "./calibrate.ts";
+import { cardCommand } from "./card.ts";
 import { escalateCommand } from "./escalate.ts";
 import { contaminationCommand } from "./contamination.ts";
 import { driftCommand } from "./drift.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   drift: driftCommand,
   calibrate: calibrateCommand,
   escalate: escalateCommand,
+  card: cardCommand,
   breakeven: breakevenCommand,
   import: importCommand,
   "export-tasks": exportTasksCommand,

@@ -31,6 +31,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "VERSION",
     "anchorValue",
     "calibrate",
+    "card",
     "combineProfiles",
     "compare",
     "costPerSuccess",

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import * as lossbook from "../../mod.ts";
 import type {
   CalibrateOptions,
+  CardOptions,
   CompareOptions,
   EscalateOptions,
   PlanOptions,
@@ -17,6 +18,7 @@ import { CALIBRATE_OPTIONS } from "../../api/calibrate.ts";
 import { ESCALATE_OPTIONS } from "../../api/escalate.ts";
 import { SWEEP_OPTIONS } from "../../api/sweep.ts";
 import { PLAN_OPTIONS } from "../../api/plan.ts";
+import { CARD_OPTIONS } from "../../api/card.ts";
 import {
   optionFlags,
   type OptionsOf,
@@ -40,7 +42,9 @@ const typesFit: [
   Fits<EscalateOptions, typeof ESCALATE_OPTIONS>,
   Fits<SweepOptions, typeof SWEEP_OPTIONS>,
   Fits<PlanOptions, typeof PLAN_OPTIONS>,
+  Fits<CardOptions, typeof CARD_OPTIONS>,
 ] = [
+  [true, true],
   [true, true],
   [true, true],
   [true, true],
@@ -52,7 +56,14 @@ const typesFit: [
 type Fn = (inputs: readonly string[], options: object) => Promise<unknown>;
 
 const FUNCTIONS: ReadonlyArray<{
-  name: "score" | "compare" | "calibrate" | "escalate" | "sweep" | "plan";
+  name:
+    | "score"
+    | "compare"
+    | "calibrate"
+    | "escalate"
+    | "sweep"
+    | "plan"
+    | "card";
   table: OptionTable;
   fn: Fn;
   /** Options the function needs to get as far as reading its flags. */
@@ -84,6 +95,7 @@ const FUNCTIONS: ReadonlyArray<{
     fn: lossbook.plan as Fn,
     needs: { a: "A", b: "B", profile: "flat" },
   },
+  { name: "card", table: CARD_OPTIONS, fn: lossbook.card as Fn, needs: {} },
 ];
 
 const RUN = "data/examples/model_ab.jsonl";
