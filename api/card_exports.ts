@@ -1,6 +1,7 @@
 // The card's figures in two shared formats: Every Eval Ever's aggregate
 // record (one per model) and Hugging Face's `model-index` block. Both carry
 // the card's own numbers, named as metrics; neither computes any.
+import { createHash } from "node:crypto";
 import { UsageError } from "../commands/_command.ts";
 import type { ModelIndexEntry } from "../lib/report/model_index.ts";
 import type { CardDocument, CardModel } from "./card.ts";
@@ -202,14 +203,49 @@ export function modelIndexEntries(doc: CardDocument): ModelIndexEntry[] {
   }));
 }
 
+/**
+ * A UUID made from a record's content: the first 128 bits of the SHA-256 of
+ * its JSON without the timestamp fields (`retrieved_timestamp`,
+ * `evaluation_id`), marked as an RFC 9562 version-8 UUID. The same figures
+ * give the same name whenever they are written; other figures, another name.
+ *
+ * @param record An Every Eval Ever record.
+ * @returns The UUID, lower-case with dashes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentUuid } from "./card_exports.ts";
+ *
+ * const a = contentUuid({ model_info: { id: "m" }, retrieved_timestamp: "1" });
+ * assert.equal(a, contentUuid({ model_info: { id: "m" }, retrieved_timestamp: "2" }));
+ * assert.notEqual(a, contentUuid({ model_info: { id: "n" }, retrieved_timestamp: "1" }));
+ * assert.match(a, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+ * ```
+ */
+export function contentUuid(record: Readonly<Record<string, unknown>>): string {
+  const { retrieved_timestamp: _t, evaluation_id: _e, ...rest } = record;
+  const b = createHash("sha256").update(JSON.stringify(rest)).digest()
+    .subarray(0, 16);
+  b[6] = (b[6] & 0x0f) | 0x80;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${
+    h.slice(16, 20)
+  }-${h.slice(20)}`;
+}
+
 /** Options of {@linkcode everyEvalEverRecords}. */
 export interface EveryEvalEverOptions {
   /** The schema version the records name (the vendored schema's). */
   readonly schemaVersion: string;
   /** When the records are made, in Unix seconds as a decimal string. */
   readonly retrievedTimestamp: string;
-  /** A fresh UUID per record (the file name). Default: `crypto.randomUUID`. */
-  readonly uuid?: () => string;
+  /**
+   * The UUID of a record (its file name), given the record. Default:
+   * {@linkcode contentUuid}, so the same card makes the same file names.
+   */
+  readonly uuid?: (record: Readonly<Record<string, unknown>>) => string;
 }
 
 /** One record and where it goes under the output folder. */
@@ -262,7 +298,7 @@ export function everyEvalEverRecords(
   doc: CardDocument,
   options: EveryEvalEverOptions,
 ): EveryEvalEverFile[] {
-  const uuid = options.uuid ?? (() => crypto.randomUUID());
+  const uuid = options.uuid ?? contentUuid;
   const ev = doc.evaluation;
   const files = "file" in doc
     ? [doc.file]
@@ -279,7 +315,6 @@ export function everyEvalEverRecords(
     const slash = m.modelId.indexOf("/");
     const developer = slash < 0 ? "unknown" : m.modelId.slice(0, slash);
     const model = slash < 0 ? m.modelId : m.modelId.slice(slash + 1);
-    const id = uuid();
     const record = {
       schema_version: options.schemaVersion,
       evaluation_id:
@@ -334,7 +369,7 @@ export function everyEvalEverRecords(
       })),
     };
     return {
-      path: `${segment(developer)}/${segment(model)}/${id}.json`,
+      path: `${segment(developer)}/${segment(model)}/${uuid(record)}.json`,
       record,
     };
   });

@@ -4,7 +4,7 @@
 // they say the same thing; every number is one of the document's, printed
 // as score, sweep and calibrate print it in their reports.
 import { formatNumber } from "../commands/_command.ts";
-import { formatLevel } from "../commands/_format.ts";
+import { formatLevel, formatRateMethod } from "../commands/_format.ts";
 import type { Severity } from "../lib/costs/severity.ts";
 import type { CardDocument, CardModel, WinSpan } from "./card.ts";
 
@@ -42,7 +42,7 @@ function accuracyText(m: CardModel, level: string): string {
   const ci = m.accuracyInterval;
   if (m.accuracy === null) return "n/a";
   if (ci === null) return pct(m.accuracy);
-  const method = ci.method === "clopper-pearson" ? "Clopper-Pearson" : "Wilson";
+  const method = formatRateMethod(ci);
   return `${pct(m.accuracy)} (${level} ${method}: ${pct(ci.lo)} to ${
     pct(ci.hi)
   })`;

@@ -4,5 +4,6 @@
 export {
   formatLevel,
   formatQuantity,
+  formatRateMethod,
   formatRule,
 } from "../lib/format/numbers.ts";

@@ -35,6 +35,22 @@ const CARD_COMMAND_OPTIONS = {
   },
 } as const;
 
+// When the records are made, in Unix seconds: SOURCE_DATE_EPOCH when it is
+// set (the reproducible-builds convention, for byte-identical records), else
+// now.
+function retrievedTimestamp(): string {
+  const fixed = Deno.env.get("SOURCE_DATE_EPOCH");
+  if (fixed === undefined) return String(Date.now() / 1000);
+  if (!/^(0|[1-9][0-9]*)$/.test(fixed)) {
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH must be whole Unix seconds, got ${
+        JSON.stringify(fixed)
+      }`,
+    );
+  }
+  return fixed;
+}
+
 /** The `card` command. */
 export const cardCommand: Command = {
   summary:
@@ -98,7 +114,7 @@ export const cardCommand: Command = {
       >(new URL("../lib/report/every_eval_ever.ts", import.meta.url));
       records = everyEvalEverRecords(document, {
         schemaVersion: eee.EVERY_EVAL_EVER_SCHEMA_VERSION,
-        retrievedTimestamp: String(Date.now() / 1000),
+        retrievedTimestamp: retrievedTimestamp(),
       });
       for (const { path, record } of records) {
         const errors = eee.everyEvalEverErrors(record);

@@ -12,8 +12,7 @@ import {
 } from "./_command.ts";
 import { inputLabel } from "./_input.ts";
 import { commandHelp } from "./_help.ts";
-import { formatLevel } from "./_format.ts";
-import type { RateInterval } from "../lib/math/rate.ts";
+import { formatLevel, formatRateMethod } from "./_format.ts";
 import {
   type ModelScore,
   SCORE_OPTIONS,
@@ -36,17 +35,6 @@ function range(
     : `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
 }
 
-// the name of a rate's interval, with the tasks it counts when some task
-// has several trials
-function rateMethod(ci: RateInterval | null): string {
-  const name = ci?.method.startsWith("clopper-pearson")
-    ? "Clopper-Pearson"
-    : "Wilson";
-  return ci?.effectiveN === undefined
-    ? name
-    : `${name}, ${formatNumber(ci.effectiveN)} effective tasks`;
-}
-
 function humanReport(
   header: string,
   models: readonly ModelScore[],
@@ -67,7 +55,7 @@ function humanReport(
           m.intervals.accuracy?.hi ?? null,
         )
       } (${lv} ${
-        rateMethod(m.intervals.accuracy)
+        formatRateMethod(m.intervals.accuracy)
       }), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
     if (m.severityWeightedRecall !== null) {

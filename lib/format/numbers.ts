@@ -167,6 +167,38 @@ export function formatCount(n: number): string {
   return n < 0 ? "-" + out : out;
 }
 
+/**
+ * The name of a rate's interval in words: Clopper-Pearson or Wilson, with
+ * the effective number of tasks it counts when some task has several
+ * trials (the interval's `effectiveN`); "n/a" without an interval.
+ *
+ * @param ci A rate's interval: its `method` and, when clustered, `effectiveN`.
+ * @returns The name, as the reports print it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatRateMethod } from "./numbers.ts";
+ *
+ * assert.equal(formatRateMethod({ method: "wilson" }), "Wilson");
+ * assert.equal(
+ *   formatRateMethod({ method: "clopper-pearson-clustered", effectiveN: 4.764705882352941 }),
+ *   "Clopper-Pearson, 4.76471 effective tasks",
+ * );
+ * ```
+ */
+export function formatRateMethod(
+  ci: { readonly method: string; readonly effectiveN?: number } | null,
+): string {
+  if (ci === null) return "n/a";
+  const name = ci.method.startsWith("clopper-pearson")
+    ? "Clopper-Pearson"
+    : "Wilson";
+  return ci.effectiveN === undefined
+    ? name
+    : `${name}, ${formatQuantity(ci.effectiveN, 6)} effective tasks`;
+}
+
 /** Move the decimal point of a decimal literal `places` to the right, in the text. */
 function shiftDecimal(text: string, places: number): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);

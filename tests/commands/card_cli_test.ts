@@ -2,6 +2,7 @@
 // calibrate print for the same inputs; the card in Markdown and HTML, the
 // Every Eval Ever records and the model-index block; and what it refuses.
 import assert from "node:assert/strict";
+import { formatRateMethod } from "../../lib/format/numbers.ts";
 import { parse as parseYaml } from "yaml";
 import {
   card,
@@ -194,27 +195,36 @@ Deno.test("card: the printed figures are the ones score prints in its report", a
   assert.equal(md.code, 0, md.stderr);
   const human = await runCli(["score", ...args]);
   assert.equal(human.code, 0, human.stderr);
-  // accuracy with its interval, and each loss with its interval
+  // accuracy with its interval, and each loss with its interval: what
+  // score --json holds, as score's report prints it and as the card does
+  const doc = JSON.parse((await runCli(["score", ...args, "--json"])).stdout);
+  const pct = (v: number) => (v * 100).toFixed(2);
+  for (const m of doc.models) {
+    const ci = m.intervals.accuracy;
+    const range = `[${pct(ci.lo)}, ${pct(ci.hi)}]`;
+    const method = formatRateMethod(ci);
+    assert.ok(
+      human.stdout.includes(`${pct(m.accuracy)}% ${range} (95% ${method}`),
+    );
+    assert.ok(
+      md.stdout.includes(
+        `${pct(m.accuracy)}% (95% ${method}: ${pct(ci.lo)}% to ${pct(ci.hi)}%)`,
+      ),
+      `the card prints ${m.modelId}'s accuracy as score does`,
+    );
+  }
   for (
     const figure of [
-      "80.00%",
-      "[44.39, 97.48]",
-      "44.44%",
-      "[18.88, 73.33]",
       "20.6",
       "[0.623898, 41.8]",
-      "0.710",
-      "0.290",
     ]
   ) {
     assert.ok(human.stdout.includes(figure), `score prints ${figure}`);
   }
   for (
     const figure of [
-      "80.00% (95% Clopper-Pearson: 44.39% to 97.48%)",
-      "44.44% (95% Wilson: 18.88% to 73.33%)",
-      "| 20.6 | [0.623898, 41.8] | fay-feuer gamma | 0.290 |",
-      "| 10.2 | [0.0129344, 42.8] | fay-feuer gamma | 0.710 |",
+      "| 20.6 | [0.623898, 41.8] | fay-feuer gamma |",
+      "| 10.2 | [0.0129344, 42.8] | fay-feuer gamma |",
     ]
   ) assert.ok(md.stdout.includes(figure), `the card prints ${figure}`);
   // calibrate's ECE and Brier, to its four decimals
@@ -315,7 +325,10 @@ Deno.test("card --out writes the Markdown; refuses an existing file without --fo
   const page = await Deno.readTextFile(out);
   assert.match(page, /^<!DOCTYPE html>\n/);
   assert.match(page, /<h3>ollama\/qwen2\.5:0\.5b<\/h3>/);
-  assert.match(page, /44\.44% \(95% Wilson: 18\.88% to 73\.33%\)/);
+  assert.match(
+    page,
+    /44\.44% \(95% Clopper-Pearson, 4\.76471 effective tasks: 6\.49% to 88\.50%\)/,
+  );
   // the map is an input: never written over
   const before = await Deno.readFile(MAP);
   const onMap = await runCli([...args, "--out", MAP, "--force"]);
@@ -374,7 +387,7 @@ Deno.test("card --every-eval-ever writes one record per model, valid against the
   for (const f of files) {
     assert.match(
       f,
-      /^(anthropic\/claude-sonnet-4-0|ollama\/qwen2\.5_0\.5b)\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json$/,
+      /^(anthropic\/claude-sonnet-4-0|ollama\/qwen2\.5_0\.5b)\/[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json$/,
     );
     const rec = JSON.parse(await Deno.readTextFile(`${dir}/${f}`));
     assert.deepEqual(everyEvalEverErrors(rec), []);
@@ -415,6 +428,64 @@ Deno.test("card --every-eval-ever writes one record per model, valid against the
     assert.equal(rec.evaluation_results[0].evaluation_name, "recon_yes_no");
   }
   assert.match(r.stderr, /wrote the Every Eval Ever record \(schema 0\.3\.0\)/);
+});
+
+Deno.test("card --every-eval-ever names each record by its content, and with SOURCE_DATE_EPOCH writes the same bytes twice", async () => {
+  const run = async () => {
+    const dir = await tempDir();
+    const r = await runCli([
+      "card",
+      QWEN,
+      SONNET,
+      "--severity-map",
+      MAP,
+      "--every-eval-ever",
+      dir,
+      "--out",
+      `${dir}.md`,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const out: Record<string, string> = {};
+    for await (const dev of Deno.readDir(dir)) {
+      for await (const model of Deno.readDir(`${dir}/${dev.name}`)) {
+        const at = `${dir}/${dev.name}/${model.name}`;
+        for await (const f of Deno.readDir(at)) {
+          out[`${dev.name}/${model.name}/${f.name}`] = await Deno.readTextFile(
+            `${at}/${f.name}`,
+          );
+        }
+      }
+    }
+    return out;
+  };
+  Deno.env.set("SOURCE_DATE_EPOCH", "1796300000");
+  try {
+    const [a, b] = [await run(), await run()];
+    assert.equal(Object.keys(a).length, 2);
+    assert.deepEqual(a, b);
+    for (const text of Object.values(a)) {
+      assert.equal(JSON.parse(text).retrieved_timestamp, "1796300000");
+    }
+    Deno.env.set("SOURCE_DATE_EPOCH", "soon");
+    const dir = await tempDir();
+    const bad = await runCli([
+      "card",
+      QWEN,
+      "--severity-map",
+      MAP,
+      "--every-eval-ever",
+      dir,
+      "--out",
+      `${dir}.md`,
+    ]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /SOURCE_DATE_EPOCH must be whole Unix seconds/);
+  } finally {
+    Deno.env.delete("SOURCE_DATE_EPOCH");
+  }
+  // without it, the timestamp moves and the names do not
+  const [c, d] = [await run(), await run()];
+  assert.deepEqual(Object.keys(c).sort(), Object.keys(d).sort());
 });
 
 Deno.test("the vendored Every Eval Ever schema refuses a record that breaks it", () => {
