@@ -30,8 +30,8 @@
  *   n·μ̂(1 − μ̂) of a model's split, so that the shrinkage c / (c + τ²) is
  *   uniform on (0, 1).
  *
- * The posterior is sampled exactly up to two grids: τ on 20 points (the
- * midpoints of 20 equal steps of the shrinkage), each split's μ on 17
+ * The posterior is sampled exactly up to two grids: τ on 16 points (the
+ * midpoints of 16 equal steps of the shrinkage), each split's μ on 13
  * points of the log-odds around its posterior given τ; given (τ, μ) the
  * splits are Beta (conjugate), with the effective counts (a task's trials as
  * one task) as data. A draw takes τ, then each split's μ, then every
@@ -129,9 +129,9 @@ export interface PooledPosteriorOptions extends LossCellOptions {
 export const MAX_COMPARISON_SHRINKAGE = 0.5;
 
 // points of the grid of τ
-const TAU_POINTS = 20;
+const TAU_POINTS = 16;
 // points of the grid of each split's μ
-const MU_POINTS = 17;
+const MU_POINTS = 13;
 
 // Trigamma ψ₁ and tetragamma ψ₂ for x > 0: recurrence up to 6, then the
 // asymptotic series (`abramowitz-stegun-1964`, §6.4).
@@ -639,15 +639,15 @@ export function pooledLossDraws(
   return Object.fromEntries(posterior.models.map((m) => {
     const out = new Float64Array(posterior.draws);
     for (const cell of posterior.cells[m]) {
-      const cost = cell.rules.map((r) => ruleCost(r, profile, cell.severity));
       const weight = perTask ? cell.effectiveN : cell.n;
-      const G = cost.length;
+      const G = cell.rules.length;
       const s = cell.shares;
-      for (let d = 0; d < posterior.draws; d++) {
-        let v = 0;
-        for (let g = 0; g < G; g++) v += s[d * G + g] * cost[g];
-        out[d] += weight * v;
-      }
+      // each group that costs anything adds weight × cost × its share
+      cell.rules.forEach((r, g) => {
+        const c = weight * ruleCost(r, profile, cell.severity);
+        if (c === 0) return;
+        for (let d = 0; d < posterior.draws; d++) out[d] += c * s[d * G + g];
+      });
     }
     return [m, out];
   }));
