@@ -38,7 +38,7 @@ import {
   lossPosterior,
   posteriorLossDraws,
 } from "../lib/metrics/loss_posterior.ts";
-import { probabilityBest } from "../lib/metrics/rank_probability.ts";
+import { pooledProbabilityBest } from "../lib/metrics/pooled_posterior.ts";
 import type { Rate, RateInterval } from "../lib/math/rate.ts";
 import {
   caughtRecallBySeverity,
@@ -117,10 +117,18 @@ export interface ModelScore {
   severityWeightedRecall: number | null;
   /**
    * Probability of having the lowest expected loss among the run's models,
-   * per profile id, from the per-cell Jeffreys posterior draws of every
-   * model (independent across models, aligned by draw); null with one model.
+   * per profile id, from joint posterior draws of every model under a prior
+   * pooled across the models (`pooledProbabilityBest`); null with one model,
+   * and null for a profile whose `pBestShrinkage` is above 1/2.
    */
-  pBest: Record<string, number> | null;
+  pBest: Record<string, number | null> | null;
+  /**
+   * Per profile id, the share of the comparison of the models that the
+   * pooled prior carries rather than their own counts
+   * (`comparisonShrinkage`, the same for every model of the run); `pBest`
+   * is stated where it is at most 1/2. Null with one model.
+   */
+  pBestShrinkage: Record<string, number> | null;
   /**
    * Intervals: Wilson or Clopper-Pearson for rates (over the effective
    * number of tasks, `-clustered`, when some task has several trials); for loss the method of
@@ -232,12 +240,11 @@ export function scoreModels(
   const classes = [
     ...new Set(stats.flatMap((r) => [r.trueClass, r.predClass])),
   ];
-  // Posterior draws per model: the Jeffreys intervals and pBest read them.
-  // Each has its own stream (seedFor), like every interval here.
-  const needDraws = method === "jeffreys" || ids.length > 1;
+  // Posterior draws per model for the Jeffreys intervals, each with its own
+  // stream (seedFor), like every interval here.
   const draws = new Map<string, Map<string, Float64Array>>();
   const drawSeed = new Map<string, number>();
-  if (needDraws) {
+  if (method === "jeffreys") {
     for (const m of ids) {
       const prng = seededPrng(seedFor(seed, `${m}/loss-posterior`));
       const post = lossPosterior(forModel(stats, m), {
@@ -254,12 +261,15 @@ export function scoreModels(
       );
     }
   }
-  const pBest = ids.length < 2 ? null : Object.fromEntries(profiles.map((p) => {
-    const best = probabilityBest(
-      Object.fromEntries(ids.map((m) => [m, draws.get(m)!.get(p.id)!])),
-    );
-    return [p.id, best];
-  }));
+  // pBest reads joint draws of every model under the pooled prior, one
+  // stream for the run; it is stated where the models' own counts, not the
+  // prior, carry the comparison
+  const pBest = ids.length < 2 ? null : pooledProbabilityBest(stats, profiles, {
+    draws: resamples,
+    prng: seededPrng(seedFor(seed, "pBest")),
+    classes,
+    matrix,
+  });
   // One generator per interval, seeded from the run seed, the model and the
   // statistic's name (seedFor), so asking for another profile or model never
   // moves an interval that was already printed.
@@ -311,9 +321,12 @@ export function scoreModels(
         profiles.map((p) => [p.id, expectedLoss(rows, p, { matrix })]),
       ),
       severityWeightedRecall: rw,
-      pBest: pBest === null
-        ? null
-        : Object.fromEntries(profiles.map((p) => [p.id, pBest[p.id][m]])),
+      pBest: pBest === null ? null : Object.fromEntries(
+        profiles.map((p) => [p.id, pBest[p.id].pBest?.[m] ?? null]),
+      ),
+      pBestShrinkage: pBest === null ? null : Object.fromEntries(
+        profiles.map((p) => [p.id, pBest[p.id].shrinkage]),
+      ),
       intervals: {
         accuracy: acc.interval,
         recallBySeverity: bySeverity((s) => recall[s].interval),

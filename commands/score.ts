@@ -102,7 +102,9 @@ function humanReport(
           ? "n/a"
           : `[${formatNumber(ci.lo)}, ${formatNumber(ci.hi)}]`,
         formatNumber(m.expectedLoss[p.id]),
-        ...(m.pBest === null ? [] : [m.pBest[p.id].toFixed(3)]),
+        ...(m.pBest === null
+          ? []
+          : [m.pBest[p.id] === null ? "n/a" : m.pBest[p.id]!.toFixed(3)]),
         p.unit ?? "",
       ]);
     }
@@ -112,6 +114,17 @@ function humanReport(
         `  expected loss is n/a: ${m.missingPCorrect} automatic decisions state no pCorrect`,
       );
     }
+  }
+  const held = models[0]?.pBestShrinkage;
+  const unstated = profiles.filter((p) => models[0]?.pBest?.[p.id] === null);
+  if (held && unstated.length > 0) {
+    lines.push("");
+    lines.push(
+      `P(best) is n/a under ${
+        unstated.map((p) => `${p.id} (shrinkage ${held[p.id].toFixed(2)})`)
+          .join(", ")
+      }: the prior pooled across models, not their own counts, would carry more than half of the comparison (the cells that carry the loss hold too few errors, or too alike, to tell the models apart); see docs/method.md, "Probability of being best".`,
+    );
   }
   return lines.join("\n");
 }

@@ -35,5 +35,6 @@ export * from "./loss_interval.ts";
 export * from "./sign_flip.ts";
 export * from "./paired_loss_test.ts";
 export * from "./rank_probability.ts";
+export * from "./pooled_posterior.ts";
 export * from "./paired_proportion.ts";
 export * from "./weighted_recall_interval.ts";

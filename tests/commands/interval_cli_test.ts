@@ -15,7 +15,7 @@ import { decision, runCli, tempFile } from "../_helpers.ts";
 
 const FILE = "data/examples/model_ab.jsonl";
 
-Deno.test("score --json: default loss intervals are Fay-Feuer, name their method and estimand, and pBest sums to 1 per profile", async () => {
+Deno.test("score --json: default loss intervals are Fay-Feuer, name their method and estimand, and pBest, stated on this run, sums to 1 per profile", async () => {
   const { code, stdout } = await runCli([
     "score",
     FILE,
@@ -69,6 +69,54 @@ Deno.test("score --json: default loss intervals are Fay-Feuer, name their method
     }
     assert.ok(Math.abs(total - 1) < 1e-12, `${id}: ${total}`);
   }
+});
+
+Deno.test("score: pBest is null under a profile whose comparison the pooled prior carries, with the shrinkage in the JSON and the reason in the report", async () => {
+  // three models: LOW misses 4, 12 and 24 of 120 (flat tells them apart);
+  // CRITICAL misses 0, 1 and 2 of 30 (principal_risk rests on those)
+  const ds = ["a", "b", "c"].flatMap((modelId, i) => [
+    ...Array.from({ length: 120 }, (_, t) =>
+      decision({
+        modelId,
+        taskId: `low${t}`,
+        severity: "LOW",
+        predClass: t < [4, 12, 24][i] ? "MATCH" : "AMOUNT_MISMATCH",
+      })),
+    ...Array.from({ length: 30 }, (_, t) =>
+      decision({
+        modelId,
+        taskId: `crit${t}`,
+        severity: "CRITICAL",
+        predClass: t < i ? "MATCH" : "AMOUNT_MISMATCH",
+      })),
+  ]);
+  const path = await tempFile(
+    "three.jsonl",
+    ds.map((d) => JSON.stringify(d)).join("\n"),
+  );
+  const args = [
+    "score",
+    path,
+    "--profile",
+    "flat",
+    "--profile",
+    "principal_risk",
+  ];
+  const json = JSON.parse((await runCli([...args, "--json"])).stdout);
+  for (const m of json.models) {
+    assert.ok(m.pBestShrinkage.flat <= 0.5);
+    assert.equal(typeof m.pBest.flat, "number");
+    assert.ok(m.pBestShrinkage.principal_risk > 0.5);
+    assert.equal(m.pBest.principal_risk, null);
+  }
+  assert.ok(json.models[0].pBest.flat > 0.9);
+  const human = await runCli(args);
+  assert.equal(human.code, 0);
+  assert.match(
+    human.stdout,
+    /P\(best\) is n\/a under principal_risk \(shrinkage 0\.\d\d\): the prior pooled across models/,
+  );
+  assert.doesNotMatch(human.stdout, /n\/a under flat/);
 });
 
 Deno.test("score --interval bootstrap gives the percentile bootstrap of earlier versions, byte for byte", async () => {
