@@ -382,9 +382,38 @@ export async function csvRecordStarts(
   let quoted = false;
   let lineStart = true; // no byte of a record on this line yet
   let cr = false; // the byte before was a CR (a following LF is the same break)
+  // a record starts at this byte; whether it is the last one sought
+  const starts = (byte: number): boolean => {
+    lineStart = false;
+    if (record++ === next) {
+      out.push({ byte, line: breaks + 1 });
+      if (out.length === indices.length) return true;
+      next = indices[out.length];
+    }
+    return false;
+  };
   while (true) {
     const n = await file.read(buffer);
     if (n === null) return out;
+    const chunk = buffer.subarray(0, n);
+    if (
+      !quoted && !cr && chunk.indexOf(0x22) < 0 && chunk.indexOf(0x0d) < 0
+    ) {
+      // no quote and no CR: a line is a record unless blank, and the
+      // line breaks are found by the engine's own search
+      for (let i = 0; i < n;) {
+        const lf = chunk.indexOf(0x0a, i);
+        if (lineStart && (lf < 0 ? n : lf) > i && starts(offset + i)) {
+          return out;
+        }
+        if (lf < 0) break;
+        breaks++;
+        lineStart = true;
+        i = lf + 1;
+      }
+      offset += n;
+      continue;
+    }
     for (let i = 0; i < n; i++) {
       const b = buffer[i];
       if (b === 0x0a || b === 0x0d) {
@@ -394,15 +423,7 @@ export async function csvRecordStarts(
         continue;
       }
       cr = false;
-      if (lineStart) {
-        lineStart = false;
-        if (record === next) {
-          out.push({ byte: offset + i, line: breaks + 1 });
-          if (out.length === indices.length) return out;
-          next = indices[out.length];
-        }
-        record++;
-      }
+      if (lineStart && starts(offset + i)) return out;
       if (b === 0x22) quoted = !quoted;
     }
     offset += n;
