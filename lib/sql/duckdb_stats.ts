@@ -282,8 +282,8 @@ LIMIT 1`,
 /**
  * Memory limit of the queries that locate a refused CSV file's bad or
  * repeated row, when the caller gave none: they run in one thread (their
- * row numbers are counted in file order), and each keeps only one row or
- * the rows of repeated keys.
+ * row numbers are counted in file order); the first keeps one row, the
+ * second the keys' hashes and the rows of a repeated hash.
  */
 const LOCATE_MEMORY = "256MB";
 
@@ -380,7 +380,15 @@ ORDER BY csvRecord
 LIMIT 1`,
     options,
   );
-  if (found === undefined) return "none";
+  if (found === undefined) {
+    // two keys share a hash: the statistics go on, in the caller's threads
+    await connection.run(
+      options.threads === undefined
+        ? "RESET threads"
+        : `SET threads = ${options.threads}`,
+    );
+    return "none";
+  }
   await checkDecisionsCsvRecords(path, header, [
     { index: Number(found[1]) },
     { index: Number(found[0]), cells: csvCells(found, 2, header.length) },
