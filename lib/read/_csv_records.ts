@@ -331,3 +331,133 @@ function malformed(
       return fail(line, error.message);
   }
 }
+
+/** Where a record starts: its first byte and the line it is on (1-based). */
+export interface CsvRecordStart {
+  /** Offset of the record's first byte in the file. */
+  readonly byte: number;
+  /** Line on which the record starts. */
+  readonly line: number;
+}
+
+/**
+ * Where chosen records of a file start, from one pass over its bytes up to
+ * the last of them, without parsing any field: a record starts at the first
+ * byte of a line that is not blank and not inside a quoted field, and a
+ * quote opens or closes a quoted field (a doubled quote inside one closes
+ * and opens it again). Lines are counted as the reader counts them (LF,
+ * CRLF and a lone CR are one break each, inside quotes too), and blank
+ * lines are skipped as the reader skips them, as is a leading byte-order
+ * mark, so for a file the reader accepts, record `k` here is the reader's
+ * `k`th record (0 is the header). Memory is one chunk.
+ *
+ * @param path The file.
+ * @param indices Record numbers, ascending, each once.
+ * @param chunkSize Bytes read at a time.
+ * @returns The start of each record, in the order of `indices`; shorter
+ * when the file ends before the last of them.
+ */
+export async function csvRecordStarts(
+  path: string,
+  indices: readonly number[],
+  chunkSize = 1 << 20,
+): Promise<CsvRecordStart[]> {
+  const out: CsvRecordStart[] = [];
+  if (indices.length === 0) return out;
+  using file = await Deno.open(path);
+  // a byte-order mark, which the reader drops, is no part of a record
+  const head = new Uint8Array(3);
+  let got = 0;
+  for (let n; got < 3 && (n = await file.read(head.subarray(got))) !== null;) {
+    got += n;
+  }
+  const bom = got === 3 && head[0] === 0xef && head[1] === 0xbb &&
+    head[2] === 0xbf;
+  let offset = bom ? 3 : 0;
+  await file.seek(offset, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(chunkSize);
+  let breaks = 0;
+  let record = 0;
+  let next = indices[0];
+  let quoted = false;
+  let lineStart = true; // no byte of a record on this line yet
+  let cr = false; // the byte before was a CR (a following LF is the same break)
+  // a record starts at this byte; whether it is the last one sought
+  const starts = (byte: number): boolean => {
+    lineStart = false;
+    if (record++ === next) {
+      out.push({ byte, line: breaks + 1 });
+      if (out.length === indices.length) return true;
+      next = indices[out.length];
+    }
+    return false;
+  };
+  while (true) {
+    const n = await file.read(buffer);
+    if (n === null) return out;
+    const chunk = buffer.subarray(0, n);
+    if (
+      !quoted && !cr && chunk.indexOf(0x22) < 0 && chunk.indexOf(0x0d) < 0
+    ) {
+      // no quote and no CR: a line is a record unless blank, and the
+      // line breaks are found by the engine's own search
+      for (let i = 0; i < n;) {
+        const lf = chunk.indexOf(0x0a, i);
+        if (lineStart && (lf < 0 ? n : lf) > i && starts(offset + i)) {
+          return out;
+        }
+        if (lf < 0) break;
+        breaks++;
+        lineStart = true;
+        i = lf + 1;
+      }
+      offset += n;
+      continue;
+    }
+    for (let i = 0; i < n; i++) {
+      const b = buffer[i];
+      if (b === 0x0a || b === 0x0d) {
+        if (b === 0x0d || !cr) breaks++;
+        cr = b === 0x0d;
+        if (!quoted) lineStart = true;
+        continue;
+      }
+      cr = false;
+      if (lineStart && starts(offset + i)) return out;
+      if (b === 0x22) quoted = !quoted;
+    }
+    offset += n;
+  }
+}
+
+/**
+ * The one record that starts at `start` (see {@linkcode csvRecordStarts}),
+ * read from there as {@linkcode readCsvFile} reads every record.
+ *
+ * @param path The file.
+ * @param where Error prefix.
+ * @param start Where the record starts.
+ * @returns The record, with the line it starts on; `null` when no record
+ * can be read there (the bytes from there are not CSV the reader accepts).
+ */
+export async function readCsvRecordAt(
+  path: string,
+  where: string,
+  start: CsvRecordStart,
+): Promise<CsvRecord | null> {
+  let found: CsvRecord | null = null;
+  const stop = new Error("record read"); // stops the reading there
+  try {
+    await readCsvBytes(
+      (at) => fileChunks(path, start.byte + at, 1 << 16),
+      where,
+      (r) => {
+        found = { fields: r.fields, line: start.line };
+        throw stop;
+      },
+    );
+  } catch (error) {
+    if (error !== stop) return null;
+  }
+  return found;
+}

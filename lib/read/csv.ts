@@ -33,7 +33,13 @@ import {
   fieldOfColumn,
   kindOfRule,
 } from "../decision/schema.ts";
-import { type CsvRecord, readCsvFile, readCsvText } from "./_csv_records.ts";
+import {
+  type CsvRecord,
+  csvRecordStarts,
+  readCsvFile,
+  readCsvRecordAt,
+  readCsvText,
+} from "./_csv_records.ts";
 import { InputSyntaxError } from "../input_error.ts";
 
 /**
@@ -273,6 +279,84 @@ export async function checkDecisionsCsv(
     () => void n++,
   );
   return n;
+}
+
+/** A record of a CSV run export as a caller found it (by a SQL query, say). */
+export interface CsvRecordFound {
+  /** Its number: 1 is the first record after the header. */
+  readonly index: number;
+  /**
+   * Its cells as the caller read them, in header order, `null` for an
+   * empty cell; when given, the record read must hold them. Default: not
+   * compared.
+   */
+  readonly cells?: readonly (string | null)[];
+}
+
+/**
+ * Check chosen records of a CSV run export as {@linkcode loadDecisionsCsv}
+ * checks them, and throw its error, naming the same line: for a row that a
+ * query over the whole file found bad, or two rows found to repeat one
+ * decision, without streaming the file through the reader. The bytes up
+ * to the last record are scanned once for where records start (no field
+ * is parsed, see `csvRecordStarts`), then only the chosen records are read.
+ *
+ * Nothing is thrown when a record is not where its number says, or its
+ * cells differ from `cells` (the caller numbered or split the records
+ * otherwise than the reader), or every record passes: the caller then
+ * falls back to {@linkcode checkDecisionsCsv}.
+ *
+ * @param path Path of the `.csv` file, whose header has been checked.
+ * @param header Its column names, in file order.
+ * @param records The records, in file order; a repeated decision among them is refused.
+ * @returns `true` when the records were found as given and all pass, `false` when they were not found as given.
+ * @throws {SyntaxError | TypeError | RangeError} As {@linkcode parseDecisionsCsv}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkDecisionsCsvRecords } from "./csv.ts";
+ *
+ * const header = "runId,modelId,taskId,trial,severity,trueClass,predClass,parseOk," +
+ *   "pCorrect,action,costCompleteness,costUsd,outcome,tokensIn,tokensOut,latencyMs";
+ * const ok = "r,m,t1,0,HIGH,AMOUNT_MISMATCH,MATCH,true,,auto,unavailable,,resolved,,,";
+ * const bad = ok.replace("t1", '"t\n2"').replace("true,,", "true,2,");
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/a.csv`;
+ * await Deno.writeTextFile(path, `${header}\n${ok}\n\n${bad}\n`);
+ * const cells = bad.replace('"t\n2"', "t\n2").split(",").map((c) => c === "" ? null : c);
+ * await assert.rejects(
+ *   () => checkDecisionsCsvRecords(path, header.split(","), [{ index: 2, cells }]),
+ *   { message: `Cannot load run export ${path}: line 4: pCorrect must be in [0, 1], got 2` },
+ * );
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function checkDecisionsCsvRecords(
+  path: string,
+  header: readonly string[],
+  records: readonly CsvRecordFound[],
+): Promise<boolean> {
+  const where = `Cannot load run export ${path}`;
+  const starts = await csvRecordStarts(path, records.map((r) => r.index));
+  if (starts.length !== records.length) return false;
+  const found: CsvRecord[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = await readCsvRecordAt(path, where, starts[i]);
+    const cells = records[i].cells;
+    if (
+      record === null || (cells !== undefined &&
+        (record.fields.length !== cells.length ||
+          record.fields.some((f, k) => f !== (cells[k] ?? ""))))
+    ) {
+      return false;
+    }
+    found.push(record);
+  }
+  const state = new CsvDecisions(where, {}, () => {});
+  state.record({ fields: [...header], line: 1 });
+  for (const r of found) state.record(r);
+  return true;
 }
 
 /**

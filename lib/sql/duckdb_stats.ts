@@ -21,6 +21,7 @@ import {
 } from "../read/arrow.ts";
 import {
   checkDecisionsCsv,
+  checkDecisionsCsvRecords,
   CSV_NUMBER_PATTERN,
   readCsvHeader,
 } from "../read/csv.ts";
@@ -126,6 +127,15 @@ export function duckdbCsvRelation(
   path: string,
   header: readonly string[],
 ): string {
+  return csvRelation(path, header, []);
+}
+
+// The relation of duckdbCsvRelation with `extra` select items first.
+function csvRelation(
+  path: string,
+  header: readonly string[],
+  extra: readonly string[],
+): string {
   const columns = header.map((c) => `'${c}': 'VARCHAR'`).join(", ");
   const have = new Set(header);
   const select = DECISION_COLUMNS.map((c) => {
@@ -142,7 +152,7 @@ export function duckdbCsvRelation(
     }
     return `"${c}" AS ${c}`;
   }).join(",\n    ");
-  return `(SELECT\n    ${select}\n  FROM read_csv(${
+  return `(SELECT\n    ${[...extra, select].join(",\n    ")}\n  FROM read_csv(${
     duckdbFileLiteral(path)
   }, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
     `strict_mode = true, nullstr = '', columns = {${columns}})) AS decisions`;
@@ -269,6 +279,123 @@ LIMIT 1`,
   );
 }
 
+/**
+ * Memory limit of the queries that locate a refused CSV file's bad or
+ * repeated row, when the caller gave none: they run in one thread (their
+ * row numbers are counted in file order); the first keeps one row, the
+ * second the keys' hashes and the rows of a repeated hash.
+ */
+const LOCATE_MEMORY = "256MB";
+
+// The CSV relation with each row's number (csvRecord: 1 is the first record
+// after the header, as csvRecordStarts counts them) and its cells as text
+// (csvCell0, ... in header order). `row_number() OVER ()` streams: it runs
+// in one thread over the file in order, so the numbers are the file's.
+function numberedCsvRelation(path: string, header: readonly string[]): string {
+  return csvRelation(path, header, [
+    "row_number() OVER () AS csvRecord",
+    ...header.map((c, k) => `"${c}" AS csvCell${k}`),
+  ]);
+}
+
+async function locateInOneThread(
+  connection: DuckDBConnection,
+  options: DuckDBStatsOptions,
+): Promise<void> {
+  await connection.run("SET threads = 1");
+  if (options.memoryLimit === undefined) {
+    await connection.run(`SET memory_limit = ${sqlString(LOCATE_MEMORY)}`);
+  }
+}
+
+function csvCells(row: readonly unknown[], from: number, count: number) {
+  return row.slice(from, from + count).map((v) =>
+    v === null || v === undefined ? null : String(v)
+  );
+}
+
+// Throws the CSV reader's error for the first row failing the SQL row
+// checks, found by its number; returns when the reader does not refuse the
+// row found there (the caller then streams the file through the reader).
+async function firstBadCsvRow(
+  connection: DuckDBConnection,
+  instance: DuckDBInstance,
+  path: string,
+  header: readonly string[],
+  options: DuckDBStatsOptions,
+): Promise<void> {
+  await locateInOneThread(connection, options);
+  const cells = header.map((_, k) => `csvCell${k}`).join(", ");
+  const [found] = await runWatched(
+    connection,
+    instance,
+    `SELECT csvRecord, ${cells}
+FROM ${numberedCsvRelation(path, header)}
+WHERE ${invalidDecisionSql()}
+ORDER BY csvRecord
+LIMIT 1`,
+    options,
+  );
+  if (found === undefined) return;
+  await checkDecisionsCsvRecords(path, header, [{
+    index: Number(found[0]),
+    cells: csvCells(found, 1, header.length),
+  }]);
+}
+
+// Throws the CSV reader's error for the first row repeating an earlier
+// row's (runId, modelId, taskId, trial), found with that row by their
+// numbers. Returns "none" when no key repeats (the keys' hashes collided),
+// and "unconfirmed" when the reader does not refuse the rows found (the
+// caller then streams the file through the reader). The keys are grouped
+// by their hash, 8 bytes a row (trial + 0.0: -0 and 0 are one key to the
+// reader), and only the rows of a repeated hash are compared by key.
+async function firstRepeatedCsvRow(
+  connection: DuckDBConnection,
+  instance: DuckDBInstance,
+  path: string,
+  header: readonly string[],
+  options: DuckDBStatsOptions,
+): Promise<"none" | "unconfirmed"> {
+  await locateInOneThread(connection, options);
+  const hash = "hash(runId, modelId, taskId, trial + 0.0E0)";
+  const key = "runId, modelId, taskId, trial + 0.0E0";
+  const cells = header.map((_, k) => `csvCell${k}`).join(", ");
+  const [found] = await runWatched(
+    connection,
+    instance,
+    `WITH repeated AS (
+  SELECT ${hash} AS keyHash FROM ${duckdbCsvRelation(path, header)}
+  GROUP BY keyHash HAVING COUNT(*) > 1
+)
+SELECT csvRecord, firstRecord, ${cells} FROM (
+  SELECT *,
+    MIN(csvRecord) OVER (PARTITION BY ${key}) AS firstRecord,
+    ROW_NUMBER() OVER (PARTITION BY ${key} ORDER BY csvRecord) AS copy
+  FROM ${numberedCsvRelation(path, header)}
+  WHERE ${hash} IN (SELECT keyHash FROM repeated)
+) copies
+WHERE copy = 2
+ORDER BY csvRecord
+LIMIT 1`,
+    options,
+  );
+  if (found === undefined) {
+    // two keys share a hash: the statistics go on, in the caller's threads
+    await connection.run(
+      options.threads === undefined
+        ? "RESET threads"
+        : `SET threads = ${options.threads}`,
+    );
+    return "none";
+  }
+  await checkDecisionsCsvRecords(path, header, [
+    { index: Number(found[1]) },
+    { index: Number(found[0]), cells: csvCells(found, 2, header.length) },
+  ]);
+  return "unconfirmed";
+}
+
 // The columns of DECISION_COLUMNS that `relation` holds as integers.
 async function integerColumnsOf(
   connection: DuckDBConnection,
@@ -334,11 +461,19 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  * runs after it for `taskShare`), which also
  * counts rows failing the checks of `DECISION_CHECKS`; when any fails, the
  * first bad row is located and reported with the in-memory loaders' message
- * (Parquet: by `file_row_number`; CSV: by streaming the file through the CSV
- * reader up to it). Column names and types are checked before the scan. With
- * `checkDuplicates` (the default) a second scan refuses repeated (runId,
- * modelId, taskId, trial). Memory stays under `memoryLimit` (default 4GB);
- * the statistics themselves are a few rows per model and class pair.
+ * (Parquet: by `file_row_number`; CSV: by its number in a query that counts
+ * the rows in file order, in one thread, then its line, found by a scan of
+ * the bytes up to it for where records start, and only that record read by
+ * the CSV reader; should the reader not refuse that record, the file is
+ * streamed through the reader up to its first error). Column names and
+ * types are checked before the scan. With `checkDuplicates` (the default) a
+ * second scan refuses repeated (runId, modelId, taskId, trial); a repeat is
+ * located the same way (Parquet: by `file_row_number`; CSV: the first row
+ * whose key an earlier row has, and that row, by their numbers). Memory
+ * stays under `memoryLimit` (default 4GB; the queries locating a CSV file's
+ * bad or repeated row run in one thread, under 256MB unless `memoryLimit`
+ * is given); the statistics themselves are a few rows per model and class
+ * pair.
  *
  * @param path Path of the `.parquet` or `.csv` file.
  * @param options Format, duplicate check, DuckDB resources, progress.
@@ -408,14 +543,24 @@ export async function duckdbDecisionStats(
     const invalid = rows.reduce((s, r) => s + toNumber(r[9]), 0);
     if (invalid > 0) {
       if (format === "parquet") await firstBadParquetRow(connection, path);
-      await checkDecisionsCsv(path);
+      await firstBadCsvRow(connection, instance, path, header, options);
+      await checkDecisionsCsv(path); // when the row found is not the reader's
       throw new InputRangeError(
         `${where}: ${invalid} rows fail the SQL row checks that the CSV reader accepts`,
       );
     }
     if (
       options.checkDuplicates !== false &&
-      !(await distinctKeyHashes(connection, instance, relation, options))
+      !(await distinctKeyHashes(connection, instance, relation, options)) &&
+      // CSV: the first repeated row is located by its number, if any
+      (format === "parquet" ||
+        await firstRepeatedCsvRow(
+            connection,
+            instance,
+            path,
+            header,
+            options,
+          ) !== "none")
     ) {
       const [repeated] = await runWatched(
         connection,
@@ -427,6 +572,7 @@ export async function duckdbDecisionStats(
         if (format === "parquet") {
           await firstRepeatedParquetRow(connection, path);
         }
+        // when the rows found are not the reader's
         const keys = await repeatedCsvKeys(connection, relation);
         await checkDecisionsCsv(path, { duplicateKeys: keys });
         throw new InputRangeError(

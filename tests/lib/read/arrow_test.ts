@@ -4,10 +4,18 @@ import { decisionStats } from "../../../lib/decision/decision_stats.ts";
 import * as aq from "arquero";
 import {
   bool,
+  type DataType,
   dictionary,
+  float16,
+  float32,
   float64,
+  int32,
   int64,
+  nullType,
+  tableFromArrays,
   tableFromIPC,
+  tableToIPC,
+  uint8,
   utf8,
 } from "@uwdata/flechette";
 import {
@@ -228,24 +236,47 @@ Deno.test("decisionsToArrow() types each column from its rule and storage hint i
   );
 });
 
+// A drawn decision's fields: few models (one not ASCII), runs, tasks and
+// trials, so that keys and cells repeat.
+function drawnFields(tasks: number, trials: number) {
+  return {
+    model: fc.constantFrom("a", "b", "ü"),
+    run: fc.constantFrom("r1", "r2"),
+    task: fc.integer({ min: 0, max: tasks }),
+    trial: fc.integer({ min: 0, max: trials }),
+    severity: fc.constantFrom("LOW", "MEDIUM", "HIGH", "CRITICAL"),
+    pred: fc.constantFrom("MATCH", "AMOUNT_MISMATCH"),
+    p: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+    escalate: fc.boolean(),
+    parseOk: fc.boolean(),
+  } as const;
+}
+
+type Drawn = {
+  [K in keyof ReturnType<typeof drawnFields>]: ReturnType<
+    typeof drawnFields
+  >[K] extends fc.Arbitrary<infer T> ? T : never;
+};
+
+function drawnDecision(d: Drawn, patch: Partial<Decision> = {}): Decision {
+  return decision({
+    runId: d.run,
+    modelId: d.model,
+    taskId: `t${d.task}`,
+    trial: d.trial,
+    severity: d.severity,
+    predClass: d.pred,
+    pCorrect: d.p,
+    action: d.escalate ? "escalate" : "auto",
+    parseOk: d.parseOk,
+    ...patch,
+  });
+}
+
 Deno.test("arrowDecisionStats() equals decisionStats() of the table the reader builds, for runs with several trials and runs (property, seed 20261203)", () => {
-  const severities = ["LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
   fc.assert(
     fc.property(
-      fc.array(
-        fc.record({
-          model: fc.constantFrom("a", "b", "ü"),
-          run: fc.constantFrom("r1", "r2"),
-          task: fc.integer({ min: 0, max: 30 }),
-          trial: fc.integer({ min: 0, max: 3 }),
-          severity: fc.constantFrom(...severities),
-          pred: fc.constantFrom("MATCH", "AMOUNT_MISMATCH"),
-          p: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
-          escalate: fc.boolean(),
-          parseOk: fc.boolean(),
-        }),
-        { minLength: 1, maxLength: 200 },
-      ),
+      fc.array(fc.record(drawnFields(30, 3)), { minLength: 1, maxLength: 200 }),
       (drawn) => {
         const seen = new Set<string>();
         const ds: Decision[] = [];
@@ -253,17 +284,7 @@ Deno.test("arrowDecisionStats() equals decisionStats() of the table the reader b
           const key = `${d.run}/${d.model}/${d.task}/${d.trial}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          ds.push(decision({
-            runId: d.run,
-            modelId: d.model,
-            taskId: `t${d.task}`,
-            trial: d.trial,
-            severity: d.severity,
-            predClass: d.pred,
-            pCorrect: d.p,
-            action: d.escalate ? "escalate" : "auto",
-            parseOk: d.parseOk,
-          }));
+          ds.push(drawnDecision(d));
         }
         const bytes = decisionsToArrow(decisionTable(ds));
         const got = arrowDecisionStats(bytes);
@@ -287,4 +308,152 @@ Deno.test("arrowDecisionStats() refuses a key repeated far from its first row, n
     message:
       /row 5001: duplicate decision for runId "r1", modelId "m", taskId "task-1234", trial 0 \(first on row 1235\)/,
   });
+});
+
+// A column's values and Arrow type, as a file may store them.
+type StoredColumn = { values: unknown[]; type: DataType };
+
+// One column of flat rows, stored as `choice` picks among the types that
+// hold its values: nulls only as the null type, text plain or as a
+// dictionary, counts as int64, int32, uint8 or double, other numbers as
+// double, float or half float, booleans as bool.
+function stored(field: DecisionField, values: unknown[], choice: number) {
+  const kind = kindOfRule(field.rule);
+  if (values.every((v) => v === null) && choice % 3 === 0) {
+    return { values, type: nullType() };
+  }
+  if (kind === "boolean") return { values, type: bool() };
+  if (kind === "text") {
+    return { values, type: choice % 2 === 0 ? utf8() : dictionary(utf8()) };
+  }
+  const numbers = values.filter((v) => typeof v === "number") as number[];
+  const whole = numbers.every(Number.isInteger);
+  const big = values.some((v) => typeof v === "bigint");
+  if (big) return { values, type: int64() };
+  if (whole && choice % 4 === 1) {
+    return {
+      values: values.map((v) => typeof v === "number" ? BigInt(v) : v),
+      type: int64(),
+    };
+  }
+  if (
+    whole && choice % 4 === 2 &&
+    numbers.every((v) => v >= -(2 ** 31) && v < 2 ** 31)
+  ) return { values, type: int32() };
+  if (whole && choice % 4 === 3 && numbers.every((v) => v >= 0 && v < 256)) {
+    return { values, type: uint8() };
+  }
+  return {
+    values,
+    type: whole || choice % 3 === 0
+      ? float64()
+      : choice % 3 === 1
+      ? float16()
+      : float32(),
+  };
+}
+
+// Values a column's rule refuses, or that are refused with another
+// column (a cost where none may be), or that a file holds at the edges of
+// what is read (U+FFFD, text that is not ASCII, a count past the safe
+// integers).
+const CORRUPT: Record<string, unknown[]> = {
+  id: ["", null, "\uFFFD", "ü", 7],
+  text: [null, "\uFFFD", "é", 3],
+  count: [-1, 1.5, null, 2n ** 60n, -(2n ** 60n), Number.NaN, "3"],
+  amount: [-0.5, Infinity, Number.NaN, null, 2n ** 60n],
+  probability: [1.3, -0.1, Number.NaN, null, 1n],
+  boolean: [null],
+  enum: ["SEVERE", "", null, "ü"],
+  "pcorrect-source": ["guess", "agreement@0", "\uFFFD"],
+};
+
+Deno.test("arrowDecisionStats() gives the row reader's statistics or its error, for any storage of the columns, record batches and bad values (property, seed 20261204)", () => {
+  const decisionArb = fc.record({
+    ...drawnFields(12, 2),
+    cost: fc.constantFrom(
+      { completeness: "complete", usd: 0.25 },
+      { completeness: "unavailable", usd: null },
+      { completeness: "not_applicable", usd: null },
+    ),
+    tokensIn: fc.option(fc.nat({ max: 300 })),
+    latencyMs: fc.option(fc.double({ min: 0, max: 10, noNaN: true })),
+  });
+  const corruption = fc.record({
+    row: fc.nat(),
+    field: fc.nat({ max: DECISION_FIELDS.length - 1 }),
+    pick: fc.nat(),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(decisionArb, { minLength: 1, maxLength: 40 }),
+      fc.array(corruption, { maxLength: 2 }),
+      fc.array(fc.nat({ max: 11 }), {
+        minLength: DECISION_FIELDS.length,
+        maxLength: DECISION_FIELDS.length,
+      }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.boolean(),
+      (drawn, corruptions, choices, maxBatchRows, stream) => {
+        const ds = drawn.map((d) =>
+          drawnDecision(d, {
+            cost: d.cost as Decision["cost"],
+            ...(d.tokensIn === null ? {} : { tokensIn: d.tokensIn }),
+            ...(d.latencyMs === null ? {} : { latencyMs: d.latencyMs }),
+          })
+        );
+        const rows = flatRows(ds);
+        for (const c of corruptions) {
+          const f = DECISION_FIELDS[c.field] as DecisionField;
+          const bad = CORRUPT[f.rule.kind];
+          rows[c.row % rows.length][f.column] = bad[c.pick % bad.length];
+        }
+        const columns: Record<string, StoredColumn> = {};
+        DECISION_FIELDS.forEach((f: DecisionField, k) => {
+          const values = rows.map((r) => r[f.column] ?? null);
+          // an optional column left out when it holds only nulls, at times
+          if (
+            !f.required && values.every((v) => v === null) && choices[k] > 8
+          ) {
+            return;
+          }
+          columns[f.column] = stored(f, values, choices[k]);
+        });
+        let bytes: Uint8Array;
+        try {
+          const table = tableFromArrays(
+            Object.fromEntries(
+              Object.entries(columns).map(([c, s]) => [c, s.values]),
+            ) as Record<string, unknown[]>,
+            {
+              types: Object.fromEntries(
+                Object.entries(columns).map(([c, s]) => [c, s.type]),
+              ),
+              maxBatchRows,
+            },
+          );
+          bytes = tableToIPC(table, { format: stream ? "stream" : "file" })!;
+        } catch {
+          return; // a value its column's type cannot hold: no such file
+        }
+        let want: Decision[] | Error;
+        try {
+          want = parseDecisionsArrow(bytes, { path: "a.arrow" });
+        } catch (error) {
+          want = error as Error;
+        }
+        if (want instanceof Error) {
+          assert.throws(() => arrowDecisionStats(bytes, { path: "a.arrow" }), {
+            name: want.name,
+            message: want.message,
+          });
+        } else {
+          const got = arrowDecisionStats(bytes, { path: "a.arrow" });
+          assert.deepEqual(got.stats, decisionStats(decisionTable(want)));
+          assert.equal(got.decisions, want.length);
+        }
+      },
+    ),
+    { seed: 20261204, numRuns: 400 },
+  );
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   checkDecisionsCsv,
+  checkDecisionsCsvRecords,
   decisionsToCsv,
   loadDecisionsCsv,
   parseDecisionsCsv,
@@ -16,7 +17,10 @@ import {
 import type { Decision } from "../../../lib/decision/decision.ts";
 import {
   type CsvRecord,
+  csvRecordStarts,
   readCsvBytes,
+  readCsvFile,
+  readCsvRecordAt,
   readCsvText,
 } from "../../../lib/read/_csv_records.ts";
 import { decision, mixedDecisions, tempDir, tempFile } from "../../_helpers.ts";
@@ -406,5 +410,113 @@ Deno.test("loadDecisionsCsv() names the line and byte of a bad UTF-8 byte, not t
     (e: Error) =>
       e instanceof SyntaxError &&
       e.message.includes(`line 3: not valid UTF-8 at byte ${at}`),
+  );
+});
+
+Deno.test("csvRecordStarts() finds each record at the reader's line, across quoted line breaks, blank lines, mixed line ends and a byte-order mark, however the file is cut into chunks (property, seed 20261203)", async () => {
+  const cell = fc.string({
+    unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r\n", "\r", "é"),
+    maxLength: 5,
+  });
+  const record = fc.array(cell, { minLength: 1, maxLength: 3 });
+  const records = fc.array(
+    fc.record({
+      cells: record,
+      blank: fc.nat({ max: 2 }),
+      end: fc.constantFrom("\n", "\r\n", "\r"),
+    }),
+    { minLength: 1, maxLength: 8 },
+  );
+  const dir = await tempDir();
+  await fc.assert(
+    fc.asyncProperty(
+      records,
+      fc.boolean(),
+      fc.integer({ min: 1, max: 9 }),
+      async (rows, bom, chunkSize) => {
+        // a cell is quoted when it must be, and at random when not
+        const quote = (s: string, k: number) =>
+          /[",\r\n]/.test(s) || s === "" || k % 2 === 0
+            ? `"${s.replaceAll('"', '""')}"`
+            : s;
+        const text = (bom ? "\uFEFF" : "") +
+          rows.map((r) =>
+            r.end.repeat(r.blank) + r.cells.map(quote).join(",") + r.end
+          ).join("");
+        const path = `${dir}/r.csv`;
+        await Deno.writeTextFile(path, text);
+        const want: CsvRecord[] = [];
+        await readCsvFile(path, "p.csv", (r) => void want.push(r));
+        assert.deepEqual(want.map((r) => r.fields), rows.map((r) => r.cells));
+        const indices = want.map((_, i) => i);
+        const starts = await csvRecordStarts(path, indices, chunkSize);
+        assert.deepEqual(starts.map((s) => s.line), want.map((r) => r.line));
+        for (let i = 1; i < want.length; i++) {
+          assert.deepEqual(
+            await readCsvRecordAt(path, "p.csv", starts[i]),
+            want[i],
+          );
+        }
+        // past the last record: the starts found so far
+        assert.equal(
+          (await csvRecordStarts(path, [...indices, want.length])).length,
+          want.length,
+        );
+      },
+    ),
+    { seed: 20261203, numRuns: 300 },
+  );
+});
+
+Deno.test("checkDecisionsCsvRecords() throws the loader's error for records found by number, and returns when they are not the records given", async () => {
+  const bad = decision({ taskId: "c", pCorrect: 0.5 });
+  const text = csv(
+    line(decision({ taskId: "a" }), { predClass: '"MULTI\nLINE\r\nCLASS"' }),
+    "",
+    line(decision({ taskId: "b" })),
+    line(bad, { pCorrect: "1.5" }),
+    line(decision({ taskId: "b" })),
+  );
+  const path = `${await tempDir()}/r.csv`;
+  await Deno.writeTextFile(path, text);
+  const header = [...DECISION_COLUMNS];
+  const cellsOf = (l: string) => l.split(",").map((c) => c === "" ? null : c);
+  const badCells = cellsOf(line(bad, { pCorrect: "1.5" }));
+  const loader = await loadDecisionsCsv(path).catch((e: Error) => e);
+  assert.ok(loader instanceof RangeError);
+  // header 1, record 2-4, blank 5, records on 6, 7 and 8
+  assert.match(
+    loader.message,
+    /: line 7: pCorrect must be in \[0, 1\], got 1\.5$/,
+  );
+  await assert.rejects(
+    () =>
+      checkDecisionsCsvRecords(path, header, [{ index: 3, cells: badCells }]),
+    { name: loader.name, message: loader.message },
+  );
+  // a repeat, named with its first copy, as the loader names it
+  await assert.rejects(
+    () => checkDecisionsCsvRecords(path, header, [{ index: 2 }, { index: 4 }]),
+    {
+      name: "RangeError",
+      message:
+        `Cannot load run export ${path}: line 8: duplicate decision for runId "r1", modelId "m", taskId "b", trial 0 (first on line 6)`,
+    },
+  );
+  // not the cells given, past the end, or a record that passes: no error
+  assert.equal(
+    await checkDecisionsCsvRecords(path, header, [{
+      index: 2,
+      cells: badCells,
+    }]),
+    false,
+  );
+  assert.equal(
+    await checkDecisionsCsvRecords(path, header, [{ index: 5 }]),
+    false,
+  );
+  assert.equal(
+    await checkDecisionsCsvRecords(path, header, [{ index: 1 }]),
+    true,
   );
 });

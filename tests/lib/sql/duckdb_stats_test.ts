@@ -2,11 +2,21 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
-import { loadDecisionsCsv, writeDecisionsCsv } from "../../../lib/read/csv.ts";
+import {
+  decisionsToCsv,
+  loadDecisionsCsv,
+  readCsvHeader,
+  writeDecisionsCsv,
+} from "../../../lib/read/csv.ts";
+import {
+  csvRecordStarts,
+  readCsvRecordAt,
+} from "../../../lib/read/_csv_records.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
 import { decisionStats } from "../../../lib/decision/decision_stats.ts";
 import { sqlString, withDuckDB } from "../../../lib/read/duckdb_session.ts";
 import {
+  duckdbCsvRelation,
   duckdbDecisionStats,
   type DuckDBProgress,
 } from "../../../lib/sql/duckdb_stats.ts";
@@ -305,6 +315,81 @@ Deno.test("duckdbDecisionStats() refuses malformed CSV and wrong columns with th
     (await sameError(missing)).message,
     /line 1: header: missing column outcome$/,
   );
+});
+
+// A CSV run export of n decisions in which every 97th task id holds a
+// quoted line break (LF or CRLF) and a doubled quote, with a blank line
+// after every 101st record and `end` ending each record; `patch` changes
+// the decision of one index, `copy` repeats one record at the end.
+async function multiLineCsv(
+  n: number,
+  end: "\n" | "\r\n",
+  patch: [number, Partial<Record<string, string>>] | null,
+  copy: number | null = null,
+): Promise<string> {
+  const header = decisionsToCsv(decisionTable([])).trimEnd();
+  const records = Array.from({ length: n }, (_, i) => {
+    const taskId = i % 97 === 3
+      ? `t${i}${i % 2 === 0 ? "\n" : "\r\n"}with "quotes", and lines`
+      : `t${i}`;
+    const text = decisionsToCsv(
+      decisionTable([decision({ taskId, pCorrect: (i % 10) / 10 })]),
+    ).slice(header.length + 1, -1);
+    if (patch === null || patch[0] !== i) return text;
+    const cells = text.split(",");
+    for (const [column, value] of Object.entries(patch[1])) {
+      cells[
+        DECISION_COLUMNS.indexOf(column as typeof DECISION_COLUMNS[number])
+      ] = value!;
+    }
+    return cells.join(",");
+  });
+  if (copy !== null) records.push(records[copy]);
+  const body = records.map((r, i) => i % 101 === 100 ? `${r}${end}` : r);
+  const dir = await tempDir();
+  const path = `${dir}/multi.csv`;
+  await Deno.writeTextFile(path, [header, ...body].join(end) + end);
+  return path;
+}
+
+Deno.test("duckdbDecisionStats() names the CSV reader's line for a bad or repeated row near the end of a file with quoted line breaks and blank lines, LF or CRLF", async () => {
+  for (const end of ["\n", "\r\n"] as const) {
+    const bad = await multiLineCsv(3000, end, [2990, { pCorrect: "1.3" }]);
+    // 2990 records after the header, 31 of them over two lines, 29 blank lines
+    assert.match(
+      (await sameError(bad)).message,
+      /: line 3052: pCorrect must be in \[0, 1\], got 1\.3$/,
+    );
+    const text = await multiLineCsv(3000, end, [2996, { outcome: "lost" }]);
+    assert.match(
+      (await sameError(text)).message,
+      /: line 3058: outcome must be one of /,
+    );
+    // the copy of the record on lines 301-302 (t294, two lines) ends the file
+    const repeated = await multiLineCsv(3000, end, null, 294);
+    assert.match(
+      (await sameError(repeated)).message,
+      /: line 3062: duplicate decision for runId "r1", modelId "m", taskId "t294\\nwith \\"quotes\\", and lines", trial 0 \(first on line 301\)$/,
+    );
+  }
+});
+
+Deno.test("DuckDB numbers a CSV file's rows in one thread as csvRecordStarts() counts its records, across quoted line breaks and blank lines", async () => {
+  for (const end of ["\n", "\r\n"] as const) {
+    const path = await multiLineCsv(3000, end, null);
+    const relation = duckdbCsvRelation(path, await readCsvHeader(path));
+    const rows = await withDuckDB(async (c) =>
+      (await c.runAndReadAll(
+        `SELECT n, taskId FROM (SELECT row_number() OVER () AS n, taskId FROM ${relation}) WHERE n % 97 IN (0, 4, 50) OR n > 2990`,
+      )).getRowsJS(), { threads: 2 });
+    const indices = rows.map(([n]) => Number(n));
+    const starts = await csvRecordStarts(path, indices);
+    assert.equal(starts.length, rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const record = await readCsvRecordAt(path, "p", starts[i]);
+      assert.equal(record?.fields[2], rows[i][1], `row ${indices[i]}`);
+    }
+  }
 });
 
 Deno.test("duckdbDecisionStats() refuses wrong Parquet column sets and types before scanning", async () => {
