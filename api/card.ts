@@ -175,6 +175,8 @@ export interface CardModel {
   readonly lossIntervals: ModelScore["intervals"]["loss"];
   /** P(best) per profile id, as score prints it; null with one model. */
   readonly pBest: ModelScore["pBest"];
+  /** How much of the P(best) comparison the pooled prior carries, per profile, as score prints it. */
+  readonly pBestShrinkage: ModelScore["pBestShrinkage"];
   /** Where along sweep's family it has the lowest loss; empty where nowhere. */
   readonly wins: readonly WinSpan[];
   /** Calibration, where its decisions state probabilities; else null. */
@@ -471,6 +473,7 @@ async function cardOf(
       loss: m.loss,
       lossIntervals: m.intervals.loss,
       pBest: m.pBest,
+      pBestShrinkage: m.pBestShrinkage,
       wins: winSpans(sweep, m.modelId),
       calibration: cal === undefined || cal.n === 0 ? null : {
         n: cal.n,

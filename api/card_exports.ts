@@ -112,12 +112,15 @@ export function cardMetrics(doc: CardDocument, m: CardModel): CardMetric[] {
   }
   if (m.pBest !== null) {
     for (const p of doc.profiles) {
+      const best = m.pBest[p.id];
+      // not stated where the models' own counts do not carry the comparison
+      if (best === null) continue;
       out.push({
         id: `lossbook.p_best.${p.id}`,
         name: `P(best) (${p.id}@${p.version})`,
         description:
           `probability of the lowest expected loss among the card's models under ${p.id}@${p.version}`,
-        value: m.pBest[p.id],
+        value: best,
         lowerIsBetter: false,
         unit: "probability",
         min: 0,

@@ -7,6 +7,7 @@ import { formatNumber } from "../commands/_command.ts";
 import { formatLevel, formatRateMethod } from "../commands/_format.ts";
 import type { Severity } from "../lib/costs/severity.ts";
 import type { CardDocument, CardModel, WinSpan } from "./card.ts";
+import { pBestUnstatedNote } from "./score.ts";
 
 /** A run of inline text: plain, a code span, or strong. */
 type Inline = { text: string; code?: true; strong?: true };
@@ -158,12 +159,16 @@ function modelBlocks(doc: CardDocument, m: CardModel): Block[] {
             ),
           ],
           [t(ci.method)],
-          ...(hasBest ? [[t(m.pBest![p.id].toFixed(3))]] : []),
+          ...(hasBest ? [[t(m.pBest![p.id]?.toFixed(3) ?? "n/a")]] : []),
           [t(p.unit ?? "")],
         ];
       }),
     },
   );
+  const unstated = pBestUnstatedNote(m, doc.profiles.map((p) => p.id));
+  if (unstated !== null) {
+    blocks.push({ kind: "paragraph", text: [t(unstated)] });
+  }
   const f = doc.sweep.family;
   const family: Inline[] = [
     t(" along "),

@@ -223,6 +223,23 @@ function recallCountsOf(
   return mode === "reconforge" ? caughtRecallCounts(rows) : recallCounts(rows);
 }
 
+/**
+ * The line saying under which profiles P(best) is not stated and why, from
+ * one model's score (every model of a run shares them), or null when it is
+ * stated under every profile asked for.
+ */
+export function pBestUnstatedNote(
+  model: Pick<ModelScore, "pBest" | "pBestShrinkage"> | undefined,
+  profileIds: readonly string[],
+): string | null {
+  const held = model?.pBestShrinkage;
+  const unstated = profileIds.filter((p) => model?.pBest?.[p] === null);
+  if (!held || unstated.length === 0) return null;
+  return `P(best) is n/a under ${
+    unstated.map((p) => `${p} (shrinkage ${held[p].toFixed(2)})`).join(", ")
+  }: the prior pooled across models, not their own counts, would carry more than half of the comparison (the cells that carry the loss hold too few errors, or too alike, to tell the models apart); see docs/method.md, "Probability of being best".`;
+}
+
 /** Score every model in a set of sufficient statistics. */
 export function scoreModels(
   stats: readonly StatsRow[],

@@ -15,6 +15,7 @@ import { commandHelp } from "./_help.ts";
 import { formatLevel, formatRateMethod } from "./_format.ts";
 import {
   type ModelScore,
+  pBestUnstatedNote,
   SCORE_OPTIONS,
   scoreRun,
   type ScoreSettings,
@@ -115,16 +116,10 @@ function humanReport(
       );
     }
   }
-  const held = models[0]?.pBestShrinkage;
-  const unstated = profiles.filter((p) => models[0]?.pBest?.[p.id] === null);
-  if (held && unstated.length > 0) {
+  const note = pBestUnstatedNote(models[0], profiles.map((p) => p.id));
+  if (note !== null) {
     lines.push("");
-    lines.push(
-      `P(best) is n/a under ${
-        unstated.map((p) => `${p.id} (shrinkage ${held[p.id].toFixed(2)})`)
-          .join(", ")
-      }: the prior pooled across models, not their own counts, would carry more than half of the comparison (the cells that carry the loss hold too few errors, or too alike, to tell the models apart); see docs/method.md, "Probability of being best".`,
-    );
+    lines.push(note);
   }
   return lines.join("\n");
 }
