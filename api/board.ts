@@ -30,6 +30,7 @@ import { familyLine } from "../lib/sensitivity/crossover.ts";
 import {
   intFlag,
   MAX_RESAMPLES,
+  seedFlag,
   UsageError,
   withUserValues,
 } from "../commands/_command.ts";
@@ -47,8 +48,10 @@ import {
   FORCE_OPTION,
   JSON_OPTION,
   LENIENT_OPTION,
+  MATRIX_MODE_OPTION,
   SEED_OPTION,
 } from "../commands/_options.ts";
+import { matrixFlag } from "../commands/_matrix.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { BoardOptions } from "./options.ts";
 import { SYMMETRY_NOTE } from "./compare.ts";
@@ -58,7 +61,6 @@ import {
   calibrationReport,
 } from "./calibrate.ts";
 import {
-  commonOptions,
   matrixOf,
   type Mode,
   resolveProfiles,
@@ -74,7 +76,7 @@ export const BOARD_OPTIONS = {
   format: SCORING_FLAGS.format,
   ...MAPPING_FLAGS,
   probability: SCORING_FLAGS.probability,
-  mode: SCORING_FLAGS.mode,
+  mode: MATRIX_MODE_OPTION,
   profile: {
     ...SCORING_FLAGS.profile,
     doc:
@@ -198,9 +200,9 @@ export type BoardDocument =
   & {
     /** The format the inputs were read as. */
     format: Format;
-    /** Scoring mode. */
-    mode: Mode;
-    /** Id of the mode's cost matrix. */
+    /** The cost matrix, as `--mode` names it. */
+    mode: "consequence" | "strict";
+    /** Id of the cost matrix. */
     matrix: string;
     /** Family-wise level of each profile's pairwise tests. */
     alpha: number;
@@ -513,10 +515,9 @@ export async function boardRun(
   values: FlagValuesOf<typeof BOARD_OPTIONS>,
 ): Promise<BoardRun> {
   requireInputs(inputs);
-  const { mode, seed } = commonOptions({
-    mode: values.mode,
-    seed: values.seed,
-  });
+  const matrix = matrixFlag(values.mode);
+  const mode = matrix.id as "consequence" | "strict";
+  const seed = seedFlag(values.seed);
   const alpha = alphaFlag(values.alpha);
   const resamples = intFlag("resamples", values.resamples, {
     min: 1,
@@ -542,7 +543,6 @@ export async function boardRun(
       }); a board compares models on the tasks they all answered`,
     );
   }
-  const matrix = matrixOf(mode);
   const table = cut.table;
   const stats = decisionStats(table);
   const rankings = boardRankings(table, models, profiles, {

@@ -176,8 +176,8 @@ export interface SweepOptions extends InputOptions, EngineOptions {
 
 /** The options of `board`. */
 export interface BoardOptions extends InputOptions {
-  /** Scoring mode (cost matrix). */
-  mode?: Mode;
+  /** The cost matrix: `consequence` (default) or `strict`. */
+  mode?: "consequence" | "strict";
   /** Cost profiles, a ranking each: shipped ids or profile files. Default: every shipped profile. */
   profiles?: readonly FlagValue[];
   /** Family-wise level of each profile's pairwise tests (Holm), in (0, 1). Default 0.05. */
