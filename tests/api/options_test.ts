@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import * as lossbook from "../../mod.ts";
 import type {
+  BoardOptions,
   CalibrateOptions,
   CompareOptions,
   EscalateOptions,
@@ -17,6 +18,7 @@ import { CALIBRATE_OPTIONS } from "../../api/calibrate.ts";
 import { ESCALATE_OPTIONS } from "../../api/escalate.ts";
 import { SWEEP_OPTIONS } from "../../api/sweep.ts";
 import { PLAN_OPTIONS } from "../../api/plan.ts";
+import { BOARD_OPTIONS } from "../../api/board.ts";
 import {
   optionFlags,
   type OptionsOf,
@@ -40,7 +42,9 @@ const typesFit: [
   Fits<EscalateOptions, typeof ESCALATE_OPTIONS>,
   Fits<SweepOptions, typeof SWEEP_OPTIONS>,
   Fits<PlanOptions, typeof PLAN_OPTIONS>,
+  Fits<BoardOptions, typeof BOARD_OPTIONS>,
 ] = [
+  [true, true],
   [true, true],
   [true, true],
   [true, true],
@@ -52,7 +56,14 @@ const typesFit: [
 type Fn = (inputs: readonly string[], options: object) => Promise<unknown>;
 
 const FUNCTIONS: ReadonlyArray<{
-  name: "score" | "compare" | "calibrate" | "escalate" | "sweep" | "plan";
+  name:
+    | "score"
+    | "compare"
+    | "calibrate"
+    | "escalate"
+    | "sweep"
+    | "plan"
+    | "board";
   table: OptionTable;
   fn: Fn;
   /** Options the function needs to get as far as reading its flags. */
@@ -83,6 +94,12 @@ const FUNCTIONS: ReadonlyArray<{
     table: PLAN_OPTIONS,
     fn: lossbook.plan as Fn,
     needs: { a: "A", b: "B", profile: "flat" },
+  },
+  {
+    name: "board",
+    table: BOARD_OPTIONS,
+    fn: lossbook.board as Fn,
+    needs: { resamples: "200" },
   },
 ];
 
