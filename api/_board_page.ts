@@ -270,7 +270,7 @@ ${
       ).join("; "),
     )
   }
-${row("mode", `${escapeHtml(doc.mode)}, ${escapeHtml(doc.matrix)} matrix`)}
+${row("cost matrix", escapeHtml(doc.matrix))}
 ${row("test", escapeHtml(doc.test))}
 ${
     row(
