@@ -326,7 +326,11 @@ ${
         figureHtml(
           "calibration",
           reliabilitySvg,
-          `as calibrate reports it, ten equal-width bins; the cost-weighted ECE is priced by ${doc.calibration.profile}`,
+          `as calibrate reports it, ${
+            doc.calibration.models[0].binsRequested
+          } ${
+            doc.calibration.models[0].strategy
+          } bins; the cost-weighted ECE is priced by ${doc.calibration.profile}`,
         )
       }\n${calibrationTable(doc)}${
         doc.calibration.without.length === 0
