@@ -79,6 +79,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   compare: commandIn("./commands/compare.ts", "compareCommand"),
   plan: commandIn("./commands/plan.ts", "planCommand"),
   sweep: commandIn("./commands/sweep.ts", "sweepCommand"),
+  board: commandIn("./commands/board.ts", "boardCommand"),
   simulate: commandIn("./commands/simulate.ts", "simulateCommand"),
   generate: commandIn("./commands/generate.ts", "generateCommand"),
   verify: commandIn("./commands/verify.ts", "verifyCommand"),

@@ -24,6 +24,7 @@
 // `--help` (the registry)
 import "./commands/_registry.ts";
 import "./commands/_reproduce_command.ts";
+import "./commands/board.ts";
 import "./commands/breakeven.ts";
 import "./commands/calibrate.ts";
 import "./commands/card.ts";
@@ -71,6 +72,9 @@ import "./lib/report/model_index.ts";
 
 // the worker script of the parallel JSONL reader (lib/read/_jsonl_read_ahead.ts)
 import "./lib/read/_jsonl_segment_worker.ts";
+
+// the page of a board, written only with --out (commands/board.ts)
+import "./api/_board_page.ts";
 
 // the engines (commands/_input.ts)
 import "./lib/sql/chdb_install.ts";

@@ -18,7 +18,7 @@
  *
  * ## What the root holds
  *
- * The root exports what a notebook needs, and only that: the six functions
+ * The root exports what a notebook needs, and only that: the seven functions
  * that do what the commands print, the profiles and the cost registry that
  * price decisions, the readers of run exports and harness logs, the run
  * simulator, the ledger's open, read and verify, and the cost evidence of
@@ -32,8 +32,8 @@
  * ## The functions that do what the commands print
  *
  * {@linkcode score}, {@linkcode compare}, {@linkcode calibrate},
- * {@linkcode escalate}, {@linkcode sweep}, {@linkcode plan} and
- * {@linkcode card} each take
+ * {@linkcode escalate}, {@linkcode sweep}, {@linkcode plan},
+ * {@linkcode card} and {@linkcode board} each take
  * `(inputs, options)` and return the document the command of the same name
  * prints with `--json`: `JSON.stringify(await score(inputs, options), null,
  * 2) + "\n"` is what `lossbook score --json` writes for the same paths and
@@ -87,6 +87,10 @@
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
  *   `probability`, `mode`, `profiles`, `ci`, `seed`, `resamples`, `interval`,
  *   `base`, `taskType`, `datasetType`, `datasetName`, `lenient`
+ * - `board`: `format`, `severity`, `severityMap`, `severityMapKey`,
+ *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
+ *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
+ *   `probability`, `mode`, `profiles`, `alpha`, `seed`, `resamples`, `lenient`
  *
  * What each means is in `lossbook <command> --help` and `docs/cli.md`.
  *
@@ -121,9 +125,17 @@ export type {
   SeveritySource,
   WinSpan,
 } from "./api/card.ts";
+export { board } from "./api/board.ts";
+export type {
+  BoardDocument,
+  BoardEntry,
+  BoardPair,
+  BoardProfile,
+} from "./api/board.ts";
 export { FORMATS } from "./commands/_input.ts";
 export type { Format, InputKeys, RunSource } from "./commands/_input.ts";
 export type {
+  BoardOptions,
   CalibrateOptions,
   CardOptions,
   CompareOptions,

@@ -1,9 +1,10 @@
 /**
  * The options of the library functions `score`, `compare`, `calibrate`,
- * `escalate`, `sweep`, `plan` and `card`: each is a flag of the command of the same
- * name, in camelCase (a repeatable flag in its plural). A flag with a value
- * takes a string or a number (`ci: 0.9` is `--ci 0.9`); a switch takes a
- * boolean. What each means, at length, is in `lossbook <command> --help`.
+ * `escalate`, `sweep`, `plan`, `card` and `board`: each is a flag of the
+ * command of the same name, in camelCase (a repeatable flag in its plural). A
+ * flag with a value takes a string or a number (`ci: 0.9` is `--ci 0.9`); a
+ * switch takes a boolean. What each means, at length, is in `lossbook
+ * <command> --help`.
  *
  * The command's flag table is the one place where a flag is defined; a
  * type-level test holds each interface here to its table, name for name.
@@ -172,6 +173,20 @@ export interface SweepOptions extends InputOptions, EngineOptions {
   distribution?: FlagValue;
   /** Seed of the draws. */
   seed?: FlagValue;
+}
+
+/** The options of `board`. */
+export interface BoardOptions extends InputOptions {
+  /** The cost matrix: `consequence` (default) or `strict`. */
+  mode?: "consequence" | "strict";
+  /** Cost profiles, a ranking each: shipped ids or profile files. Default: every shipped profile. */
+  profiles?: readonly FlagValue[];
+  /** Family-wise level of each profile's pairwise tests (Holm), in (0, 1). Default 0.05. */
+  alpha?: FlagValue;
+  /** Seed of every random draw. Default 0. */
+  seed?: FlagValue;
+  /** Sign assignments of a pair's Monte Carlo test. Default 10,000. */
+  resamples?: FlagValue;
 }
 
 /** The options of `plan`. */

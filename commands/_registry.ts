@@ -2,6 +2,7 @@
 // `--help` and for callers that want them all. Running one command does not
 // load this module: cli.ts imports only the module of the command it runs.
 import type { Command } from "./_command.ts";
+import { boardCommand } from "./board.ts";
 import { breakevenCommand } from "./breakeven.ts";
 import { calibrateCommand } from "./calibrate.ts";
 import { cardCommand } from "./card.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   compare: compareCommand,
   plan: planCommand,
   sweep: sweepCommand,
+  board: boardCommand,
   simulate: simulateCommand,
   generate: generateCommand,
   verify: verifyCommand,

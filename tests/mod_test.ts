@@ -30,6 +30,7 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "UsageError",
     "VERSION",
     "anchorValue",
+    "board",
     "calibrate",
     "card",
     "combineProfiles",

@@ -115,7 +115,7 @@ function slug(text: string): string {
 }
 
 /** Give every `id` in an inline SVG a prefix, so that two figures never share one. */
-function scopeSvgIds(svg: string, prefix: string): string {
+export function scopeSvgIds(svg: string, prefix: string): string {
   const body = svg.replace(/^<\?xml[^>]*>\s*/, "");
   if (!/\sid="/.test(body)) return body;
   return body

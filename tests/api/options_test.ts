@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import * as lossbook from "../../mod.ts";
 import type {
+  BoardOptions,
   CalibrateOptions,
   CardOptions,
   CompareOptions,
@@ -19,6 +20,7 @@ import { ESCALATE_OPTIONS } from "../../api/escalate.ts";
 import { SWEEP_OPTIONS } from "../../api/sweep.ts";
 import { PLAN_OPTIONS } from "../../api/plan.ts";
 import { CARD_OPTIONS } from "../../api/card.ts";
+import { BOARD_OPTIONS } from "../../api/board.ts";
 import {
   optionFlags,
   type OptionsOf,
@@ -43,7 +45,9 @@ const typesFit: [
   Fits<SweepOptions, typeof SWEEP_OPTIONS>,
   Fits<PlanOptions, typeof PLAN_OPTIONS>,
   Fits<CardOptions, typeof CARD_OPTIONS>,
+  Fits<BoardOptions, typeof BOARD_OPTIONS>,
 ] = [
+  [true, true],
   [true, true],
   [true, true],
   [true, true],
@@ -63,7 +67,8 @@ const FUNCTIONS: ReadonlyArray<{
     | "escalate"
     | "sweep"
     | "plan"
-    | "card";
+    | "card"
+    | "board";
   table: OptionTable;
   fn: Fn;
   /** Options the function needs to get as far as reading its flags. */
@@ -96,6 +101,12 @@ const FUNCTIONS: ReadonlyArray<{
     needs: { a: "A", b: "B", profile: "flat" },
   },
   { name: "card", table: CARD_OPTIONS, fn: lossbook.card as Fn, needs: {} },
+  {
+    name: "board",
+    table: BOARD_OPTIONS,
+    fn: lossbook.board as Fn,
+    needs: { resamples: "200" },
+  },
 ];
 
 const RUN = "data/examples/model_ab.jsonl";
