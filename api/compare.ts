@@ -205,9 +205,9 @@ export async function compareRun(
   }
   const { level, seed, resamples, mode, interval } = commonOptions(values);
   const method = resolveIntervalMethod(interval, AUTO_DIFFERENCE_INTERVAL);
-  if (method === "fay-feuer") {
+  if (method === "fay-feuer" || method === "cp-gamma") {
     throw new UsageError(
-      "--interval fay-feuer gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap",
+      `--interval ${method} gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap`,
     );
   }
   const profiles: CostProfile[] = await resolveProfiles(values.profile, {

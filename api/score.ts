@@ -123,7 +123,8 @@ export interface ModelScore {
   pBest: Record<string, number> | null;
   /**
    * Intervals: Wilson or Clopper-Pearson for rates; for loss the method of
-   * `--interval` (default `auto`: Fay-Feuer gamma), each naming its
+   * `--interval` (default `auto`: the gamma interval with a
+   * Clopper-Pearson-sized extra event), each naming its
    * `method` and `estimand`; for R_w, Clopper-Pearson confidence
    * distributions per cell combined by seeded Monte Carlo (the percentile
    * bootstrap under `--interval bootstrap`).
@@ -402,9 +403,9 @@ export const SCORING_FLAGS = {
   lenient: LENIENT_OPTION,
   interval: {
     type: "string",
-    value: "auto|fay-feuer|jeffreys|bootstrap",
+    value: "auto|cp-gamma|fay-feuer|jeffreys|bootstrap",
     doc: "method of the loss intervals (see below)",
-    byDefault: "auto (fay-feuer)",
+    byDefault: "auto (cp-gamma)",
   },
   json: JSON_OPTION,
 } as const;

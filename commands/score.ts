@@ -122,7 +122,7 @@ function humanReport(
  * What `--interval` does, for `--help`: the methods and what `auto` picks.
  */
 export const INTERVAL_HELP =
-  "--interval auto|fay-feuer|jeffreys|bootstrap: method of loss intervals. auto (default) is fay-feuer, the gamma interval of Fay & Feuer (1997) on the cost-weighted counts per cell, which held its level in a seeded coverage study where the bootstrap did not; jeffreys draws per-cell Jeffreys-Dirichlet posteriors by seeded Monte Carlo (--resamples draws); bootstrap is the percentile bootstrap of earlier versions, which cannot see a costly cell with zero observed errors.";
+  "--interval auto|cp-gamma|fay-feuer|jeffreys|bootstrap: method of loss intervals. auto (default) is cp-gamma, the gamma interval of Fay & Feuer (1997) on the cost-weighted counts per cell with its extra event sized by the Clopper-Pearson bound of its cell, which held its level in every row of a seeded coverage study (docs/method.md) and is never wider than fay-feuer, the same interval with one extra event of the largest cost; jeffreys draws per-cell Jeffreys-Dirichlet posteriors by seeded Monte Carlo (--resamples draws); bootstrap is the percentile bootstrap of earlier versions, which cannot see a costly cell with zero observed errors.";
 
 /** The `score` command. */
 export const scoreCommand: Command = {
