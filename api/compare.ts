@@ -30,6 +30,7 @@ import {
   pairedAccuracyTable,
 } from "../lib/metrics/paired_proportion.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
+import { intervalWarnings } from "../lib/metrics/interval_warnings.ts";
 import { seededPrng, seedFor } from "../lib/math/sampling.ts";
 import { pairedStats } from "../lib/decision/paired_stats.ts";
 import { pairedTasks } from "../lib/decision/paired_tasks.ts";
@@ -45,6 +46,7 @@ import {
   matrixOf,
   resolveProfiles,
   SCORING_FLAGS,
+  warningsKey,
 } from "./score.ts";
 
 /** One difference of `compare --json`: the bootstrap keys, plus what computed them. */
@@ -168,6 +170,12 @@ export type CompareDocument =
     onlyBTasks: number | null;
     /** Caveats of the method, in words. */
     notes: string[];
+    /**
+     * Present when `--interval bootstrap` chose methods that fell below 0.93
+     * in the coverage study: one line per difference, naming the study's
+     * worst coverage. The command prints each on standard error too.
+     */
+    warnings?: string[];
     /** The differences A - B: accuracy, and loss per profile id. */
     differences: {
       accuracy: PairedComparison | CompareDifference;
@@ -313,6 +321,7 @@ export async function compareRun(
     onlyATasks: byTask?.onlyA ?? null,
     onlyBTasks: byTask?.onlyB ?? null,
     notes,
+    ...warningsKey(intervalWarnings("compare", interval)),
     differences: { accuracy: accuracyDiff, loss },
     ...importKeys(run),
   };

@@ -39,6 +39,7 @@ import {
   posteriorLossDraws,
 } from "../lib/metrics/loss_posterior.ts";
 import { probabilityBest } from "../lib/metrics/rank_probability.ts";
+import { intervalWarnings } from "../lib/metrics/interval_warnings.ts";
 import type { Rate, RateInterval } from "../lib/math/rate.ts";
 import {
   caughtRecallBySeverity,
@@ -420,6 +421,13 @@ export const SCORE_OPTIONS = {
   },
 } as const;
 
+/** The `warnings` key of a document: present only when there is one. */
+export function warningsKey(
+  warnings: readonly string[],
+): { warnings?: string[] } {
+  return warnings.length === 0 ? {} : { warnings: [...warnings] };
+}
+
 /** Parse the flags shared by `score` and `compare`. */
 export function commonOptions(
   values: {
@@ -486,6 +494,13 @@ export type ScoreDocument =
     lossIntervalMethod: string;
     /** What the loss intervals estimate. */
     estimand: string;
+    /**
+     * Present when `--interval` chose a method that fell below 0.93 in the
+     * coverage study (`jeffreys`, `bootstrap`): one line per interval it
+     * moves, naming the study's worst coverage. The command prints each on
+     * standard error too.
+     */
+    warnings?: string[];
     /** Decisions scored. */
     decisions: number;
     /** What reading the inputs set aside or repaired, by kind. */
@@ -544,6 +559,7 @@ export async function scoreRun(
     interval: common.interval,
     lossIntervalMethod: METHOD_LABELS[resolveIntervalMethod(common.interval)],
     estimand: LOSS_ESTIMAND,
+    ...warningsKey(intervalWarnings("score", common.interval)),
     decisions: run.decisions,
     notes: run.notes,
     ...importKeys(run),

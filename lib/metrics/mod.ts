@@ -37,3 +37,4 @@ export * from "./paired_loss_test.ts";
 export * from "./rank_probability.ts";
 export * from "./paired_proportion.ts";
 export * from "./weighted_recall_interval.ts";
+export * from "./interval_warnings.ts";
