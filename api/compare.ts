@@ -30,6 +30,7 @@ import {
   pairedAccuracyTable,
 } from "../lib/metrics/paired_proportion.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
+import { intervalWarnings } from "../lib/metrics/interval_warnings.ts";
 import { seededPrng, seedFor } from "../lib/math/sampling.ts";
 import { pairedStats } from "../lib/decision/paired_stats.ts";
 import {
@@ -58,6 +59,7 @@ import {
   matrixOf,
   resolveProfiles,
   SCORING_FLAGS,
+  warningsKey,
 } from "./score.ts";
 
 /** One difference of `compare --json`: the bootstrap keys, plus what computed them. */
@@ -189,6 +191,12 @@ export type CompareDocument =
     onlyBTasks: number | null;
     /** Caveats of the method, in words. */
     notes: string[];
+    /**
+     * Present when `--interval bootstrap` chose methods that fell below 0.93
+     * in the coverage study: one line per difference, naming the study's
+     * worst coverage. The command prints each on standard error too.
+     */
+    warnings?: string[];
     /** The differences A - B: accuracy, and loss per profile id. */
     differences: {
       accuracy: PairedComparison | CompareDifference;
@@ -414,9 +422,9 @@ export async function compareRun(
   requireInputs(inputs);
   const { level, seed, resamples, mode, interval } = commonOptions(values);
   const method = resolveIntervalMethod(interval, AUTO_DIFFERENCE_INTERVAL);
-  if (method === "fay-feuer") {
+  if (method === "fay-feuer" || method === "cp-gamma") {
     throw new UsageError(
-      "--interval fay-feuer gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap",
+      `--interval ${method} gives one model's loss interval (score); for a difference use auto, jeffreys or bootstrap`,
     );
   }
   const profiles: CostProfile[] = await resolveProfiles(values.profile, {
@@ -523,6 +531,7 @@ export async function compareRun(
     onlyATasks: byTask?.onlyA ?? null,
     onlyBTasks: byTask?.onlyB ?? null,
     notes,
+    ...warningsKey(intervalWarnings("compare", interval)),
     differences: { accuracy: accuracyDiff, loss },
     ...(values.items
       ? {

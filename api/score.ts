@@ -39,6 +39,7 @@ import {
   posteriorLossDraws,
 } from "../lib/metrics/loss_posterior.ts";
 import { pooledProbabilityBest } from "../lib/metrics/pooled_posterior.ts";
+import { intervalWarnings } from "../lib/metrics/interval_warnings.ts";
 import type { Rate, RateInterval } from "../lib/math/rate.ts";
 import {
   caughtRecallBySeverity,
@@ -131,8 +132,9 @@ export interface ModelScore {
   pBestShrinkage: Record<string, number> | null;
   /**
    * Intervals: Wilson or Clopper-Pearson for rates (over the effective
-   * number of tasks, `-clustered`, when some task has several trials); for loss the method of
-   * `--interval` (default `auto`: Fay-Feuer gamma), each naming its
+   * number of tasks, `-clustered`, when some task has several trials); for
+   * loss the method of `--interval` (default `auto`: the gamma interval with
+   * a Clopper-Pearson-sized extra event), each naming its
    * `method` and `estimand`; for R_w, Clopper-Pearson confidence
    * distributions per cell combined by seeded Monte Carlo (the percentile
    * bootstrap under `--interval bootstrap`).
@@ -433,9 +435,9 @@ export const SCORING_FLAGS = {
   lenient: LENIENT_OPTION,
   interval: {
     type: "string",
-    value: "auto|fay-feuer|jeffreys|bootstrap",
+    value: "auto|cp-gamma|fay-feuer|jeffreys|bootstrap",
     doc: "method of the loss intervals (see below)",
-    byDefault: "auto (fay-feuer)",
+    byDefault: "auto (cp-gamma)",
   },
   json: JSON_OPTION,
 } as const;
@@ -449,6 +451,13 @@ export const SCORE_OPTIONS = {
     doc: "the former name of --ci, still read; --ci wins when both are given",
   },
 } as const;
+
+/** The `warnings` key of a document: present only when there is one. */
+export function warningsKey(
+  warnings: readonly string[],
+): { warnings?: string[] } {
+  return warnings.length === 0 ? {} : { warnings: [...warnings] };
+}
 
 /** Parse the flags shared by `score` and `compare`. */
 export function commonOptions(
@@ -516,6 +525,13 @@ export type ScoreDocument =
     lossIntervalMethod: string;
     /** What the loss intervals estimate. */
     estimand: string;
+    /**
+     * Present when `--interval` chose a method that fell below 0.93 in the
+     * coverage study (`jeffreys`, `bootstrap`): one line per interval it
+     * moves, naming the study's worst coverage. The command prints each on
+     * standard error too.
+     */
+    warnings?: string[];
     /** Decisions scored. */
     decisions: number;
     /** What reading the inputs set aside or repaired, by kind. */
@@ -574,6 +590,7 @@ export async function scoreRun(
     interval: common.interval,
     lossIntervalMethod: METHOD_LABELS[resolveIntervalMethod(common.interval)],
     estimand: LOSS_ESTIMAND,
+    ...warningsKey(intervalWarnings("score", common.interval)),
     decisions: run.decisions,
     notes: run.notes,
     ...importKeys(run),

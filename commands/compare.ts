@@ -94,7 +94,7 @@ export const compareCommand: Command = {
       options: COMPARE_OPTIONS,
     }],
     notes: [
-      "--interval auto|jeffreys|bootstrap: method of loss differences (and of the accuracy difference). The accuracy difference is Newcombe's hybrid score interval for paired proportions (newcombe-1998) on the per-task 2x2 table, with a sign-flip (exact McNemar) test; under bootstrap it is the paired bootstrap of earlier versions. auto (default) is jeffreys for the loss: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. fay-feuer is for one model's loss (score), not a difference.",
+      "--interval auto|jeffreys|bootstrap: method of loss differences (and of the accuracy difference). The accuracy difference is Newcombe's hybrid score interval for paired proportions (newcombe-1998) on the per-task 2x2 table, with a sign-flip (exact McNemar) test; under bootstrap it is the paired bootstrap of earlier versions. auto (default) is jeffreys for the loss: per-cell Jeffreys-Dirichlet posteriors of each model, drawn by seeded Monte Carlo (--resamples draws), for the interval, and a paired sign-flip permutation test on per-task loss differences (exact up to 16 non-zero tasks, else --resamples seeded sign assignments) for the p-value; the task, not the trial, is the unit. bootstrap is the paired percentile bootstrap of earlier versions (interval and p-value), which over-rejects under heavy tails. It fell below 0.93 in the coverage study, so choosing it prints a warning naming its measured coverage (stderr, and warnings in --json). fay-feuer and cp-gamma are for one model's loss (score), not a difference.",
     ],
   }),
   example:
@@ -106,6 +106,7 @@ export const compareCommand: Command = {
       COMPARE_OPTIONS,
     );
     const { document, profiles, files } = await compareRun(positionals, values);
+    for (const w of document.warnings ?? []) console.error(`warning: ${w}`);
     if (values.json) {
       console.log(JSON.stringify(document, null, 2));
       return 0;

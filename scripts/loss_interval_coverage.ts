@@ -1,9 +1,11 @@
-// Coverage of the three loss-interval methods on seeded heavy-tailed suites
-// with known truth, the table of docs/method.md ("What auto picks"); then
-// the clustered-trials coverage and compare's size, with the seeds of the
-// tests that check them (tests/lib/metrics/loss_interval_test.ts and
-// sign_flip_test.ts).
-// Usage: deno run -A scripts/loss_interval_coverage.ts [--suites 200] [--draws 400] [--seed 11]
+// Coverage of the loss-interval methods on seeded heavy-tailed suites with
+// known truth, the table of docs/method.md ("What auto picks"); the width
+// study (designs W and E of reproduce's coverage study) on more suites and
+// with more draws than reproduce runs, the tables of docs/method.md
+// ("Width"); then the clustered-trials coverage and compare's size, with the
+// seeds of the tests that check them (tests/lib/metrics/loss_interval_test.ts
+// and sign_flip_test.ts).
+// Usage: deno run -A scripts/loss_interval_coverage.ts [--suites 200] [--draws 400] [--seed 11] [--width-suites 1000] [--width-seed 1]
 import { parseArgs } from "node:util";
 import { getProfile, SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { pairedBootstrap } from "../lib/metrics/bootstrap.ts";
@@ -11,6 +13,12 @@ import { realisedLoss } from "../lib/metrics/loss.ts";
 import { lossInterval } from "../lib/metrics/loss_interval.ts";
 import { pairedLossTest } from "../lib/metrics/paired_loss_test.ts";
 import { seededPrng } from "../lib/math/sampling.ts";
+import {
+  lossWidthStudy,
+  WIDTH_METHOD_LABELS,
+  WIDTH_TARGET,
+  type WidthRow,
+} from "../analyses/interval_coverage.ts";
 import {
   clusteredCells,
   COMPARE_RATES,
@@ -28,12 +36,14 @@ const { values } = parseArgs({
     suites: { type: "string", default: "200" },
     draws: { type: "string", default: "400" },
     seed: { type: "string", default: "11" },
+    "width-suites": { type: "string", default: "1000" },
+    "width-seed": { type: "string", default: "1" },
   },
 });
 const suites = Number(values.suites);
 const draws = Number(values.draws);
 const seed = Number(values.seed);
-const methods = ["fay-feuer", "jeffreys", "bootstrap"] as const;
+const methods = ["cp-gamma", "fay-feuer", "jeffreys", "bootstrap"] as const;
 
 console.log(
   `| n | profile | ${methods.join(" | ")} |\n| --- | --- | ${
@@ -62,6 +72,93 @@ console.log(
   `\n${suites} suites per row, ${draws} draws or resamples, seed ${seed}`,
 );
 
+{
+  // the width study: every method, designs W and E
+  const widthSuites = Number(values["width-suites"]);
+  const rows = lossWidthStudy({
+    replicates: widthSuites,
+    draws,
+    seed: Number(values["width-seed"]),
+  });
+  const ids = Object.keys(
+    WIDTH_METHOD_LABELS,
+  ) as (keyof typeof WIDTH_METHOD_LABELS)[];
+  const short: Record<string, string> = {
+    "cp-gamma": "cp-gamma (default)",
+    "fay-feuer": "fay-feuer",
+    jeffreys: "jeffreys",
+    bootstrap: "bootstrap",
+    tcz: "tcz (candidate)",
+    "mid-p": "mid-p (candidate)",
+  };
+  const of = (method: string) =>
+    rows.filter((r) =>
+      r.method ===
+        WIDTH_METHOD_LABELS[method as keyof typeof WIDTH_METHOD_LABELS]
+    );
+  const many = (r: WidthRow) => r.expectedErrors >= 10;
+  const f2 = (v: number | null) => v === null ? "n/a" : v.toFixed(2);
+  const f3 = (v: number | null) => v === null ? "n/a" : v.toFixed(3);
+  console.log(
+    `\nwidth study: ${widthSuites} suites per row, ${draws} draws or resamples, seed ${
+      values["width-seed"]
+    }; coverage at nominal 0.95, width as a multiple of the 2.5-97.5% spread of the realised loss`,
+  );
+  console.log(
+    `\n| method | rows | worst coverage | rows below 0.93 | widest (rows expecting >= 10 errors) | rows above ${WIDTH_TARGET}x |\n| --- | --- | --- | --- | --- | --- |`,
+  );
+  for (const id of ids) {
+    const xs = of(id);
+    const wide = xs.filter(many);
+    console.log(
+      `| ${short[id]} | ${xs.length} | ${
+        f3(Math.min(...xs.map((r) => r.coverage!)))
+      } | ${xs.filter((r) => r.coverage! < 0.93).length} | ${
+        f2(Math.max(...wide.map((r) => r.widthOverSpread ?? 0)))
+      } | ${
+        wide.filter((r) => (r.widthOverSpread ?? 0) > WIDTH_TARGET).length
+      } |`,
+    );
+  }
+  console.log(
+    `\nRows expecting at least 10 errors: coverage / width over spread; floor = the least width over spread any monotone interval for the costliest kind alone needs at 0.93 (decisions independent; in brackets, a task's epochs failing together)\n\n| design | n | rate | mix | profile | errors | floor | ${
+      ids.map((id) => short[id]).join(" | ")
+    } |\n| --- | --- | --- | --- | --- | --- | --- | ${
+      ids.map(() => "---").join(" | ")
+    } |`,
+  );
+  const first = of("cp-gamma");
+  first.forEach((r, i) => {
+    if (!many(r)) return;
+    console.log(
+      `| ${r.design} | ${r.n} | ${
+        r.errorRate === null ? "-" : `${r.errorRate * 100}%`
+      } | ${r.mix} | ${r.profile} | ${r.expectedErrors.toFixed(1)} | ${
+        f2(r.floorOverSpread)
+      }${r.design === "E" ? ` (${f2(r.floorWholeTasksOverSpread)})` : ""} | ${
+        ids.map((id) => {
+          const x = of(id)[i];
+          return `${f3(x.coverage)} / ${f2(x.widthOverSpread)}`;
+        }).join(" | ")
+      } |`,
+    );
+  });
+  console.log(
+    "\nEvery row below 0.93 of the default, fay-feuer and the candidates (jeffreys and bootstrap: see the count above):",
+  );
+  for (const id of ["cp-gamma", "fay-feuer", "tcz", "mid-p"] as const) {
+    for (const r of of(id)) {
+      if (r.coverage! >= 0.93) continue;
+      console.log(
+        `- ${short[id]}: ${r.design} n=${r.n} ${
+          r.errorRate === null ? "" : `rate ${r.errorRate * 100}% `
+        }mix ${r.mix} ${r.profile}: ${f3(r.coverage)} (truth above ${
+          f3(r.truthAbove)
+        }, below ${f3(r.truthBelow)})`,
+      );
+    }
+  }
+}
 {
   const cells = clusteredCells(suiteCells(3000), 5);
   const p = getProfile("flat");

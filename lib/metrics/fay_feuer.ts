@@ -1,6 +1,9 @@
 /**
- * The gamma interval of Fay and Feuer (1997) for a weighted sum of Poisson
- * counts, and its use as a loss interval.
+ * Gamma intervals for a weighted sum of Poisson counts and their use as loss
+ * intervals: the interval of Fay and Feuer (1997), lossbook's default (the
+ * same interval with its extra event sized by the Clopper–Pearson bound of
+ * its cell), and, for the coverage study, the modified interval of Tiwari,
+ * Clegg and Zou (2006) and the mid-p interval of Fay and Kim (2017).
  *
  * @module
  */
@@ -93,6 +96,158 @@ export interface Bounds {
   readonly hi: number;
 }
 
+/** Options for {@linkcode gammaInterval}. */
+export interface GammaIntervalOptions {
+  /** Confidence level in (0, 1). Default: 0.95. */
+  level?: number;
+  /**
+   * The extra event added to the upper bound: its weight (added to the mean)
+   * and its squared weight (added to the variance). Default: one event of
+   * the largest weight among `terms` (Fay and Feuer's w_M).
+   */
+  extra?: { readonly weight: number; readonly square: number };
+  /**
+   * Mid-p bounds (Fay and Kim 2017): quantiles of the even mixture of the
+   * lower and the upper gamma distributions instead of one of each.
+   * Default: `false`.
+   */
+  midp?: boolean;
+}
+
+// The level and the terms checked, and the sums of the terms: y = Σ wx,
+// v = Σ w²x and the largest weight.
+function checkTerms(
+  terms: readonly WeightedCount[],
+  level: number,
+  what: string,
+): {
+  y: number;
+  v: number;
+  wMax: number;
+} {
+  if (!(level > 0 && level < 1)) {
+    throw new RangeError(
+      `Cannot compute a ${what}: level must be in (0, 1), got ${level}`,
+    );
+  }
+  let y = 0, v = 0, wMax = 0;
+  for (const [i, t] of terms.entries()) {
+    if (!(t.weight >= 0 && Number.isFinite(t.weight))) {
+      throw new RangeError(
+        `Cannot compute a ${what}: term ${i} weight must be finite and >= 0, got ${t.weight}`,
+      );
+    }
+    if (!(t.count >= 0 && Number.isFinite(t.count))) {
+      throw new RangeError(
+        `Cannot compute a ${what}: term ${i} count must be finite and >= 0, got ${t.count}`,
+      );
+    }
+    y += t.weight * t.count;
+    v += t.weight * t.weight * t.count;
+    wMax = Math.max(wMax, t.weight);
+  }
+  return { y, v, wMax };
+}
+
+// The q-quantile of the even mixture of Gamma(a1, scale s1) (a point mass at
+// 0 when a1 is 0) and Gamma(a2, scale s2), by bisection on its distribution
+// function.
+function mixtureQuantile(
+  q: number,
+  a1: number,
+  s1: number,
+  a2: number,
+  s2: number,
+): number {
+  const cdf = (t: number) =>
+    0.5 * (a1 > 0 ? _gammaP(a1, t / s1) : 1) + 0.5 * _gammaP(a2, t / s2);
+  let lo = 0;
+  let hi = Math.max(s2 * a2, a1 > 0 ? s1 * a1 : 0, Number.MIN_VALUE);
+  while (cdf(hi) < q) {
+    lo = hi;
+    hi *= 2;
+  }
+  for (let i = 0; i < 2000; i++) {
+    const mid = (lo + hi) / 2;
+    if (mid === lo || mid === hi) break;
+    if (cdf(mid) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * A gamma interval for Y = Σ weightᵢ · λᵢ from counts xᵢ ~ Poisson(λᵢ),
+ * with an extra event of a given size on the upper bound.
+ *
+ * With y = Σ wᵢxᵢ and v = Σ wᵢ²xᵢ, the lower bound is the α/2 quantile of
+ * the gamma distribution with mean y and variance v (0 when y = 0) and the
+ * upper bound the 1 − α/2 quantile of the one with mean y + e and variance
+ * v + e₂, e and e₂ being the extra event's weight and squared weight. One
+ * event of the largest weight is Fay and Feuer's interval
+ * ({@linkcode fayFeuerInterval}); the mean weight and the mean squared
+ * weight of all terms is the modified interval of Tiwari, Clegg and Zou
+ * (2006, `tiwari-clegg-zou-2006`). With `midp`, both bounds are quantiles
+ * of the even mixture of the two gamma distributions (Fay and Kim 2017,
+ * `fay-kim-2017`). Cost is O(terms) and two quantile searches.
+ *
+ * @param terms Weights and counts.
+ * @param options Level, extra event and mid-p.
+ * @returns The bounds.
+ * @throws {RangeError} When a weight or count is negative or not finite, or the level is outside (0, 1).
+ *
+ * @example The extra event sets the upper bound of a zero count
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gammaInterval } from "./fay_feuer.ts";
+ *
+ * const half = gammaInterval([{ weight: 2, count: 0 }], { extra: { weight: 1, square: 1 } });
+ * assert.ok(Math.abs(half.hi - 3.6888794541139363) < 1e-9);
+ * // mid-p: the upper bound of a zero count is the one-sided 95% bound -ln(0.05)
+ * const midp = gammaInterval([{ weight: 1, count: 0 }], { midp: true });
+ * assert.ok(Math.abs(midp.hi - 2.995732273553991) < 1e-9);
+ * ```
+ */
+export function gammaInterval(
+  terms: readonly WeightedCount[],
+  options: GammaIntervalOptions = {},
+): Bounds {
+  const level = options.level ?? 0.95;
+  const { y, v, wMax } = checkTerms(terms, level, "gamma interval");
+  const e = options.extra ?? { weight: wMax, square: wMax * wMax };
+  const alpha = 1 - level;
+  const ys = y + e.weight;
+  const vs = v + e.square;
+  const upperShape = e.weight > 0 && vs > 0 ? ys ** 2 / vs : 0;
+  const upperScale = ys > 0 ? vs / ys : 0;
+  const lowerShape = y > 0 && v > 0 ? (y * y) / v : 0;
+  const lowerScale = y > 0 && v > 0 ? v / y : 0;
+  if (options.midp === true && upperShape > 0) {
+    return {
+      lo: mixtureQuantile(
+        alpha / 2,
+        lowerShape,
+        lowerScale,
+        upperShape,
+        upperScale,
+      ),
+      hi: mixtureQuantile(
+        1 - alpha / 2,
+        lowerShape,
+        lowerScale,
+        upperShape,
+        upperScale,
+      ),
+    };
+  }
+  return {
+    lo: lowerShape > 0 ? lowerScale * gammaQuantile(alpha / 2, lowerShape) : 0,
+    hi: upperShape > 0
+      ? upperScale * gammaQuantile(1 - alpha / 2, upperShape)
+      : y,
+  };
+}
+
 /**
  * The Fay–Feuer gamma interval for Y = Σ weightᵢ · λᵢ from counts xᵢ ~
  * Poisson(λᵢ).
@@ -125,37 +280,12 @@ export function fayFeuerInterval(
   options: FayFeuerOptions = {},
 ): Bounds {
   const level = options.level ?? 0.95;
-  if (!(level > 0 && level < 1)) {
-    throw new RangeError(
-      `Cannot compute a Fay-Feuer interval: level must be in (0, 1), got ${level}`,
-    );
-  }
-  let y = 0, v = 0, wMax = 0;
-  for (const [i, t] of terms.entries()) {
-    if (!(t.weight >= 0 && Number.isFinite(t.weight))) {
-      throw new RangeError(
-        `Cannot compute a Fay-Feuer interval: term ${i} weight must be finite and >= 0, got ${t.weight}`,
-      );
-    }
-    if (!(t.count >= 0 && Number.isFinite(t.count))) {
-      throw new RangeError(
-        `Cannot compute a Fay-Feuer interval: term ${i} count must be finite and >= 0, got ${t.count}`,
-      );
-    }
-    y += t.weight * t.count;
-    v += t.weight * t.weight * t.count;
-    wMax = Math.max(wMax, t.weight);
-  }
+  const { wMax } = checkTerms(terms, level, "Fay-Feuer interval");
   const wM = options.maxWeight ?? wMax;
-  const alpha = 1 - level;
-  const lo = y > 0 && v > 0
-    ? (v / y) * gammaQuantile(alpha / 2, (y * y) / v)
-    : 0;
-  const hi = wM > 0
-    ? ((v + wM * wM) / (y + wM)) *
-      gammaQuantile(1 - alpha / 2, (y + wM) ** 2 / (v + wM * wM))
-    : y;
-  return { lo, hi };
+  return gammaInterval(terms, {
+    level,
+    extra: { weight: wM, square: wM * wM },
+  });
 }
 
 /** Options for {@linkcode fayFeuerLossInterval}. */
@@ -167,20 +297,134 @@ export interface FayFeuerLossOptions extends LossCellOptions {
 }
 
 /**
- * A Fay–Feuer gamma interval for the expected loss of one model on its
- * suite, conditional on its cell counts.
+ * How the extra event of a gamma loss interval is sized, over every possible
+ * kind of every cell (observed or not) with a cost:
+ *
+ * - `max`: one event of the largest weight (Fay and Feuer);
+ * - `clopper-pearson`: the largest weight times the share of a Poisson
+ *   count's zero-event bound that the exact binomial bound of its cell
+ *   allows, N(1 − (α/2)^(1/N)) / −ln(α/2) with N the cell's units (tasks):
+ *   the extra event of a single kind is then its Clopper–Pearson bound at
+ *   zero instead of the Poisson one (the two agree as N grows);
+ * - `mean`: the mean weight and the mean squared weight (Tiwari, Clegg and
+ *   Zou).
+ */
+export type ExtraEvent = "max" | "clopper-pearson" | "mean";
+
+/** Options for {@linkcode gammaLossInterval}. */
+export interface GammaLossOptions extends FayFeuerLossOptions {
+  /** How the extra event is sized. Default: `"max"` (Fay and Feuer). */
+  extra?: ExtraEvent;
+  /** Mid-p bounds (Fay and Kim). Default: `false`. */
+  midp?: boolean;
+}
+
+/**
+ * A gamma interval for the expected loss of one model on its suite,
+ * conditional on its cell counts.
  *
  * Each kind with a cost in each cell is a Poisson term: its count (in tasks,
  * so trials of a task count once) times the weight cost × n / effectiveN,
  * which is the cost of one decision when every task has one trial and
- * charges a whole task's trials otherwise. w_M is the largest weight of any
- * possible kind of any cell, observed or not. The bounds are then clipped
+ * charges a whole task's trials otherwise. The upper bound carries one extra
+ * event, sized over every possible kind of every cell, observed or not, as
+ * `extra` says ({@linkcode ExtraEvent}); that event is what keeps the upper
+ * bound open when a costly kind shows no event. The bounds are then clipped
  * to the range the expected loss can take (every decision of a cell at its
- * cheapest kind, or at its costliest), which a Poisson model ignores. This
- * is what `--interval auto` picks: on the seeded coverage study of
- * `docs/method.md` it covers at or above its level at every size and
- * profile, where per-cell Jeffreys posteriors under-cover on suites with many
- * small cells. Cost is O(kinds).
+ * cheapest kind, or at its costliest), which a Poisson model ignores and
+ * which cannot lower coverage. `--interval cp-gamma` (what `auto` picks) is
+ * `extra: "clopper-pearson"`, `--interval fay-feuer` is `extra: "max"`; the
+ * coverage study of `docs/method.md` measures both, and the Tiwari–Clegg–Zou
+ * and mid-p candidates it rejected. Cost is O(kinds).
+ *
+ * @param stats Sufficient statistics of one model.
+ * @param profile Cost profile.
+ * @param options Level, matrix, extra event, mid-p and cell options.
+ * @returns The bounds, or `null` when there are no decisions.
+ *
+ * @example A CRITICAL cell of 3 decisions with no miss seen
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getProfile } from "../costs/mod.ts";
+ * import { gammaLossInterval } from "./fay_feuer.ts";
+ *
+ * const stats = [{ modelId: "m", severity: "CRITICAL", trueClass: "X", predClass: "X",
+ *   action: "auto", n: 3, pErrorSum: 0, pMissing: 0, parseFailures: 0 }] as const;
+ * const p = getProfile("reconciliation");
+ * // Poisson: 3.689 misses, clipped to the 3 the cell holds; binomial: 3 x (1 - 0.025^(1/3)) = 2.12
+ * assert.equal(gammaLossInterval(stats, p)!.hi, 150);
+ * const cp = gammaLossInterval(stats, p, { extra: "clopper-pearson" })!;
+ * assert.ok(Math.abs(cp.hi - 50 * 3 * (1 - 0.025 ** (1 / 3))) < 1e-9);
+ * ```
+ */
+export function gammaLossInterval(
+  stats: readonly StatsRow[],
+  profile: CostProfile,
+  options: GammaLossOptions = {},
+): Bounds | null {
+  const cells = lossCells(stats, options);
+  if (cells.length === 0) return null;
+  const level = options.level ?? 0.95;
+  const alpha = 1 - level;
+  const poissonZero = -Math.log(alpha / 2);
+  const terms: WeightedCount[] = [];
+  let maxWeight = 0;
+  let maxCp = 0;
+  let possible = 0;
+  let sum = 0;
+  let sumSquares = 0;
+  let floor = 0;
+  let ceiling = 0;
+  for (const cell of cells) {
+    const cost = kindCosts(cell, profile, options);
+    floor += cell.n * Math.min(...cost);
+    ceiling += cell.n * Math.max(...cost);
+    const units = cell.effectiveN;
+    const scale = units > 0 ? cell.n / units : 1;
+    // the exact binomial bound at zero over N units, as a share of Poisson's
+    const share = units > 0
+      ? Math.min(
+        1,
+        (units * -Math.expm1(Math.log(alpha / 2) / units)) /
+          poissonZero,
+      )
+      : 1;
+    cell.kinds.forEach((k, i) => {
+      const weight = cost[i] * scale;
+      maxWeight = Math.max(maxWeight, weight);
+      if (weight > 0) {
+        maxCp = Math.max(maxCp, weight * share);
+        possible++;
+        sum += weight;
+        sumSquares += weight * weight;
+      }
+      if (weight > 0 && k.effectiveCount > 0) {
+        terms.push({ weight, count: k.effectiveCount });
+      }
+    });
+  }
+  const extra = options.extra ?? "max";
+  const e = extra === "mean"
+    ? possible > 0
+      ? { weight: sum / possible, square: sumSquares / possible }
+      : { weight: 0, square: 0 }
+    : extra === "clopper-pearson"
+    ? { weight: maxCp, square: maxCp * maxCp }
+    : { weight: maxWeight, square: maxWeight * maxWeight };
+  const b = gammaInterval(terms, { level, extra: e, midp: options.midp });
+  return {
+    lo: Math.min(Math.max(b.lo, floor), ceiling),
+    hi: Math.max(Math.min(b.hi, ceiling), floor),
+  };
+}
+
+/**
+ * A Fay–Feuer gamma interval for the expected loss of one model on its
+ * suite, conditional on its cell counts: {@linkcode gammaLossInterval} with
+ * one extra event of the largest weight of any possible kind of any cell,
+ * observed or not (Fay and Feuer's w_M). `--interval fay-feuer`; it was
+ * what `auto` picked before the Clopper–Pearson-sized extra event. Cost is
+ * O(kinds).
  *
  * @param stats Sufficient statistics of one model.
  * @param profile Cost profile.
@@ -205,31 +449,5 @@ export function fayFeuerLossInterval(
   profile: CostProfile,
   options: FayFeuerLossOptions = {},
 ): Bounds | null {
-  const cells = lossCells(stats, options);
-  if (cells.length === 0) return null;
-  const terms: WeightedCount[] = [];
-  let maxWeight = 0;
-  let floor = 0;
-  let ceiling = 0;
-  for (const cell of cells) {
-    const cost = kindCosts(cell, profile, options);
-    floor += cell.n * Math.min(...cost);
-    ceiling += cell.n * Math.max(...cost);
-    const scale = cell.effectiveN > 0 ? cell.n / cell.effectiveN : 1;
-    cell.kinds.forEach((k, i) => {
-      const weight = cost[i] * scale;
-      maxWeight = Math.max(maxWeight, weight);
-      if (weight > 0 && k.effectiveCount > 0) {
-        terms.push({ weight, count: k.effectiveCount });
-      }
-    });
-  }
-  const b = fayFeuerInterval(terms, { level: options.level, maxWeight });
-  // The expected loss of fixed cells lies between every decision at its
-  // cell's cheapest kind and every decision at its costliest: the Poisson
-  // bounds are clipped to that range, which cannot lower coverage.
-  return {
-    lo: Math.min(Math.max(b.lo, floor), ceiling),
-    hi: Math.max(Math.min(b.hi, ceiling), floor),
-  };
+  return gammaLossInterval(stats, profile, { ...options, extra: "max" });
 }

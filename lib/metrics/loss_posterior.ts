@@ -82,11 +82,26 @@ export interface LossCellOptions {
  *
  * The possible outcomes of a gold class come from `outcomeOf` applied to the
  * classes of the run, never from comparing classes here, so a change to how
- * outcomes are classified flows through. Cost is O(rows × classes).
+ * outcomes are classified flows through. Whatever the classes, a cell of an
+ * exception or of a harness verdict always has its miss (answered clean) and
+ * a cell of clean items its false alarm: a run with no wrong answer, or a
+ * harness log whose only class is `verdict:correct`, still has costly kinds.
+ * Cost is O(rows × classes).
  *
  * @param stats Sufficient statistics of one model.
  * @param options Clean class, possible classes and actions.
  * @returns Cells in severity then gold-class order; cells with no decisions are left out.
+ *
+ * @example A harness verdict with no wrong answer still has its miss
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lossCells } from "./loss_posterior.ts";
+ *
+ * const [cell] = lossCells([{ modelId: "m", severity: "HIGH", trueClass: "verdict:correct",
+ *   predClass: "verdict:correct", action: "auto", n: 4, pErrorSum: 0, pMissing: 4, parseFailures: 0 }],
+ *   { classes: ["verdict:correct"] });
+ * assert.deepEqual(cell.kinds.map((k) => [k.outcome, k.count]), [["correct", 4], ["missed", 0]]);
+ * ```
  *
  * @example A HIGH cell with no miss observed still has a `missed` kind
  * ```ts
@@ -141,6 +156,15 @@ export function lossCells(
   for (const g of groups.values()) {
     const possible = new Set<Outcome>();
     for (const c of classes) possible.add(outcomeOf(g.trueClass, c, clean));
+    // Zero observed is not zero risk: whatever classes the run shows, an
+    // exception (or a harness verdict) can be answered clean, and a clean
+    // item can be flagged. outcomeOf names the two, so a reserved verdict
+    // class gets its miss as the matrix prices it.
+    possible.add(
+      g.trueClass === clean
+        ? outcomeOf(clean, `${clean}\u0000flagged`, clean)
+        : outcomeOf(g.trueClass, clean, clean),
+    );
     const counts = new Map<string, [number, number]>();
     for (const r of g.rows) {
       const outcome = outcomeOf(r.trueClass, r.predClass, clean);

@@ -38,3 +38,4 @@ export * from "./rank_probability.ts";
 export * from "./pooled_posterior.ts";
 export * from "./paired_proportion.ts";
 export * from "./weighted_recall_interval.ts";
+export * from "./interval_warnings.ts";

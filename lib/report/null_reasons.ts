@@ -66,6 +66,19 @@ const NOTHING_ESCALATED = (what: string): NullReason => ({
   why: `always auto-execute: nothing is escalated, so there is no ${what}`,
 });
 
+// interval_coverage.width: a ratio to the spread of a realised loss that never varied
+function spreadless(
+  r: Readonly<Record<string, unknown>>,
+): NullReason | undefined {
+  return r.spread === 0
+    ? {
+      label: "n/a",
+      why:
+        "the realised loss took one value in every suite, so there is no spread to divide by",
+    }
+    : undefined;
+}
+
 /**
  * The rules, by column name. Each names the table it was written for; add a
  * rule when an analysis gains a nullable column (the report test fails on a
@@ -142,10 +155,11 @@ export const NULL_REASONS: Readonly<Record<string, NullReasonRule>> = {
         why: "no cost was observed for any attempt of this system",
       }
       : undefined,
-  // the coverage study: a rate, R_w or ECE is not priced under any profile
+  // the coverage study: a rate, R_w or ECE (of either model) is not priced
+  // under any profile
   profile: (r) =>
     typeof r.statistic === "string" &&
-      /^(accuracy|recall |R_w$|ECE$)/.test(r.statistic)
+      /^(accuracy|recall |R_w$|ECE($|, ))/.test(r.statistic)
       ? NOT_PRICED
       : undefined,
   successRate: (r) => r.rateDenominator === 0 ? EMPTY_RATE : undefined,
@@ -193,6 +207,18 @@ export const NULL_REASONS: Readonly<Record<string, NullReasonRule>> = {
           "not sampled in this trial: only the expected excess over the Bayes policy is computed",
       }
       : undefined,
+  // interval_coverage.width
+  errorRate: (r) =>
+    r.design === "E"
+      ? {
+        label: "n/a",
+        why:
+          "design E has no single error rate: each task draws its own error probability",
+      }
+      : undefined,
+  widthOverSpread: (r) => spreadless(r),
+  floorOverSpread: (r) => spreadless(r),
+  floorWholeTasksOverSpread: (r) => spreadless(r),
   // routing.routing
   expectedLossPlusPrice: (r) =>
     typeof r.policy === "string" && !r.policy.startsWith("loss-optimal")

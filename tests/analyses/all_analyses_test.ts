@@ -21,6 +21,9 @@ const results = await Promise.all(
         replicates: 40,
         rowReplicates: 4,
         draws: 200,
+        widthSizes: [100],
+        widthReplicates: 40,
+        widthDraws: 50,
       })
       : a.run()
   ),

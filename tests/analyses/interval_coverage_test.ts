@@ -4,7 +4,9 @@ import {
   coverageCellCounts,
   coverageTrueLoss,
   intervalCoverage,
+  lossWidthStudy,
   simulateCoverageSuite,
+  WIDTH_METHOD_LABELS,
 } from "../../analyses/interval_coverage.ts";
 import { getProfile } from "../../lib/costs/load.ts";
 import { realisedLoss } from "../../lib/metrics/loss.ts";
@@ -15,6 +17,9 @@ const small = {
   replicates: 40,
   rowReplicates: 4,
   draws: 200,
+  widthSizes: [1000],
+  widthReplicates: 60,
+  widthDraws: 50,
 };
 const result = intervalCoverage(small);
 const rows = result.tables.coverage.objects() as {
@@ -96,8 +101,13 @@ Deno.test("intervalCoverage() has a row for every printed interval, size and pro
     ]
   ) assert.ok(stats.has(s), s);
   const lossRows = rows.filter((r) => r.statistic === "loss");
-  // 2 sizes x 4 profiles x (default, the other per-cell method, bootstrap, CLT)
-  assert.equal(lossRows.length, 2 * 4 * 4);
+  // 2 sizes x 4 profiles x (default, the other per-cell method, the former
+  // default fay-feuer, bootstrap, CLT)
+  assert.equal(lossRows.length, 2 * 4 * 5);
+  assert.ok(stats.has("ECE, calibrated model"));
+  // width study: (2 mixes x 3 rates x 1 size of design W, and design E) x 4
+  // profiles x 6 methods
+  assert.equal(result.tables.width.numRows(), (2 * 3 + 1) * 4 * 6);
   assert.equal(result.tables.size.numRows(), 2 * 4 * 3);
 });
 
@@ -122,4 +132,77 @@ Deno.test("coverageTrueLoss() is the mean realised loss of many simulated suites
   const truth = coverageTrueLoss(COVERAGE_MODEL_A, counts, p);
   // the standard error of the mean of 2,000 suites is about 0.1
   assert.ok(Math.abs(sum / reps - truth) < 0.5, `${sum / reps} vs ${truth}`);
+});
+
+Deno.test("intervalCoverage() width study: the default is never wider than fay-feuer, and the candidates it rejected fall below 0.93", () => {
+  const byId = new Map(result.claims.map((c) => [c.id, c]));
+  for (
+    const id of [
+      "interval_coverage.width.default_within_former",
+      "interval_coverage.width.tcz_undercovers",
+    ]
+  ) {
+    assert.ok(byId.get(id)?.holds, `${id}: ${JSON.stringify(byId.get(id))}`);
+  }
+});
+
+Deno.test("intervalCoverage() calibrated model: the former ECE bootstrap never covers the true ECE of 0, the default does", () => {
+  const calibrated = rows.filter((r) =>
+    r.statistic === "ECE, calibrated model"
+  );
+  assert.ok(
+    calibrated.filter((r) => r.role === "baseline").every((r) =>
+      r.coverage === 0
+    ),
+  );
+  assert.ok(
+    calibrated.filter((r) => r.role === "lossbook").every((r) =>
+      r.coverage >= 0.75
+    ),
+  );
+});
+
+Deno.test("lossWidthStudy(): on 300 suites of 100 decisions at a 10% error rate (45/30/20/5) the default covers at least 0.93 within 2.5x the spread under every profile, where fay-feuer is wider than 2.5x under reconciliation", () => {
+  const study = lossWidthStudy({
+    sizes: [100],
+    methods: ["cp-gamma", "fay-feuer"],
+  });
+  const row = (profile: string, method: string) =>
+    study.find((r) =>
+      r.design === "W" && r.errorRate === 0.1 && r.mix === "45/30/20/5" &&
+      r.profile === profile && r.method === WIDTH_METHOD_LABELS[
+          method as keyof typeof WIDTH_METHOD_LABELS
+        ]
+    )!;
+  for (
+    const p of ["flat", "reconciliation", "review_heavy", "principal_risk"]
+  ) {
+    const d = row(p, "cp-gamma");
+    assert.equal(d.replicates, 300);
+    assert.ok(d.expectedErrors >= 10);
+    assert.ok(d.coverage! >= 0.93, `${p}: ${d.coverage}`);
+    assert.ok(d.widthOverSpread! <= 2.5, `${p}: ${d.widthOverSpread}`);
+  }
+  assert.ok(row("reconciliation", "fay-feuer").widthOverSpread! > 2.5);
+  // design E: narrower than fay-feuer everywhere, and it still covers
+  for (
+    const p of ["flat", "reconciliation", "review_heavy", "principal_risk"]
+  ) {
+    const [d, f] = ["cp-gamma", "fay-feuer"].map((m) =>
+      study.find((r) =>
+        r.design === "E" && r.profile === p &&
+        r.method === WIDTH_METHOD_LABELS[m as "cp-gamma" | "fay-feuer"]
+      )!
+    );
+    assert.ok(d.coverage! >= 0.93, `${p}: ${d.coverage}`);
+    assert.ok(d.meanWidth! <= f.meanWidth!, p);
+  }
+});
+
+Deno.test("lossWidthStudy() is byte-identical for the same seed", () => {
+  const options = { sizes: [30], replicates: 20, draws: 20 };
+  assert.equal(
+    JSON.stringify(lossWidthStudy(options)),
+    JSON.stringify(lossWidthStudy(options)),
+  );
 });

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { getProfile } from "../../lib/costs/mod.ts";
 import {
   bootstrapInterval,
-  fayFeuerLossInterval,
   forModel,
+  gammaLossInterval,
   pairedBootstrap,
   realisedLoss,
 } from "../../lib/metrics/mod.ts";
@@ -15,7 +15,9 @@ import { decision, runCli, tempFile } from "../_helpers.ts";
 
 const FILE = "data/examples/model_ab.jsonl";
 
-Deno.test("score --json: default loss intervals are Fay-Feuer, name their method and estimand, and pBest, stated on this run, sums to 1 per profile", async () => {
+// compare of the file's two models
+const PAIR = ["compare", FILE, "--a", "A", "--b", "B"];
+Deno.test("score --json: default loss intervals are the Clopper-Pearson-sized gamma (cp-gamma), name their method and estimand, and pBest, stated on this run, sums to 1 per profile", async () => {
   const { code, stdout } = await runCli([
     "score",
     FILE,
@@ -52,15 +54,16 @@ Deno.test("score --json: default loss intervals are Fay-Feuer, name their method
       ) {
         assert.ok(k in ci, `${m.modelId} ${id}: ${k}`);
       }
-      assert.equal(ci.method, "fay-feuer gamma");
-      assert.equal(ci.interval, "fay-feuer");
-      const b = fayFeuerLossInterval(
+      assert.equal(ci.method, "gamma, extra event sized by clopper-pearson");
+      assert.equal(ci.interval, "cp-gamma");
+      const b = gammaLossInterval(
         forModel(stats, m.modelId),
         getProfile(id),
         {
           classes: [
             ...new Set(stats.flatMap((r) => [r.trueClass, r.predClass])),
           ],
+          extra: "clopper-pearson",
         },
       )!;
       assert.ok(Math.abs(ci.lo - b.lo) < 1e-9 && Math.abs(ci.hi - b.hi) < 1e-9);
@@ -165,29 +168,23 @@ Deno.test("score with one model reports pBest as null, and the human output name
   assert.match(human.stdout, /loss 95% CI \(jeffreys\)/);
 });
 
-Deno.test("score and compare refuse an unknown --interval with exit 2 and one line; compare refuses fay-feuer", async () => {
+Deno.test("score and compare refuse an unknown --interval with exit 2 and one line; compare refuses fay-feuer and cp-gamma", async () => {
   const bad = await runCli(["score", FILE, "--interval", "wald"]);
   assert.equal(bad.code, 2);
   assert.match(
     bad.stderr.trim(),
-    /^lossbook score: --interval must be one of auto, jeffreys, fay-feuer, bootstrap, got "wald"$/,
+    /^lossbook score: --interval must be one of auto, jeffreys, fay-feuer, bootstrap, cp-gamma, got "wald"$/,
   );
-  const ff = await runCli([
-    "compare",
-    FILE,
-    "--a",
-    "A",
-    "--b",
-    "B",
-    "--interval",
-    "fay-feuer",
-  ]);
-  assert.equal(ff.code, 2);
-  assert.equal(ff.stderr.trim().split("\n").length, 1);
+  for (const one of ["fay-feuer", "cp-gamma"]) {
+    const ff = await runCli([...PAIR, "--interval", one]);
+    assert.equal(ff.code, 2);
+    assert.equal(ff.stderr.trim().split("\n").length, 1);
+    assert.match(ff.stderr, new RegExp(`--interval ${one} gives one model's`));
+  }
   const help = await runCli(["score", "--help"]);
   assert.match(
     help.stdout,
-    /--interval auto\|fay-feuer\|jeffreys\|bootstrap: /,
+    /--interval auto\|cp-gamma\|fay-feuer\|jeffreys\|bootstrap: /,
   );
 });
 

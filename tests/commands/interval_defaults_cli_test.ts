@@ -2,12 +2,8 @@
 // names its method, keeps the former keys, and gives the former interval back
 // under --interval bootstrap; and score's wording for harness (verdict) runs.
 import assert from "node:assert/strict";
-import { getProfile } from "../../lib/costs/load.ts";
-import { thresholdPolicy } from "../../lib/ledger/policy.ts";
-import { simulateLedgerMonth } from "../../lib/ledger/simulate_month.ts";
-import { openLedger } from "../../lib/ledger/writer.ts";
-import { SIMULATED_MODELS } from "../../lib/tasks/simulate.ts";
 import { runCli, tempDir } from "../_helpers.ts";
+import { simulatedLedger } from "./_replay_ledger.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const AB = `${root}data/examples/model_ab.jsonl`;
@@ -98,21 +94,7 @@ Deno.test("calibrate's ECE interval names its method and estimand; --interval bo
 });
 
 Deno.test("replay's difference names its method and test; --interval bootstrap gives the former paired bootstrap", async () => {
-  const month = simulateLedgerMonth({
-    start: "2026-03-01",
-    days: 2,
-    casesPerDay: 300,
-    mix: { clean: 0.6, LOW: 0.15, MEDIUM: 0.15, HIGH: 0.1 },
-    served: () => SIMULATED_MODELS.frontier_even,
-    shadows: [],
-    policy: thresholdPolicy("frontier_even", 0.2),
-    profile: getProfile("reconciliation"),
-  }, { seed: 4 });
-  const path = `${await tempDir()}/month.jsonl`;
-  {
-    await using w = await openLedger(path);
-    await w.append(month.records);
-  }
+  const path = await simulatedLedger(2, 300);
   const args = ["replay", path, "--threshold", "0.05", "--resamples", "200"];
   const d = (await json(args)).difference;
   assert.equal(d.interval, "auto");

@@ -79,15 +79,23 @@ Deno.test("lossInterval() default keeps an upper bound above 0 when a costly cel
   const ci = lossInterval(stats, p);
   assert.equal(ci.estimate, 0);
   assert.equal(ci.lo, 0);
-  // one possible miss costs 100,000; the exact Poisson bound for 0 events is 3.689
-  assert.ok(Math.abs(ci.hi! - 3.6888794541139363 * 100_000) < 1e-6);
+  // one possible miss costs 100,000; the exact binomial bound for 0 misses
+  // in 40 decisions is 40 (1 - 0.025^(1/40)) = 3.52 misses
+  assert.ok(
+    Math.abs(ci.hi! - 40 * (1 - 0.025 ** (1 / 40)) * 100_000) < 1e-6,
+  );
+  assert.equal(ci.method, "gamma, extra event sized by clopper-pearson");
+  assert.equal(ci.interval, "cp-gamma");
+  // Fay and Feuer's extra event is the exact Poisson bound for 0 events, 3.689
+  const ff = lossInterval(stats, p, { method: "fay-feuer" });
+  assert.ok(Math.abs(ff.hi! - 3.6888794541139363 * 100_000) < 1e-6);
+  assert.equal(ff.method, "fay-feuer gamma");
   assert.equal(lossInterval(stats, p, { method: "bootstrap" }).hi, 0);
   assert.ok(lossInterval(stats, p, { method: "jeffreys" }).hi! > 0);
   assert.match(
     ci.estimand,
     /conditional on its counts per severity and gold class/,
   );
-  assert.equal(ci.method, "fay-feuer gamma");
 });
 
 Deno.test("fayFeuerLossInterval() never exceeds the largest loss the cells allow", () => {
@@ -104,8 +112,15 @@ Deno.test("fayFeuerLossInterval() never exceeds the largest loss the cells allow
   const ci = lossInterval(
     [{ ...base, predClass: "X", n: 2 }],
     getProfile("principal_risk"),
+    { method: "fay-feuer" },
   );
   assert.equal(ci.hi, 200_000);
+  // the default's extra event is the binomial bound: 2 (1 - 0.025^(1/2)) misses
+  const cp = lossInterval(
+    [{ ...base, predClass: "X", n: 2 }],
+    getProfile("principal_risk"),
+  );
+  assert.ok(Math.abs(cp.hi! - 2 * (1 - Math.sqrt(0.025)) * 100_000) < 1e-6);
 });
 
 Deno.test("gammaQuantile() inverts chi-square tables and fayFeuerInterval() reduces to Garwood for one count", () => {
