@@ -15,11 +15,11 @@ import {
   type SetAside,
 } from "../lib/import/harness.ts";
 import {
-  countPCorrectSources,
   describePCorrectSources,
   parsePCorrectFrom,
   severityResolver,
   severitySpec,
+  tallyPCorrectSource,
 } from "../lib/import/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
@@ -295,7 +295,10 @@ export async function harnessOptions(
 export interface HarnessRun {
   /** Logs read although incomplete (`--allow-incomplete`), in input order; empty when every log is whole. */
   readonly inputs: IncompleteInput[];
+  /** The decisions, in input order; empty when they went to `onDecision`. */
   readonly decisions: Decision[];
+  /** How many decisions there are. */
+  readonly count: number;
   readonly notes: Record<string, number>;
   readonly messages: string[];
   readonly setAside: Array<SetAside & { readonly file: string }>;
@@ -306,6 +309,9 @@ export interface HarnessRun {
  * Import harness logs of one format and concatenate their decisions. Every
  * message (scorer, set-aside items, pCorrect sources) goes to stderr,
  * prefixed with its file; a decision key repeated across files is refused.
+ * With `onDecision`, each decision goes there as it is made (once its key
+ * is checked) instead of into the result's `decisions`; an error may still
+ * follow, refusing the whole run, as it would have without it.
  *
  * @example
  * ```ts
@@ -321,7 +327,10 @@ export async function importHarness(
   paths: readonly string[],
   format: HarnessFormat,
   flags: MappingFlags,
-  options: { quiet?: boolean } = {},
+  options: {
+    quiet?: boolean;
+    onDecision?: (decision: Decision) => void;
+  } = {},
 ): Promise<HarnessRun> {
   // a HELM run is a folder; every other log is one file
   if (format !== "helm") {
@@ -337,8 +346,39 @@ export async function importHarness(
   const setAside: Array<SetAside & { file: string }> = [];
   const firstFile = new Map<string, string>();
   const inputs: IncompleteInput[] = [];
+  const sink = options.onDecision;
+  let count = 0;
+  const pCorrectSources: Record<string, number> = {};
   for (const path of paths) {
-    const r = await importer.import(path, opts);
+    // each decision's key is checked against every earlier one as it comes;
+    // a repeat is thrown once the file is read, where it always was
+    let repeat: InputRangeError | null = null;
+    const sources: Record<string, number> = {};
+    const take = (d: Decision): void => {
+      if (repeat !== null) return;
+      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
+      const first = firstFile.get(key);
+      if (first !== undefined) {
+        repeat = new InputRangeError(
+          `Cannot combine ${path}: its decision for runId ${
+            JSON.stringify(d.runId)
+          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} repeats one in ${first}`,
+        );
+        return;
+      }
+      firstFile.set(key, path);
+      tallyPCorrectSource(sources, d);
+      tallyPCorrectSource(pCorrectSources, d);
+      count++;
+      if (sink === undefined) decisions.push(d);
+      else sink(d);
+    };
+    const r = await importer.import(path, { ...opts, onDecision: take });
+    // an importer passes every decision to onDecision; any returned too
+    // are taken in their turn
+    for (const d of r.decisions) take(d);
     const c = r.completeness;
     const why = incompleteness(c);
     if (why !== null) {
@@ -357,37 +397,21 @@ export async function importHarness(
         `${path}: incomplete, read as it is (--allow-incomplete): ${why}`,
       );
     }
-    for (const d of r.decisions) {
-      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
-      const first = firstFile.get(key);
-      if (first !== undefined) {
-        throw new InputRangeError(
-          `Cannot combine ${path}: its decision for runId ${
-            JSON.stringify(d.runId)
-          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-            JSON.stringify(d.taskId)
-          }, trial ${d.trial} repeats one in ${first}`,
-        );
-      }
-      firstFile.set(key, path);
-      decisions.push(d);
-    }
+    if (repeat !== null) throw repeat;
     for (const [k, v] of Object.entries(r.notes)) {
       notes[k] = (notes[k] ?? 0) + v;
     }
     for (const a of r.setAside ?? []) setAside.push({ ...a, file: path });
     // every import says where its probabilities came from, once
     const said = r.messages.some((m) => m.startsWith("pCorrect source:"));
-    const sources = said
-      ? []
-      : [describePCorrectSources(countPCorrectSources(r.decisions))];
-    for (const m of [...r.messages, ...sources]) {
+    const described = said ? [] : [describePCorrectSources(sources)];
+    for (const m of [...r.messages, ...described]) {
       messages.push(`${path}: ${m}`);
     }
   }
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
   // zero decisions is never a result, whatever was allowed
-  if (decisions.length === 0) {
+  if (count === 0) {
     throw new InputRangeError(
       `no decisions in ${paths.join(", ")}${
         setAside.length > 0
@@ -401,10 +425,11 @@ export async function importHarness(
   return {
     inputs,
     decisions,
+    count,
     notes,
     messages,
     setAside,
-    pCorrectSources: countPCorrectSources(decisions),
+    pCorrectSources,
   };
 }
 

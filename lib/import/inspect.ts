@@ -73,6 +73,7 @@ export const INSPECT_LIMIT_TYPES = [
 /** Options for the inspect parsers: the shared harness options. */
 export type InspectOptions = Pick<
   HarnessImportOptions,
+  | "onDecision"
   | "severityOf"
   | "pcorrectFrom"
   | "scorer"
@@ -96,7 +97,14 @@ type Verdict = "correct" | "incorrect" | "no_answer" | "partial" | "unscored";
 const TRUE_WORDS = new Set(["yes", "true"]);
 const FALSE_WORDS = new Set(["no", "false"]);
 
-function verdictOf(value: unknown, at: string): Verdict {
+// `at`, for a message, is a string or made only when one is needed
+type At = string | (() => string);
+
+function atText(at: At): string {
+  return typeof at === "string" ? at : at();
+}
+
+function verdictOf(value: unknown, at: At): Verdict {
   if (value === "C") return "correct";
   if (value === "I") return "incorrect";
   if (value === "N") return "no_answer";
@@ -108,7 +116,9 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (value === 0) return "incorrect";
     if (value > 0 && value < 1) return "partial";
     throw new InputRangeError(
-      `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+      `${
+        atText(at)
+      } must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
         show(value)
       }`,
     );
@@ -119,7 +129,9 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (FALSE_WORDS.has(w)) return "incorrect";
   }
   throw new InputTypeError(
-    `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+    `${
+      atText(at)
+    } must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
       show(value)
     }${
       isObject(value) || Array.isArray(value)
@@ -209,34 +221,43 @@ function readHeader(value: unknown, where: string): Header {
 // with a sample limit does not reach)
 function completenessOf(
   head: Header,
-  seen: ReadonlyMap<string, string>,
+  ids: ReadonlyMap<
+    string,
+    { readonly epoch: number } | { readonly epoch: number }[]
+  >,
+  read: number,
 ): LogCompleteness {
   const expected = head.totalSamples ??
     (head.sampleIds === null ? null : head.sampleIds.length * head.epochs);
   const missing: string[] = [];
-  if (head.sampleIds !== null) {
+  if (head.sampleIds !== null && expected !== null && read < expected) {
     for (const id of head.sampleIds) {
+      const same = ids.get(String(id));
       for (let e = 1; e <= head.epochs && missing.length < 5; e++) {
-        if (!seen.has(`${String(id)}\u0000${e}`)) missing.push(`${id}/${e}`);
+        const held = same !== undefined &&
+          (Array.isArray(same)
+            ? same.some((x) => x.epoch === e)
+            : same.epoch === e);
+        if (!held) missing.push(`${id}/${e}`);
       }
     }
   }
   return {
     status: head.status,
     samplesExpected: expected,
-    samplesRead: seen.size,
-    missing: expected !== null && seen.size < expected ? missing : [],
+    samplesRead: read,
+    missing,
   };
 }
 
-function count(v: unknown, at: string): number {
+function count(v: unknown, at: At): number {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
   throw new InputRangeError(
-    `${at} must be a whole number >= 0, got ${show(v)}`,
+    `${atText(at)} must be a whole number >= 0, got ${show(v)}`,
   );
 }
 
-function optionalCount(v: unknown, at: string): number {
+function optionalCount(v: unknown, at: At): number {
   return v === undefined || v === null ? 0 : count(v, at);
 }
 
@@ -304,6 +325,8 @@ interface Slim {
   /** The fields read after every sample has arrived. */
   readonly value: Json;
   readonly source: string;
+  /** Its id and epoch; null when they are wrong (thrown in their turn). */
+  readonly key: { readonly id: string | number; readonly epoch: number } | null;
   /** The output's text, kept only when a score may lack an answer. */
   readonly completion: string | undefined;
   readonly severity: Severity | Error | null;
@@ -321,19 +344,34 @@ const SLIM_FIELDS = [
   "target",
 ] as const;
 
+// `where: sample ID epoch N`, the start of a sample's messages
+function sampleAt(where: string, id: string | number, epoch: number): string {
+  return `${where}: sample ${show(id)} epoch ${epoch}`;
+}
+
+// the slim sample; the names of its scorers go into `scorers`, in order
 function slimSample(
   raw: RawSample,
   where: string,
   options: InspectOptions,
+  scorers: Set<string>,
 ): Slim {
   const s = raw.value;
   const value: Json = {};
   for (const k of SLIM_FIELDS) if (Object.hasOwn(s, k)) value[k] = s[k];
   const scores = s.scores;
-  const answered = isObject(scores) && Object.keys(scores).length > 0 &&
-    Object.values(scores).every((sc) =>
-      isObject(sc) && text(sc.answer) !== undefined
-    );
+  let answered = false;
+  if (isObject(scores)) {
+    answered = true;
+    let any = false;
+    for (const name in scores) {
+      scorers.add(name);
+      any = true;
+      const sc = scores[name];
+      if (!isObject(sc) || text(sc.answer) === undefined) answered = false;
+    }
+    answered &&= any;
+  }
   let severity: Severity | Error | null = null;
   let tokenP: number | null | Error = null;
   let key: { id: string | number; epoch: number } | null = null;
@@ -343,7 +381,7 @@ function slimSample(
     // thrown again, in its turn, when the samples are read in order
   }
   if (key !== null) {
-    const at = `${where}: sample ${show(key.id)} epoch ${key.epoch}`;
+    const at = sampleAt(where, key.id, key.epoch);
     try {
       severity = options.severityOf({ taskId: String(key.id), record: s }, at);
     } catch (error) {
@@ -355,12 +393,13 @@ function slimSample(
       tokenP = error as Error;
     }
   }
-  // copies: a string the parser read is a slice of the whole entry's text,
-  // and would keep that text alive
+  // the strict JSON reader's strings are copies, not slices of the entry's
+  // text: what is kept of the sample does not keep the whole sample alive
   return {
-    value: structuredClone(value),
+    value,
     source: raw.source,
-    completion: answered ? undefined : structuredClone(completion(s.output)),
+    key,
+    completion: answered ? undefined : completion(s.output),
     severity,
     tokenProbability: tokenP,
   };
@@ -379,10 +418,14 @@ interface Scored {
   readonly slim: Slim;
   readonly id: string | number;
   readonly epoch: number;
-  readonly at: string;
   readonly score: Json | null;
   readonly verdict: Verdict | null;
   readonly answer: string | undefined;
+  /**
+   * The answers of the scored samples of its id, in log order, when the id
+   * has several samples (for agreement); null when it has this one only.
+   */
+  group: Array<string | undefined> | null;
 }
 
 function sampleKey(s: Json, where: string, source: string) {
@@ -410,22 +453,11 @@ function sampleKey(s: Json, where: string, source: string) {
   return { id, epoch };
 }
 
-function scorerNames(samples: readonly Slim[]): Set<string> {
-  const names = new Set<string>();
-  for (const { value } of samples) {
-    if (isObject(value.scores)) {
-      for (const k of Object.keys(value.scores)) names.add(k);
-    }
-  }
-  return names;
-}
-
 function chooseScorer(
-  samples: readonly Slim[],
+  names: ReadonlySet<string>,
   options: InspectOptions,
   where: string,
 ): string | null {
-  const names = scorerNames(samples);
   if (options.scorer !== undefined) {
     if (!names.has(options.scorer)) {
       throw new InputRangeError(
@@ -449,7 +481,7 @@ function chooseScorer(
 function outcomeOf(
   verdict: Verdict | null,
   sample: Json,
-  at: string,
+  at: At,
 ): FailureClass {
   const limit = sample.limit;
   let limitType: string | null = null;
@@ -457,7 +489,7 @@ function outcomeOf(
     const t = isObject(limit) ? limit.type : undefined;
     if (!(INSPECT_LIMIT_TYPES as readonly unknown[]).includes(t)) {
       throw new InputRangeError(
-        `${at}: limit.type must be one of ${
+        `${atText(at)}: limit.type must be one of ${
           INSPECT_LIMIT_TYPES.join(", ")
         }, got ${show(t)}`,
       );
@@ -481,14 +513,16 @@ function outcomeOf(
   return "harness_failure";
 }
 
-function costOf(usage: Json | null, at: string): CostEvidence {
+function costOf(usage: Json | null, at: At): CostEvidence {
   const c = usage?.total_cost;
   if (c === undefined || c === null) {
     return { completeness: "unavailable", usd: null };
   }
   if (typeof c !== "number" || !Number.isFinite(c) || c < 0) {
     throw new InputRangeError(
-      `${at}: model_usage total_cost must be a finite number >= 0 or null, got ${
+      `${
+        atText(at)
+      }: model_usage total_cost must be a finite number >= 0 or null, got ${
         show(c)
       }`,
     );
@@ -530,33 +564,44 @@ export function inspectDecisions(
   const where = `Cannot import inspect log ${file}`;
   // each sample is read as it arrives (an archive's entries one at a time)
   const slims: Slim[] = [];
-  for (const raw of samples) slims.push(slimSample(raw, where, options));
+  const scorers = new Set<string>();
+  for (const raw of samples) {
+    slims.push(slimSample(raw, where, options, scorers));
+  }
   const head = readHeader(header, where);
-  const scorer = chooseScorer(slims, options, where);
-  const seen = new Map<string, string>();
+  const scorer = chooseScorer(scorers, options, where);
+  // the samples of each id (one, or several epochs), by String(id)
+  const ids = new Map<string, Scored | Scored[]>();
+  let multiple = false;
   const scored: Scored[] = [];
   for (const raw of slims) {
     const s = raw.value;
-    const { id, epoch } = sampleKey(s, where, raw.source);
-    const at = `${where}: sample ${show(id)} epoch ${epoch}`;
-    const key = `${String(id)}\u0000${epoch}`;
-    const first = seen.get(key);
+    const { id, epoch } = raw.key ?? sampleKey(s, where, raw.source);
+    const at = () => sampleAt(where, id, epoch);
+    const k = String(id);
+    const same = ids.get(k);
+    const first = same === undefined
+      ? undefined
+      : Array.isArray(same)
+      ? same.find((x) => x.epoch === epoch)
+      : same.epoch === epoch
+      ? same
+      : undefined;
     if (first !== undefined) {
       throw new InputRangeError(
-        `${at}: appears twice (${first} and ${raw.source})${
+        `${at()}: appears twice (${first.slim.source} and ${raw.source})${
           typeof id === "number"
             ? "; an integer id and a string id with the same text collide"
             : ""
         }`,
       );
     }
-    seen.set(key, raw.source);
     if (
       s.error !== undefined && s.error !== null && !isObject(s.error) &&
       typeof s.error !== "string"
     ) {
       throw new InputTypeError(
-        `${at}: error must be an object (inspect's EvalError), a message or null, got ${
+        `${at()}: error must be an object (inspect's EvalError), a message or null, got ${
           show(s.error)
         }`,
       );
@@ -564,7 +609,7 @@ export function inspectDecisions(
     const scores = s.scores;
     if (scores !== undefined && scores !== null && !isObject(scores)) {
       throw new InputTypeError(
-        `${at}: scores must be an object, got ${show(scores)}`,
+        `${at()}: scores must be an object, got ${show(scores)}`,
       );
     }
     let score: Json | null = null;
@@ -572,24 +617,27 @@ export function inspectDecisions(
       const sc = scores[scorer];
       if (!isObject(sc)) {
         throw new InputTypeError(
-          `${at}: scores.${scorer} must be an object, got ${show(sc)}`,
+          `${at()}: scores.${scorer} must be an object, got ${show(sc)}`,
         );
       }
       score = sc;
     } else if (isObject(scores) && Object.keys(scores).length > 0) {
       throw new InputRangeError(
-        `${at}: scores has no ${scorer} (it has ${
+        `${at()}: scores has no ${scorer} (it has ${
           Object.keys(scores).join(", ")
         })`,
       );
     }
     let verdict: Verdict | null = null;
     if (score !== null) {
-      verdict = verdictOf(score.value, `${at}: scores.${scorer}.value`);
+      verdict = verdictOf(
+        score.value,
+        () => `${at()}: scores.${scorer}.value`,
+      );
       if (verdict === "partial") {
         if (options.partial === undefined) {
           throw new InputRangeError(
-            `${at}: scores.${scorer}.value is partial credit (${
+            `${at()}: scores.${scorer}.value is partial credit (${
               show(score.value)
             }); say how to count it with --partial correct|incorrect`,
           );
@@ -602,35 +650,46 @@ export function inspectDecisions(
       (s.limit === undefined || s.limit === null)
     ) {
       throw new InputRangeError(
-        `${at}: scores is ${
+        `${at()}: scores is ${
           scores === undefined || scores === null ? "missing" : "empty"
         } and the sample has no error or limit; score the log first (inspect score)`,
       );
     }
     const answer = score !== null ? text(score.answer) : undefined;
-    scored.push({
+    const x: Scored = {
       sample: s,
       slim: raw,
       id,
       epoch,
-      at,
       score,
       verdict,
       answer: answer ?? raw.completion,
-    });
+      group: null,
+    };
+    scored.push(x);
+    if (same === undefined) ids.set(k, x);
+    else if (Array.isArray(same)) same.push(x);
+    else {
+      ids.set(k, [same, x]);
+      multiple = true;
+    }
   }
   slims.length = 0;
+  const completeness = completenessOf(head, ids, scored.length);
   // agreement over the scored epochs of each sample id: the share of them
   // whose answer text equals this one's (all must have an answer)
   // (the answers alone, so that each sample can be let go once it is a decision)
-  const byId = new Map<string, Array<string | undefined>>();
-  for (const x of scored) {
-    if (x.verdict === null || x.verdict === "unscored") continue;
-    const k = String(x.id);
-    const answers = byId.get(k);
-    if (answers === undefined) byId.set(k, [x.answer]);
-    else answers.push(x.answer);
+  if (multiple) {
+    for (const same of ids.values()) {
+      if (!Array.isArray(same)) continue;
+      const group = same.filter((x) =>
+        x.verdict !== null && x.verdict !== "unscored"
+      ).map((x) => x.answer);
+      for (const x of same) x.group = group;
+    }
   }
+  ids.clear();
+  const sink = options.onDecision;
   const decisions: Decision[] = [];
   const setAside: SetAside[] = [];
   const notes: Record<string, number> = {
@@ -646,7 +705,8 @@ export function inspectDecisions(
     const s = x.sample;
     const taskId = String(x.id);
     const trial = x.epoch - 1;
-    const outcome = outcomeOf(x.verdict, s, x.at);
+    const at = () => sampleAt(where, x.id, x.epoch);
+    const outcome = outcomeOf(x.verdict, s, at);
     if (x.verdict === null || x.verdict === "unscored") {
       notes.setAside++;
       setAside.push({
@@ -668,9 +728,9 @@ export function inspectDecisions(
           x.score.value < 1))
     ) notes.partialCounted++;
     const severity = rethrown<Severity>(x.slim.severity);
-    const group = byId.get(taskId)!;
+    const group = x.group;
     const candidates: PCorrectCandidate[] = [];
-    if (group.length >= 2) {
+    if (group !== null && group.length >= 2) {
       const answered = group.every((g) => g !== undefined);
       candidates.push({
         source: `agreement@${group.length}` as PCorrectSource,
@@ -690,7 +750,7 @@ export function inspectDecisions(
       const v = isObject(meta) ? meta[key] : undefined;
       if (v !== undefined && v !== null && typeof v !== "number") {
         throw new InputTypeError(
-          `${x.at}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
+          `${at()}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
             show(v)
           }`,
         );
@@ -704,18 +764,18 @@ export function inspectDecisions(
     try {
       picked = pickPCorrect(candidates, from);
     } catch (error) {
-      throw new InputRangeError(`${x.at}: ${(error as Error).message}`);
+      throw new InputRangeError(`${at()}: ${(error as Error).message}`);
     }
     const usageAll = s.model_usage;
     if (usageAll !== undefined && usageAll !== null && !isObject(usageAll)) {
       throw new InputTypeError(
-        `${x.at}: model_usage must be an object, got ${show(usageAll)}`,
+        `${at()}: model_usage must be an object, got ${show(usageAll)}`,
       );
     }
     const usage = isObject(usageAll) && isObject(usageAll[head.model])
       ? usageAll[head.model] as Json
       : null;
-    const u = `${x.at}: model_usage[${JSON.stringify(head.model)}]`;
+    const u = () => `${at()}: model_usage[${JSON.stringify(head.model)}]`;
     const d: Record<string, unknown> = {
       runId: head.runId,
       modelId: head.model,
@@ -737,22 +797,25 @@ export function inspectDecisions(
     };
     if (x.verdict === "no_answer") notes.noAnswer++;
     if (usage !== null) {
-      d.tokensIn = count(usage.input_tokens ?? 0, `${u}.input_tokens`) +
+      d.tokensIn = count(usage.input_tokens ?? 0, () => `${u()}.input_tokens`) +
         optionalCount(
           usage.input_tokens_cache_read,
-          `${u}.input_tokens_cache_read`,
+          () => `${u()}.input_tokens_cache_read`,
         ) +
         optionalCount(
           usage.input_tokens_cache_write,
-          `${u}.input_tokens_cache_write`,
+          () => `${u()}.input_tokens_cache_write`,
         );
-      d.tokensOut = count(usage.output_tokens ?? 0, `${u}.output_tokens`);
+      d.tokensOut = count(
+        usage.output_tokens ?? 0,
+        () => `${u()}.output_tokens`,
+      );
     }
     const t = s.total_time;
     if (t !== undefined && t !== null) {
       if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
         throw new InputRangeError(
-          `${x.at}: total_time must be a finite number of seconds >= 0, got ${
+          `${at()}: total_time must be a finite number of seconds >= 0, got ${
             show(t)
           }`,
         );
@@ -762,7 +825,8 @@ export function inspectDecisions(
     if (x.answer !== undefined) d.answer = x.answer;
     const target = text(s.target);
     if (target !== undefined) d.target = target;
-    decisions.push(d as unknown as Decision);
+    if (sink === undefined) decisions.push(d as unknown as Decision);
+    else sink(d as unknown as Decision);
   }
   const messages: string[] = [];
   if (scorer !== null) messages.push(`scorer: ${scorer}`);
@@ -778,13 +842,7 @@ export function inspectDecisions(
       }`,
     );
   }
-  return {
-    decisions,
-    notes,
-    messages,
-    setAside,
-    completeness: completenessOf(head, seen),
-  };
+  return { decisions, notes, messages, setAside, completeness };
 }
 
 /**

@@ -541,3 +541,30 @@ Deno.test("score gives the same result on the deflate, zstd, chunked and .json f
     assert.equal(d.decisions, 9);
   }
 });
+
+Deno.test("import --out JSONL is written as the decisions are made, into a file beside it that takes its place: a log refused on the way leaves the old --out and nothing else", async () => {
+  const dir = await tempDir();
+  const out = `${dir}/decisions.jsonl`;
+  const importQwen = (...args: string[]) =>
+    runCli(["import", QWEN_EVAL, "--severity", "HIGH", ...args]);
+  const first = await importQwen("--out", out);
+  assert.equal(first.code, 0, first.stderr);
+  await Deno.chmod(out, 0o640);
+  const before = await Deno.readTextFile(out);
+  // a scorer no sample has: refused once every sample is read
+  const refused = await importQwen("--scorer", "nope", "--out", out, "--force");
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /--scorer nope: no sample has that scorer/);
+  assert.equal(await Deno.readTextFile(out), before);
+  const names = async () =>
+    (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+  assert.deepEqual(await names(), ["decisions.jsonl"]);
+  // written again, the file keeps its mode, and a link to it is followed
+  await Deno.symlink(out, `${dir}/link.jsonl`);
+  const again = await importQwen("--out", `${dir}/link.jsonl`, "--force");
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await Deno.readTextFile(out), before);
+  assert.equal((await Deno.stat(out)).mode! & 0o777, 0o640);
+  assert.ok((await Deno.lstat(`${dir}/link.jsonl`)).isSymlink);
+  assert.deepEqual(await names(), ["decisions.jsonl", "link.jsonl"]);
+});
