@@ -316,93 +316,40 @@ interface RawSample {
   readonly source: string;
 }
 
-// What is read of a whole sample is read once, as it arrives, so that the
-// sample (its messages, input and output text) need not be held until every
-// sample has been read. A check that needs the scorer, which is chosen from
-// every sample's scores, runs later; a check on the whole sample that would
-// have failed later keeps its error for the moment it would have been thrown.
-interface Slim {
-  /** The fields read after every sample has arrived. */
-  readonly value: Json;
+// Each sample is read once, as it arrives, into a record of what its
+// decision needs, so that the sample (its messages, input and output text)
+// is not held. Its checks run then too, with the scorer it would have: the
+// one --scorer names, else the one scorer of the samples so far (a sample
+// with scores names it; a sample without any reads the same under every
+// scorer). Where the log turns out to have none, or several, the scorer
+// check that refuses it comes first, as always. The first sample that fails
+// a check keeps its error until every sample is read, the header checked
+// and the scorer chosen, as when every sample was read before any check.
+interface Scored {
+  readonly id: string | number;
+  readonly epoch: number;
+  /** Where it came from, for messages. */
   readonly source: string;
-  /** Its id and epoch; null when they are wrong (thrown in their turn). */
-  readonly key: { readonly id: string | number; readonly epoch: number } | null;
-  /** The output's text, kept only when a score may lack an answer. */
-  readonly completion: string | undefined;
+  readonly error: unknown;
+  readonly limit: unknown;
+  readonly usage: unknown;
+  readonly totalTime: unknown;
+  readonly target: unknown;
+  readonly score: Json | null;
+  readonly verdict: Verdict | null;
+  readonly answer: string | undefined;
   readonly severity: Severity | Error | null;
   readonly tokenProbability: number | null | Error;
+  /**
+   * The answers of the scored samples of its id, in log order, when the id
+   * has several samples (for agreement); null when it has this one only.
+   */
+  group: Array<string | undefined> | null;
 }
-
-const SLIM_FIELDS = [
-  "id",
-  "epoch",
-  "error",
-  "scores",
-  "limit",
-  "model_usage",
-  "total_time",
-  "target",
-] as const;
 
 // `where: sample ID epoch N`, the start of a sample's messages
 function sampleAt(where: string, id: string | number, epoch: number): string {
   return `${where}: sample ${show(id)} epoch ${epoch}`;
-}
-
-// the slim sample; the names of its scorers go into `scorers`, in order
-function slimSample(
-  raw: RawSample,
-  where: string,
-  options: InspectOptions,
-  scorers: Set<string>,
-): Slim {
-  const s = raw.value;
-  const value: Json = {};
-  for (const k of SLIM_FIELDS) if (Object.hasOwn(s, k)) value[k] = s[k];
-  const scores = s.scores;
-  let answered = false;
-  if (isObject(scores)) {
-    answered = true;
-    let any = false;
-    for (const name in scores) {
-      scorers.add(name);
-      any = true;
-      const sc = scores[name];
-      if (!isObject(sc) || text(sc.answer) === undefined) answered = false;
-    }
-    answered &&= any;
-  }
-  let severity: Severity | Error | null = null;
-  let tokenP: number | null | Error = null;
-  let key: { id: string | number; epoch: number } | null = null;
-  try {
-    key = sampleKey(s, where, raw.source);
-  } catch {
-    // thrown again, in its turn, when the samples are read in order
-  }
-  if (key !== null) {
-    const at = sampleAt(where, key.id, key.epoch);
-    try {
-      severity = options.severityOf({ taskId: String(key.id), record: s }, at);
-    } catch (error) {
-      severity = error as Error;
-    }
-    try {
-      tokenP = tokenProbability(s.output, at);
-    } catch (error) {
-      tokenP = error as Error;
-    }
-  }
-  // the strict JSON reader's strings are copies, not slices of the entry's
-  // text: what is kept of the sample does not keep the whole sample alive
-  return {
-    value,
-    source: raw.source,
-    key,
-    completion: answered ? undefined : completion(s.output),
-    severity,
-    tokenProbability: tokenP,
-  };
 }
 
 function rethrown<T>(v: T | Error | null): T {
@@ -412,21 +359,6 @@ function rethrown<T>(v: T | Error | null): T {
 
 // what stands in a list for a sample already turned into a decision
 const RELEASED = null as unknown as Scored;
-
-interface Scored {
-  readonly sample: Json;
-  readonly slim: Slim;
-  readonly id: string | number;
-  readonly epoch: number;
-  readonly score: Json | null;
-  readonly verdict: Verdict | null;
-  readonly answer: string | undefined;
-  /**
-   * The answers of the scored samples of its id, in log order, when the id
-   * has several samples (for agreement); null when it has this one only.
-   */
-  group: Array<string | undefined> | null;
-}
 
 function sampleKey(s: Json, where: string, source: string) {
   const id = s.id;
@@ -451,6 +383,135 @@ function sampleKey(s: Json, where: string, source: string) {
     );
   }
   return { id, epoch };
+}
+
+// The samples of each id (one, or several epochs), by String(id).
+type Ids = Map<string, Scored | Scored[]>;
+
+// One sample's record, its checks run with `scorer`; its id and epoch are
+// entered in `ids`.
+function scoreSample(
+  raw: RawSample,
+  where: string,
+  scorer: string | null,
+  options: InspectOptions,
+  ids: Ids,
+): Scored {
+  const s = raw.value;
+  const { id, epoch } = sampleKey(s, where, raw.source);
+  const at = () => sampleAt(where, id, epoch);
+  const k = String(id);
+  const same = ids.get(k);
+  const first = same === undefined
+    ? undefined
+    : Array.isArray(same)
+    ? same.find((x) => x.epoch === epoch)
+    : same.epoch === epoch
+    ? same
+    : undefined;
+  if (first !== undefined) {
+    throw new InputRangeError(
+      `${at()}: appears twice (${first.source} and ${raw.source})${
+        typeof id === "number"
+          ? "; an integer id and a string id with the same text collide"
+          : ""
+      }`,
+    );
+  }
+  if (
+    s.error !== undefined && s.error !== null && !isObject(s.error) &&
+    typeof s.error !== "string"
+  ) {
+    throw new InputTypeError(
+      `${at()}: error must be an object (inspect's EvalError), a message or null, got ${
+        show(s.error)
+      }`,
+    );
+  }
+  const scores = s.scores;
+  if (scores !== undefined && scores !== null && !isObject(scores)) {
+    throw new InputTypeError(
+      `${at()}: scores must be an object, got ${show(scores)}`,
+    );
+  }
+  let score: Json | null = null;
+  if (isObject(scores) && scorer !== null && scorer in scores) {
+    const sc = scores[scorer];
+    if (!isObject(sc)) {
+      throw new InputTypeError(
+        `${at()}: scores.${scorer} must be an object, got ${show(sc)}`,
+      );
+    }
+    score = sc;
+  } else if (isObject(scores) && Object.keys(scores).length > 0) {
+    throw new InputRangeError(
+      `${at()}: scores has no ${scorer} (it has ${
+        Object.keys(scores).join(", ")
+      })`,
+    );
+  }
+  let verdict: Verdict | null = null;
+  if (score !== null) {
+    verdict = verdictOf(score.value, () => `${at()}: scores.${scorer}.value`);
+    if (verdict === "partial") {
+      if (options.partial === undefined) {
+        throw new InputRangeError(
+          `${at()}: scores.${scorer}.value is partial credit (${
+            show(score.value)
+          }); say how to count it with --partial correct|incorrect`,
+        );
+      }
+      verdict = options.partial;
+    }
+  }
+  if (
+    verdict === null && (s.error === undefined || s.error === null) &&
+    (s.limit === undefined || s.limit === null)
+  ) {
+    throw new InputRangeError(
+      `${at()}: scores is ${
+        scores === undefined || scores === null ? "missing" : "empty"
+      } and the sample has no error or limit; score the log first (inspect score)`,
+    );
+  }
+  // the output's text stands for the answer of a score without one
+  const answer = (score !== null ? text(score.answer) : undefined) ??
+    completion(s.output);
+  const atText = at();
+  let severity: Severity | Error | null;
+  try {
+    severity = options.severityOf({ taskId: k, record: s }, atText);
+  } catch (error) {
+    severity = error as Error;
+  }
+  let tokenP: number | null | Error;
+  try {
+    tokenP = tokenProbability(s.output, atText);
+  } catch (error) {
+    tokenP = error as Error;
+  }
+  // the strict JSON reader's strings are copies, not slices of the entry's
+  // text: what is kept of the sample does not keep the whole sample alive
+  const x: Scored = {
+    id,
+    epoch,
+    source: raw.source,
+    error: s.error,
+    limit: s.limit,
+    usage: s.model_usage,
+    totalTime: s.total_time,
+    target: s.target,
+    score,
+    verdict,
+    answer,
+    severity,
+    tokenProbability: tokenP,
+    group: null,
+  };
+  if (same === undefined) ids.set(k, x);
+  else if (Array.isArray(same)) same.push(x);
+  else ids.set(k, [same, x]);
+  return x;
 }
 
 function chooseScorer(
@@ -480,7 +541,7 @@ function chooseScorer(
 
 function outcomeOf(
   verdict: Verdict | null,
-  sample: Json,
+  sample: { readonly error: unknown; readonly limit: unknown },
   at: At,
 ): FailureClass {
   const limit = sample.limit;
@@ -563,118 +624,34 @@ export function inspectDecisions(
 ): HarnessImportResult {
   const where = `Cannot import inspect log ${file}`;
   // each sample is read as it arrives (an archive's entries one at a time)
-  const slims: Slim[] = [];
   const scorers = new Set<string>();
+  let named: string | null = null;
+  const ids: Ids = new Map();
+  const scored: Scored[] = [];
+  let failed = false;
+  let failure: unknown;
   for (const raw of samples) {
-    slims.push(slimSample(raw, where, options, scorers));
+    const scores = raw.value.scores;
+    if (isObject(scores)) {
+      for (const name in scores) {
+        scorers.add(name);
+        named ??= name;
+      }
+    }
+    if (failed) continue;
+    try {
+      scored.push(
+        scoreSample(raw, where, options.scorer ?? named, options, ids),
+      );
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
   }
   const head = readHeader(header, where);
   const scorer = chooseScorer(scorers, options, where);
-  // the samples of each id (one, or several epochs), by String(id)
-  const ids = new Map<string, Scored | Scored[]>();
-  let multiple = false;
-  const scored: Scored[] = [];
-  for (const raw of slims) {
-    const s = raw.value;
-    const { id, epoch } = raw.key ?? sampleKey(s, where, raw.source);
-    const at = () => sampleAt(where, id, epoch);
-    const k = String(id);
-    const same = ids.get(k);
-    const first = same === undefined
-      ? undefined
-      : Array.isArray(same)
-      ? same.find((x) => x.epoch === epoch)
-      : same.epoch === epoch
-      ? same
-      : undefined;
-    if (first !== undefined) {
-      throw new InputRangeError(
-        `${at()}: appears twice (${first.slim.source} and ${raw.source})${
-          typeof id === "number"
-            ? "; an integer id and a string id with the same text collide"
-            : ""
-        }`,
-      );
-    }
-    if (
-      s.error !== undefined && s.error !== null && !isObject(s.error) &&
-      typeof s.error !== "string"
-    ) {
-      throw new InputTypeError(
-        `${at()}: error must be an object (inspect's EvalError), a message or null, got ${
-          show(s.error)
-        }`,
-      );
-    }
-    const scores = s.scores;
-    if (scores !== undefined && scores !== null && !isObject(scores)) {
-      throw new InputTypeError(
-        `${at()}: scores must be an object, got ${show(scores)}`,
-      );
-    }
-    let score: Json | null = null;
-    if (isObject(scores) && scorer !== null && scorer in scores) {
-      const sc = scores[scorer];
-      if (!isObject(sc)) {
-        throw new InputTypeError(
-          `${at()}: scores.${scorer} must be an object, got ${show(sc)}`,
-        );
-      }
-      score = sc;
-    } else if (isObject(scores) && Object.keys(scores).length > 0) {
-      throw new InputRangeError(
-        `${at()}: scores has no ${scorer} (it has ${
-          Object.keys(scores).join(", ")
-        })`,
-      );
-    }
-    let verdict: Verdict | null = null;
-    if (score !== null) {
-      verdict = verdictOf(
-        score.value,
-        () => `${at()}: scores.${scorer}.value`,
-      );
-      if (verdict === "partial") {
-        if (options.partial === undefined) {
-          throw new InputRangeError(
-            `${at()}: scores.${scorer}.value is partial credit (${
-              show(score.value)
-            }); say how to count it with --partial correct|incorrect`,
-          );
-        }
-        verdict = options.partial;
-      }
-    }
-    if (
-      verdict === null && (s.error === undefined || s.error === null) &&
-      (s.limit === undefined || s.limit === null)
-    ) {
-      throw new InputRangeError(
-        `${at()}: scores is ${
-          scores === undefined || scores === null ? "missing" : "empty"
-        } and the sample has no error or limit; score the log first (inspect score)`,
-      );
-    }
-    const answer = score !== null ? text(score.answer) : undefined;
-    const x: Scored = {
-      sample: s,
-      slim: raw,
-      id,
-      epoch,
-      score,
-      verdict,
-      answer: answer ?? raw.completion,
-      group: null,
-    };
-    scored.push(x);
-    if (same === undefined) ids.set(k, x);
-    else if (Array.isArray(same)) same.push(x);
-    else {
-      ids.set(k, [same, x]);
-      multiple = true;
-    }
-  }
-  slims.length = 0;
+  if (failed) throw failure;
+  const multiple = scored.length > ids.size;
   const completeness = completenessOf(head, ids, scored.length);
   // agreement over the scored epochs of each sample id: the share of them
   // whose answer text equals this one's (all must have an answer)
@@ -702,11 +679,10 @@ export function inspectDecisions(
   for (let i = 0; i < scored.length; i++) {
     const x = scored[i];
     scored[i] = RELEASED;
-    const s = x.sample;
     const taskId = String(x.id);
     const trial = x.epoch - 1;
     const at = () => sampleAt(where, x.id, x.epoch);
-    const outcome = outcomeOf(x.verdict, s, at);
+    const outcome = outcomeOf(x.verdict, x, at);
     if (x.verdict === null || x.verdict === "unscored") {
       notes.setAside++;
       setAside.push({
@@ -715,19 +691,19 @@ export function inspectDecisions(
         outcome,
         reason: x.verdict === "unscored"
           ? `scores.${scorer}.value is NaN (inspect's unscored value)`
-          : s.error !== undefined && s.error !== null
+          : x.error !== undefined && x.error !== null
           ? "error and no score"
-          : `limit ${(s.limit as Json).type} and no score`,
+          : `limit ${(x.limit as Json).type} and no score`,
       });
       continue;
     }
-    if (s.error !== undefined && s.error !== null) notes.scoredWithError++;
+    if (x.error !== undefined && x.error !== null) notes.scoredWithError++;
     if (
       x.score !== null && (x.score.value === "P" ||
         (typeof x.score.value === "number" && x.score.value > 0 &&
           x.score.value < 1))
     ) notes.partialCounted++;
-    const severity = rethrown<Severity>(x.slim.severity);
+    const severity = rethrown<Severity>(x.severity);
     const group = x.group;
     const candidates: PCorrectCandidate[] = [];
     if (group !== null && group.length >= 2) {
@@ -741,7 +717,7 @@ export function inspectDecisions(
     }
     candidates.push({
       source: "logprob-token",
-      value: rethrown<number | null>(x.slim.tokenProbability),
+      value: rethrown<number | null>(x.tokenProbability),
     });
     const from = options.pcorrectFrom;
     if (from !== undefined && from.startsWith("score-metadata:")) {
@@ -766,7 +742,7 @@ export function inspectDecisions(
     } catch (error) {
       throw new InputRangeError(`${at()}: ${(error as Error).message}`);
     }
-    const usageAll = s.model_usage;
+    const usageAll = x.usage;
     if (usageAll !== undefined && usageAll !== null && !isObject(usageAll)) {
       throw new InputTypeError(
         `${at()}: model_usage must be an object, got ${show(usageAll)}`,
@@ -811,7 +787,7 @@ export function inspectDecisions(
         () => `${u()}.output_tokens`,
       );
     }
-    const t = s.total_time;
+    const t = x.totalTime;
     if (t !== undefined && t !== null) {
       if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
         throw new InputRangeError(
@@ -823,7 +799,7 @@ export function inspectDecisions(
       d.latencyMs = t * 1000;
     }
     if (x.answer !== undefined) d.answer = x.answer;
-    const target = text(s.target);
+    const target = text(x.target);
     if (target !== undefined) d.target = target;
     if (sink === undefined) decisions.push(d as unknown as Decision);
     else sink(d as unknown as Decision);
