@@ -23,7 +23,7 @@ import {
 } from "../lib/import/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
-import { decisionTupleKey } from "../lib/_tuple_key.ts";
+import { tupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
 import {
   DEFAULT_MAX_ENTRY_BYTES,
@@ -344,7 +344,7 @@ export async function importHarness(
   const notes: Record<string, number> = {};
   const messages: string[] = [];
   const setAside: Array<SetAside & { file: string }> = [];
-  const firstFile = new Map<string, string>();
+  const firstFile = new KeyFiles();
   const inputs: IncompleteInput[] = [];
   const sink = options.onDecision;
   let count = 0;
@@ -356,8 +356,7 @@ export async function importHarness(
     const sources: Record<string, number> = {};
     const take = (d: Decision): void => {
       if (repeat !== null) return;
-      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
-      const first = firstFile.get(key);
+      const first = firstFile.enter(d, path);
       if (first !== undefined) {
         repeat = new InputRangeError(
           `Cannot combine ${path}: its decision for runId ${
@@ -368,7 +367,6 @@ export async function importHarness(
         );
         return;
       }
-      firstFile.set(key, path);
       tallyPCorrectSource(sources, d);
       tallyPCorrectSource(pCorrectSources, d);
       count++;
@@ -431,6 +429,34 @@ export async function importHarness(
     setAside,
     pCorrectSources,
   };
+}
+
+// The decision keys seen, each with the file that had it first: by run and
+// model (one pair a log, as a rule), then by trial, then by task id, so that
+// no key string is made for each decision.
+class KeyFiles {
+  readonly #pairs = new Map<string, Map<number, Map<string, string>>>();
+  #run: string | null = null;
+  #model: string | null = null;
+  #trials: Map<number, Map<string, string>> | null = null;
+
+  /** The file that had the decision's key first; else undefined, and the key is the file's now. */
+  enter(d: Decision, file: string): string | undefined {
+    let trials = this.#trials;
+    if (trials === null || d.runId !== this.#run || d.modelId !== this.#model) {
+      const pair = tupleKey([d.runId, d.modelId]);
+      trials = this.#pairs.get(pair) ?? new Map();
+      this.#pairs.set(pair, trials);
+      this.#trials = trials;
+      this.#run = d.runId;
+      this.#model = d.modelId;
+    }
+    let tasks = trials.get(d.trial);
+    if (tasks === undefined) trials.set(d.trial, tasks = new Map());
+    const first = tasks.get(d.taskId);
+    if (first === undefined) tasks.set(d.taskId, file);
+    return first;
+  }
 }
 
 /**

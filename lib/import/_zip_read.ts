@@ -301,8 +301,11 @@ export function zipEntryBytes(
     // an entry that is not exactly that is read again below, for its message
     let out: Uint8Array | null = null;
     try {
+      // one output chunk a byte longer than the entry: no chunk to join,
+      // and no buffer much larger than the entry left to the collector
       out = zlib.inflateRawSync(raw, {
         maxOutputLength: Math.max(1, entry.size),
+        chunkSize: Math.max(64, entry.size + 1),
       });
     } catch {
       // damaged, or past the stated size: the stream says which

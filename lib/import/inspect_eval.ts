@@ -128,16 +128,20 @@ export function loadInspectEvalLog(
     }
     // Entries are read through a window of the file, read again from an
     // entry that starts outside it: an archive's entries lie in the order
-    // of its directory, so one read serves many entries, and only the
-    // window is held besides the entry being inflated.
-    let window = new Uint8Array(0);
+    // of its directory, so one read serves many entries. The window's
+    // buffer is reused: an entry's bytes are read (inflated, decoded and
+    // parsed) before the next entry's are.
+    let buffer = new Uint8Array(0);
+    let window = buffer;
     let windowAt = 0;
     const span = (at: number, length: number): Uint8Array => {
       if (at < windowAt || at + length > windowAt + window.length) {
-        window = new Uint8Array(Math.max(WINDOW, length));
-        window = window.subarray(
+        if (buffer.length < length) {
+          buffer = new Uint8Array(Math.max(WINDOW, length));
+        }
+        window = buffer.subarray(
           0,
-          Math.max(0, Math.min(window.length, size - at)),
+          Math.max(0, Math.min(buffer.length, size - at)),
         );
         readAt(window, at);
         windowAt = at;

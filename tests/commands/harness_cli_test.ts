@@ -568,3 +568,29 @@ Deno.test("import --out JSONL is written as the decisions are made, into a file 
   assert.ok((await Deno.lstat(`${dir}/link.jsonl`)).isSymlink);
   assert.deepEqual(await names(), ["decisions.jsonl", "link.jsonl"]);
 });
+
+Deno.test("two harness logs holding one decision key are refused, naming the key and the file that had it first", async () => {
+  const dir = await tempDir();
+  for (const name of ["a.eval", "b.eval"]) {
+    await Deno.copyFile(QWEN_EVAL, `${dir}/${name}`);
+  }
+  for (const command of ["score", "import"]) {
+    const r = await runCli([
+      command,
+      `${dir}/a.eval`,
+      `${dir}/b.eval`,
+      "--severity",
+      "HIGH",
+      ...(command === "import" ? ["--out", `${dir}/d.jsonl`] : []),
+    ]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /Cannot combine .*b\.eval: its decision for runId ".*", modelId ".*", taskId ".*", trial \d+ repeats one in .*a\.eval\n$/,
+    );
+  }
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
+    ["a.eval", "b.eval"],
+  );
+});
