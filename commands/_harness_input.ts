@@ -23,7 +23,7 @@ import {
 } from "../lib/import/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
-import { tupleKey } from "../lib/_tuple_key.ts";
+import { stringMapKey, tupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
 import {
   DEFAULT_MAX_ENTRY_BYTES,
@@ -431,14 +431,17 @@ export async function importHarness(
   };
 }
 
+// A task id as a Map key (its stringMapKey).
+type TaskKey = string | number;
+
 // The decision keys seen, each with the file that had it first: by run and
 // model (one pair a log, as a rule), then by trial, then by task id, so that
 // no key string is made for each decision.
 class KeyFiles {
-  readonly #pairs = new Map<string, Map<number, Map<string, string>>>();
+  readonly #pairs = new Map<string, Map<number, Map<TaskKey, string>>>();
   #run: string | null = null;
   #model: string | null = null;
-  #trials: Map<number, Map<string, string>> | null = null;
+  #trials: Map<number, Map<TaskKey, string>> | null = null;
 
   /** The file that had the decision's key first; else undefined, and the key is the file's now. */
   enter(d: Decision, file: string): string | undefined {
@@ -453,8 +456,9 @@ class KeyFiles {
     }
     let tasks = trials.get(d.trial);
     if (tasks === undefined) trials.set(d.trial, tasks = new Map());
-    const first = tasks.get(d.taskId);
-    if (first === undefined) tasks.set(d.taskId, file);
+    const task = stringMapKey(d.taskId);
+    const first = tasks.get(task);
+    if (first === undefined) tasks.set(task, file);
     return first;
   }
 }

@@ -56,6 +56,7 @@ import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { importLater } from "../_late_import.ts";
 import { isObject } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import { stringMapKey } from "../_tuple_key.ts";
 
 /** The inspect_ai log limit types (`EvalSampleLimitType`). */
 export const INSPECT_LIMIT_TYPES = [
@@ -222,7 +223,7 @@ function readHeader(value: unknown, where: string): Header {
 function completenessOf(
   head: Header,
   ids: ReadonlyMap<
-    string,
+    string | number,
     { readonly epoch: number } | { readonly epoch: number }[]
   >,
   read: number,
@@ -232,7 +233,7 @@ function completenessOf(
   const missing: string[] = [];
   if (head.sampleIds !== null && expected !== null && read < expected) {
     for (const id of head.sampleIds) {
-      const same = ids.get(String(id));
+      const same = ids.get(stringMapKey(String(id)));
       for (let e = 1; e <= head.epochs && missing.length < 5; e++) {
         const held = same !== undefined &&
           (Array.isArray(same)
@@ -385,8 +386,9 @@ function sampleKey(s: Json, where: string, source: string) {
   return { id, epoch };
 }
 
-// The samples of each id (one, or several epochs), by String(id).
-type Ids = Map<string, Scored | Scored[]>;
+// The samples of each id (one, or several epochs), by String(id) (as its
+// stringMapKey).
+type Ids = Map<string | number, Scored | Scored[]>;
 
 // One sample's record, its checks run with `scorer`; its id and epoch are
 // entered in `ids`.
@@ -401,7 +403,8 @@ function scoreSample(
   const { id, epoch } = sampleKey(s, where, raw.source);
   const at = () => sampleAt(where, id, epoch);
   const k = String(id);
-  const same = ids.get(k);
+  const key = stringMapKey(k);
+  const same = ids.get(key);
   const first = same === undefined
     ? undefined
     : Array.isArray(same)
@@ -508,9 +511,9 @@ function scoreSample(
     tokenProbability: tokenP,
     group: null,
   };
-  if (same === undefined) ids.set(k, x);
+  if (same === undefined) ids.set(key, x);
   else if (Array.isArray(same)) same.push(x);
-  else ids.set(k, [same, x]);
+  else ids.set(key, [same, x]);
   return x;
 }
 
