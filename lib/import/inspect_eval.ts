@@ -110,22 +110,7 @@ export function loadInspectEvalLog(
         n += got;
       }
     };
-    // The zip reader takes the archive as one array. A zeroed array of the
-    // file's size holds only the pages written into it, so the end of the
-    // file is read into it, doubling, until the reader finds the whole
-    // central directory there (a directory not yet read is zeros, which the
-    // reader refuses).
-    const whole = new Uint8Array(size);
-    let entries: Map<string, ZipEntry> | null = null;
-    for (let tail = Math.min(size, 1 << 20);; tail = Math.min(size, tail * 2)) {
-      readAt(whole.subarray(size - tail), size - tail);
-      try {
-        entries = readZipEntries(whole, path);
-        break;
-      } catch (error) {
-        if (tail === size) throw error;
-      }
-    }
+    const entries = directoryOf(readAt, size, path);
     // Entries are read through a window of the file, read again from an
     // entry that starts outside it: an archive's entries lie in the order
     // of its directory, so one read serves many entries. The window's
@@ -169,9 +154,31 @@ export function loadInspectEvalLog(
       }
       return zipEntryBytes(part, { ...entry, offset: 0 }, path, options);
     };
-    return evalLogDecisions(entries!, bytesOf, path, options);
+    return evalLogDecisions(entries, bytesOf, path, options);
   } finally {
     f.close();
+  }
+}
+
+// The entries of an archive, from its central directory. The zip reader
+// takes the archive as one array. A zeroed array of the file's size holds
+// only the pages written into it, so the end of the file is read into it,
+// doubling, until the reader finds the whole central directory there (a
+// directory not yet read is zeros, which the reader refuses). The array is
+// let go once the entries are read.
+function directoryOf(
+  readAt: (into: Uint8Array, at: number) => void,
+  size: number,
+  path: string,
+): Map<string, ZipEntry> {
+  const whole = new Uint8Array(size);
+  for (let tail = Math.min(size, 1 << 20);; tail = Math.min(size, tail * 2)) {
+    readAt(whole.subarray(size - tail), size - tail);
+    try {
+      return readZipEntries(whole, path);
+    } catch (error) {
+      if (tail === size) throw error;
+    }
   }
 }
 
