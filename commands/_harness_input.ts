@@ -15,15 +15,15 @@ import {
   type SetAside,
 } from "../lib/import/harness.ts";
 import {
-  countPCorrectSources,
   describePCorrectSources,
   parsePCorrectFrom,
   severityResolver,
   severitySpec,
+  tallyPCorrectSource,
 } from "../lib/import/mapping.ts";
 import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
-import { decisionTupleKey } from "../lib/_tuple_key.ts";
+import { stringMapKey, tupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
 import {
   DEFAULT_MAX_ENTRY_BYTES,
@@ -295,7 +295,10 @@ export async function harnessOptions(
 export interface HarnessRun {
   /** Logs read although incomplete (`--allow-incomplete`), in input order; empty when every log is whole. */
   readonly inputs: IncompleteInput[];
+  /** The decisions, in input order; empty when they went to `onDecision`. */
   readonly decisions: Decision[];
+  /** How many decisions there are. */
+  readonly count: number;
   readonly notes: Record<string, number>;
   readonly messages: string[];
   readonly setAside: Array<SetAside & { readonly file: string }>;
@@ -306,6 +309,9 @@ export interface HarnessRun {
  * Import harness logs of one format and concatenate their decisions. Every
  * message (scorer, set-aside items, pCorrect sources) goes to stderr,
  * prefixed with its file; a decision key repeated across files is refused.
+ * With `onDecision`, each decision goes there as it is made (once its key
+ * is checked) instead of into the result's `decisions`; an error may still
+ * follow, refusing the whole run, as it would have without it.
  *
  * @example
  * ```ts
@@ -321,7 +327,10 @@ export async function importHarness(
   paths: readonly string[],
   format: HarnessFormat,
   flags: MappingFlags,
-  options: { quiet?: boolean } = {},
+  options: {
+    quiet?: boolean;
+    onDecision?: (decision: Decision) => void;
+  } = {},
 ): Promise<HarnessRun> {
   // a HELM run is a folder; every other log is one file
   if (format !== "helm") {
@@ -335,10 +344,39 @@ export async function importHarness(
   const notes: Record<string, number> = {};
   const messages: string[] = [];
   const setAside: Array<SetAside & { file: string }> = [];
-  const firstFile = new Map<string, string>();
+  const firstFile = new KeyFiles();
   const inputs: IncompleteInput[] = [];
+  const sink = options.onDecision;
+  let count = 0;
+  const pCorrectSources: Record<string, number> = {};
   for (const path of paths) {
-    const r = await importer.import(path, opts);
+    // each decision's key is checked against every earlier one as it comes;
+    // a repeat is thrown once the file is read, where it always was
+    let repeat: InputRangeError | null = null;
+    const sources: Record<string, number> = {};
+    const take = (d: Decision): void => {
+      if (repeat !== null) return;
+      const first = firstFile.enter(d, path);
+      if (first !== undefined) {
+        repeat = new InputRangeError(
+          `Cannot combine ${path}: its decision for runId ${
+            JSON.stringify(d.runId)
+          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial} repeats one in ${first}`,
+        );
+        return;
+      }
+      tallyPCorrectSource(sources, d);
+      tallyPCorrectSource(pCorrectSources, d);
+      count++;
+      if (sink === undefined) decisions.push(d);
+      else sink(d);
+    };
+    const r = await importer.import(path, { ...opts, onDecision: take });
+    // an importer passes every decision to onDecision; any returned too
+    // are taken in their turn
+    for (const d of r.decisions) take(d);
     const c = r.completeness;
     const why = incompleteness(c);
     if (why !== null) {
@@ -357,37 +395,21 @@ export async function importHarness(
         `${path}: incomplete, read as it is (--allow-incomplete): ${why}`,
       );
     }
-    for (const d of r.decisions) {
-      const key = decisionTupleKey(d.runId, d.modelId, d.taskId, d.trial);
-      const first = firstFile.get(key);
-      if (first !== undefined) {
-        throw new InputRangeError(
-          `Cannot combine ${path}: its decision for runId ${
-            JSON.stringify(d.runId)
-          }, modelId ${JSON.stringify(d.modelId)}, taskId ${
-            JSON.stringify(d.taskId)
-          }, trial ${d.trial} repeats one in ${first}`,
-        );
-      }
-      firstFile.set(key, path);
-      decisions.push(d);
-    }
+    if (repeat !== null) throw repeat;
     for (const [k, v] of Object.entries(r.notes)) {
       notes[k] = (notes[k] ?? 0) + v;
     }
     for (const a of r.setAside ?? []) setAside.push({ ...a, file: path });
     // every import says where its probabilities came from, once
     const said = r.messages.some((m) => m.startsWith("pCorrect source:"));
-    const sources = said
-      ? []
-      : [describePCorrectSources(countPCorrectSources(r.decisions))];
-    for (const m of [...r.messages, ...sources]) {
+    const described = said ? [] : [describePCorrectSources(sources)];
+    for (const m of [...r.messages, ...described]) {
       messages.push(`${path}: ${m}`);
     }
   }
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
   // zero decisions is never a result, whatever was allowed
-  if (decisions.length === 0) {
+  if (count === 0) {
     throw new InputRangeError(
       `no decisions in ${paths.join(", ")}${
         setAside.length > 0
@@ -401,11 +423,44 @@ export async function importHarness(
   return {
     inputs,
     decisions,
+    count,
     notes,
     messages,
     setAside,
-    pCorrectSources: countPCorrectSources(decisions),
+    pCorrectSources,
   };
+}
+
+// A task id as a Map key (its stringMapKey).
+type TaskKey = string | number;
+
+// The decision keys seen, each with the file that had it first: by run and
+// model (one pair a log, as a rule), then by trial, then by task id, so that
+// no key string is made for each decision.
+class KeyFiles {
+  readonly #pairs = new Map<string, Map<number, Map<TaskKey, string>>>();
+  #run: string | null = null;
+  #model: string | null = null;
+  #trials: Map<number, Map<TaskKey, string>> | null = null;
+
+  /** The file that had the decision's key first; else undefined, and the key is the file's now. */
+  enter(d: Decision, file: string): string | undefined {
+    let trials = this.#trials;
+    if (trials === null || d.runId !== this.#run || d.modelId !== this.#model) {
+      const pair = tupleKey([d.runId, d.modelId]);
+      trials = this.#pairs.get(pair) ?? new Map();
+      this.#pairs.set(pair, trials);
+      this.#trials = trials;
+      this.#run = d.runId;
+      this.#model = d.modelId;
+    }
+    let tasks = trials.get(d.trial);
+    if (tasks === undefined) trials.set(d.trial, tasks = new Map());
+    const task = stringMapKey(d.taskId);
+    const first = tasks.get(task);
+    if (first === undefined) tasks.set(task, file);
+    return first;
+  }
 }
 
 /**

@@ -507,10 +507,17 @@ async function readPaths(
         `--engine ${flags.engine} reads run exports (.parquet, .csv, .jsonl), not --format ${format}`,
       );
     }
-    const h = await importHarness(paths, format, flags, { quiet: true });
-    for (const m of h.messages) console.error(rename(m));
     // without a table, the statistics are reduced from the decisions as
-    // the JSONL reader reduces its lines
+    // they are made, as the JSONL reader reduces its lines, and no decision
+    // is held once counted
+    const counted = needTable ? null : new (await later<
+      typeof import("../lib/read/_stats_builder.ts")
+    >("../lib/read/_stats_builder.ts")).DecisionStats(paths.join(", "));
+    const h = await importHarness(paths, format, flags, {
+      quiet: true,
+      ...(counted === null ? {} : { onDecision: (d) => counted.add(d) }),
+    });
+    for (const m of h.messages) console.error(rename(m));
     const table = needTable
       ? (await loadDecisionsModule()).decisionTable(h.decisions)
       : null;
@@ -518,10 +525,8 @@ async function readPaths(
       format,
       stats: table !== null
         ? await decisionStatsOf(table)
-        : (await later<typeof import("../lib/read/_stats_builder.ts")>(
-          "../lib/read/_stats_builder.ts",
-        )).statsOfDecisionList(h.decisions, paths.join(", ")).stats,
-      decisions: h.decisions.length,
+        : counted!.finish().stats,
+      decisions: h.count,
       notes: h.notes,
       table,
       files: paths,

@@ -1,5 +1,8 @@
 // `lossbook import`: turn harness logs (or ReconForge files) into Decision
 // records once, so the mapping can be reviewed before anything is scored.
+import { basename, dirname } from "node:path";
+import type { Decision } from "../lib/decision/decision.ts";
+import { onPath } from "../lib/io_error.ts";
 import { decisionTable } from "../lib/read/load_decisions.ts";
 import { decisionFormatOf, writeDecisions } from "../lib/read/load_any.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
@@ -75,16 +78,28 @@ export const importCommand: Command = {
         let doc: Record<string, unknown>;
         let count: number;
         if (isHarness(format)) {
-          const h = await importHarness(logs, format, values, { quiet: true });
+          // JSONL keeps each record as the importer made it (explicit
+          // nulls included), written as it is made
+          const lines = decisionFormatOf(out) === "jsonl"
+            ? await JsonLinesOut.open(out)
+            : null;
+          let h;
+          try {
+            h = await importHarness(logs, format, values, {
+              quiet: true,
+              ...(lines === null ? {} : { onDecision: (d) => lines.write(d) }),
+            });
+          } catch (error) {
+            await lines?.abort();
+            throw error;
+          }
           const messages = h.messages.map(rename);
           if (values.json !== true) {
             for (const m of messages) console.error(m);
           }
-          count = h.decisions.length;
-          // JSONL keeps each record as the importer made it (explicit nulls included)
-          if (decisionFormatOf(out) === "jsonl") {
-            await writeJsonLines(out, h.decisions);
-          } else await writeDecisions(out, decisionTable(h.decisions));
+          count = h.count;
+          if (lines !== null) await lines.done();
+          else await writeDecisions(out, decisionTable(h.decisions));
           doc = {
             ...fileKeys(positionals),
             format,
@@ -128,30 +143,115 @@ export const importCommand: Command = {
   },
 };
 
-// Records as JSON lines, written a few thousand at a time rather than as
-// one string of the whole file.
-async function writeJsonLines(
-  out: string,
-  records: readonly unknown[],
-): Promise<void> {
-  const file = await Deno.open(out, {
-    write: true,
-    create: true,
-    truncate: true,
-  });
-  try {
-    const encoder = new TextEncoder();
-    for (let i = 0; i < records.length; i += 4096) {
-      let text = "";
-      for (const r of records.slice(i, i + 4096)) {
-        text += JSON.stringify(r) + "\n";
-      }
-      const bytes = encoder.encode(text);
-      for (let n = 0; n < bytes.length;) {
-        n += await file.write(bytes.subarray(n));
-      }
+// Decisions as JSON lines, written as they are made, a megabyte at a time,
+// into a file beside `out` that takes its place once the import is done,
+// so that an error on the way leaves `out` as it was. Where no such file
+// can be made (a folder the user may not write in, `out` a FIFO or a
+// device), the lines wait in memory and go into `out` itself once the
+// import is done. A write that fails is reported when the import is done,
+// after any error in the logs, as it was when the whole file was written
+// after the import.
+class JsonLinesOut {
+  #text = "";
+  #waiting: string[] = [];
+  #failed: unknown = null;
+  readonly #encoder = new TextEncoder();
+
+  private constructor(
+    readonly out: string,
+    // the file beside `out` and the path it takes, or null: into `out`
+    readonly file: Deno.FsFile | null,
+    readonly partial: string | null,
+    readonly target: string,
+  ) {}
+
+  static async open(out: string): Promise<JsonLinesOut> {
+    const inPlace = new JsonLinesOut(out, null, null, out);
+    let target = out;
+    let mode: number | null = null;
+    try {
+      const info = await Deno.lstat(out);
+      if (info.isSymlink) target = await Deno.realPath(out);
+      const real = info.isSymlink ? await Deno.stat(target) : info;
+      if (!real.isFile) return inPlace;
+      mode = real.mode === null ? null : real.mode & 0o7777;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return inPlace;
     }
-  } finally {
-    file.close();
+    const partial = `${dirname(target)}/.${basename(target)}.${
+      crypto.randomUUID().slice(0, 8)
+    }.partial`;
+    try {
+      const file = await Deno.open(partial, { write: true, createNew: true });
+      if (mode !== null) await Deno.chmod(partial, mode).catch(() => {});
+      return new JsonLinesOut(out, file, partial, target);
+    } catch {
+      return inPlace;
+    }
   }
+
+  /** One decision's line; written once a megabyte is waiting. */
+  write(d: Decision): void {
+    this.#text += JSON.stringify(d) + "\n";
+    if (this.#text.length >= 1 << 20) this.#flush();
+  }
+
+  #flush(): void {
+    const text = this.#text;
+    this.#text = "";
+    if (this.file === null) {
+      this.#waiting.push(text);
+      return;
+    }
+    if (this.#failed !== null || text === "") return;
+    try {
+      writeAll(this.file, this.#encoder.encode(text));
+    } catch (error) {
+      this.#failed = error;
+    }
+  }
+
+  /** Write what is waiting and put the file in place of `out`. */
+  async done(): Promise<void> {
+    this.#flush();
+    if (this.file === null) {
+      // an error opening `out` names it, as it always has
+      using file = await Deno.open(this.out, {
+        write: true,
+        create: true,
+        truncate: true,
+      });
+      try {
+        for (const text of this.#waiting) {
+          writeAll(file, this.#encoder.encode(text));
+        }
+      } catch (error) {
+        throw onPath(error, `Cannot write ${this.out}`);
+      }
+      return;
+    }
+    try {
+      if (this.#failed !== null) throw this.#failed;
+      this.file.close();
+      await Deno.rename(this.partial!, this.target);
+    } catch (error) {
+      await this.abort();
+      throw onPath(error, `Cannot write ${this.out}`);
+    }
+  }
+
+  /** Give up: the file beside `out` is removed, `out` left as it was. */
+  async abort(): Promise<void> {
+    if (this.file === null) return;
+    try {
+      this.file.close();
+    } catch {
+      // closed already
+    }
+    await Deno.remove(this.partial!).catch(() => {});
+  }
+}
+
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  for (let n = 0; n < bytes.length;) n += file.writeSync(bytes.subarray(n));
 }

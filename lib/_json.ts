@@ -8,15 +8,17 @@
 // them (the harness importers do; JSON.parse, and so a Decision line,
 // refuses them). Syntax errors name the file, line and column.
 //
-// Two entries. `parseJsonStrict` tokenizes the whole text (harness logs,
-// severity maps). `refuseDuplicateKeys` checks text JSON.parse has already
-// read (a JSONL line, a cost profile), where the common case must stay
-// cheap: the keys JSON.parse returned are counted and compared with the key
-// markers in the text (a `:` whose previous non-blank character is a
-// quote). Every key is followed by such a marker, so markers >= keys
-// written >= keys returned, with equality only when no key repeats and no
-// string value holds a marker. Only a text where the counts differ goes
-// through the tokenizer, which names the key.
+// Two entries. `parseJsonStrict` reads a whole text (harness logs, severity
+// maps). `refuseDuplicateKeys` checks text JSON.parse has already read (a
+// JSONL line, a cost profile). Both keep the common case cheap: the keys
+// JSON.parse returned are counted and compared with the key markers in the
+// text (a `:` whose previous non-blank character is a quote). Every key is
+// followed by such a marker, so markers >= keys written >= keys returned,
+// with equality only when no key repeats and no string value holds a
+// marker. Only a text where the counts differ goes through the tokenizer,
+// which names the key; `parseJsonStrict` tokenizes too a text JSON.parse
+// refuses (bare NaN, a syntax error, whose line and column it names) or
+// nests deeper than the tokenizer reads.
 
 import { InputSyntaxError } from "./input_error.ts";
 
@@ -151,7 +153,9 @@ class Parser {
     while (c !== 0x22 && c !== 0x5c && c >= 0x20) c = t.charCodeAt(++k);
     if (c === 0x22) {
       this.i = k + 1;
-      return decode ? t.slice(start + 1, k) : "";
+      // a copy (JSON.parse of the literal), not a slice of the text, which
+      // would keep the whole text alive as long as the value is kept
+      return decode ? JSON.parse(t.slice(start, k + 1)) : "";
     }
     STRING.lastIndex = start;
     const m = STRING.exec(t);
@@ -334,8 +338,26 @@ export function parseJsonStrict(
   text: string,
   options: JsonStrictOptions = {},
 ): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // JSON.parse, where it reads the text as the tokenizer would: no key
+  // repeated (the counts agree, or the tokenizer finds none), no deeper
+  // than the tokenizer reads
+  let parsed: unknown;
+  let read = true;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    read = false;
+  }
+  if (read) {
+    const keys = countKeys(parsed, MAX_DEPTH);
+    if (
+      keys >= 0 &&
+      (keys === countMarkers(body) || findDuplicateKey(body) === null)
+    ) return parsed;
+  }
   const p = new Parser(
-    text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+    body,
     options.file ?? "<inline>",
     options.nonFinite ?? false,
     false,
@@ -371,24 +393,34 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
   }
 }
 
-// the keys of every object in a value; with a stack of its own, not the
-// call stack, as JSON.parse reads nesting deeper than recursion could follow
-function countKeys(value: unknown): number {
+// the keys of every object in a value, or -1 when objects and arrays nest
+// more than `maxDepth` deep; with a stack of its own, not the call stack,
+// as JSON.parse reads nesting deeper than recursion could follow
+function countKeys(value: unknown, maxDepth = Infinity): number {
   let n = 0;
   const stack: unknown[] = [value];
+  const depths: number[] = [1];
   while (stack.length > 0) {
     const x = stack.pop();
+    const depth = depths.pop()!;
     if (x === null || typeof x !== "object") continue;
+    if (depth > maxDepth) return -1;
     if (Array.isArray(x)) {
       for (const v of x) {
-        if (v !== null && typeof v === "object") stack.push(v);
+        if (v !== null && typeof v === "object") {
+          stack.push(v);
+          depths.push(depth + 1);
+        }
       }
       continue;
     }
     for (const k in x as Record<string, unknown>) {
       n++;
       const v = (x as Record<string, unknown>)[k];
-      if (v !== null && typeof v === "object") stack.push(v);
+      if (v !== null && typeof v === "object") {
+        stack.push(v);
+        depths.push(depth + 1);
+      }
     }
   }
   return n;
@@ -472,6 +504,9 @@ export function parseJsonNoDuplicates(
   return value;
 }
 
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: false });
+const UTF8_FATAL = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 /**
  * Decode bytes as UTF-8, refusing invalid sequences (never replacing them).
  * A leading BOM is dropped.
@@ -491,10 +526,12 @@ export function parseJsonNoDuplicates(
  * ```
  */
 export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
+  // an invalid sequence decodes as U+FFFD: text without one was valid, and
+  // only text with one (written as such, or not) is decoded again, strictly
+  const text = UTF8.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      bytes,
-    );
+    return UTF8_FATAL.decode(bytes);
   } catch (error) {
     throw new InputSyntaxError(`Cannot read ${file}: invalid UTF-8`, {
       cause: error,

@@ -74,3 +74,32 @@ export function byOrderThenKey(
   if (orderA !== orderB) return orderA < orderB ? -1 : 1;
   return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
+
+/**
+ * A Map key standing for a string: the number it is the text of, where it
+ * is the text of a whole number (`"12"`, not `"012"` or `"1e3"`), else the
+ * string itself. Two strings have the same key exactly when they are equal;
+ * a Map with many keys like `"12"` finds a number faster than the string.
+ *
+ * @param text A string.
+ * @returns The key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stringMapKey } from "./_tuple_key.ts";
+ *
+ * assert.equal(stringMapKey("12"), 12);
+ * assert.equal(stringMapKey("012"), "012");
+ * assert.equal(stringMapKey("-0"), "-0");
+ * assert.equal(stringMapKey("a/1"), "a/1");
+ * ```
+ */
+export function stringMapKey(text: string): string | number {
+  const c = text.charCodeAt(0);
+  if (text.length > 15 || !((c >= 0x31 && c <= 0x39) || text === "0")) {
+    return text;
+  }
+  const n = Number(text);
+  return Number.isSafeInteger(n) && String(n) === text ? n : text;
+}

@@ -12,6 +12,7 @@ import {
 import type { PickedPCorrect } from "./mapping.ts";
 import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import type { HarnessImportOptions, HarnessImportResult } from "./harness.ts";
 
 /** The predicted classes of a harness decision, by verdict (the reserved verdict classes). */
 const VERDICT_PRED = {
@@ -132,4 +133,37 @@ export function argmax(scores: readonly number[]): number {
     if (scores[i] > scores[best]) best = i;
   }
   return best;
+}
+
+/**
+ * A result whose decisions were all made before it was returned, with its
+ * decisions passed to `onDecision` where one is given (then the result's
+ * `decisions` is empty): for an importer that makes them all at once.
+ *
+ * @param result The import's result.
+ * @param options The import's options.
+ * @returns The result, its decisions handed over where they go.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Decision } from "../decision/decision.ts";
+ * import { handOver } from "./_harness_record.ts";
+ *
+ * const result = { decisions: [{ taskId: "a" } as Decision], notes: {}, messages: [],
+ *   completeness: { status: null, samplesExpected: null, samplesRead: 1, missing: [] } };
+ * const got: Decision[] = [];
+ * assert.equal(handOver(result, { severityOf: () => "LOW", onDecision: (d) => got.push(d) }).decisions.length, 0);
+ * assert.equal(got.length, 1);
+ * assert.equal(handOver(result, { severityOf: () => "LOW" }), result);
+ * ```
+ */
+export function handOver(
+  result: HarnessImportResult,
+  options: Pick<HarnessImportOptions, "onDecision">,
+): HarnessImportResult {
+  const sink = options.onDecision;
+  if (sink === undefined) return result;
+  for (const d of result.decisions) sink(d);
+  return { ...result, decisions: [] };
 }

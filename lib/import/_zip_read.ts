@@ -1,13 +1,17 @@
 // Private to the importers: the entries of a zip archive, read from its
-// central directory, and each entry's bytes decompressed by a maintained
-// library (fflate for deflate, fzstd for zstd); only the container index is
-// parsed here, no decompressor. fflate's own unzipSync refuses method 93
+// central directory, and each entry's bytes decompressed by maintained
+// libraries (zlib and fflate for deflate, fzstd for zstd); only the
+// container index is parsed here, no decompressor. fflate's own unzipSync refuses method 93
 // (zstd), and its streaming reader finds the end of an entry written with a
 // data descriptor by scanning for a signature, so neither reads every
 // inspect_ai log; the central directory gives every entry's exact extent.
-// Entries are inflated as streams (fflate's Inflate, fzstd's Decompress) fed
-// a slice at a time, so that a decompression bomb is refused at its cap
-// rather than after it has filled memory.
+// A deflate entry is inflated at once by zlib (node:zlib, native), told to
+// stop at the size the directory states; anything else (zstd, or a deflate
+// entry zlib could not inflate to exactly that size) is inflated as a stream
+// (fflate's Inflate, fzstd's Decompress) fed a slice at a time, so that a
+// decompression bomb is refused at its cap rather than after it has filled
+// memory, and every damaged entry gets the one message the stream gives.
+import zlib from "node:zlib";
 // fflate's browser build: the same inflate, without the Node build's
 // worker_threads (its asynchronous API's), whose loading would slow every
 // CLI start
@@ -175,23 +179,9 @@ export function readZipEntries(
   return entries;
 }
 
-let crcTable: Uint32Array | null = null;
-
-// the running CRC-32 state after `data`, from `state` (0xffffffff to begin)
-function crc32Update(state: number, data: Uint8Array): number {
-  if (crcTable === null) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = state;
-  for (let i = 0; i < data.length; i++) {
-    c = crcTable[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  }
-  return c;
+// the CRC-32 after `data`, from the CRC-32 of what came before it (0 to begin)
+function crc32Update(crc: number, data: Uint8Array): number {
+  return zlib.crc32(data, crc);
 }
 
 /**
@@ -209,7 +199,7 @@ function crc32Update(state: number, data: Uint8Array): number {
  * ```
  */
 export function crc32Of(data: Uint8Array): number {
-  return (crc32Update(0xffffffff, data) ^ 0xffffffff) >>> 0;
+  return crc32Update(0, data);
 }
 
 // compressed bytes handed to a decompressor at a time: deflate expands at
@@ -224,9 +214,10 @@ function sizeText(n: number): string {
 }
 
 /**
- * The uncompressed bytes of one entry: stored, deflate (fflate) or zstd
+ * The uncompressed bytes of one entry: stored, deflate (zlib, at most the
+ * size the directory states; fflate's stream for a damaged entry) or zstd
  * (fzstd, which reads the several frames inspect_ai writes for large
- * entries), inflated as a stream. The caps are checked against the central
+ * entries, as a stream). The caps are checked against the central
  * directory's sizes before inflating and against the bytes produced while
  * inflating, so an entry past a cap is refused before it fills memory; size
  * and CRC-32 are checked against the central directory.
@@ -305,11 +296,30 @@ export function zipEntryBytes(
     }
     return raw;
   }
+  if (entry.method === 8) {
+    // at most the size the directory states (already within the caps);
+    // an entry that is not exactly that is read again below, for its message
+    let out: Uint8Array | null = null;
+    try {
+      // one output chunk a byte longer than the entry: no chunk to join,
+      // and no buffer much larger than the entry left to the collector
+      out = zlib.inflateRawSync(raw, {
+        maxOutputLength: Math.max(1, entry.size),
+        chunkSize: Math.max(64, entry.size + 1),
+      });
+    } catch {
+      // damaged, or past the stated size: the stream says which
+    }
+    if (
+      out !== null && out.length === entry.size &&
+      crc32Of(out) === entry.crc32
+    ) return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  }
   // the output goes straight into a buffer of the size the directory
   // states (already within the caps); a byte past it is damage
   const out = new Uint8Array(entry.size);
   let length = 0;
-  let crc = 0xffffffff;
+  let crc = 0;
   const take = (chunk: Uint8Array): void => {
     const n = length + chunk.length;
     if (n > maxBytes || n > ratioBytes) capped(n, false);
@@ -361,7 +371,7 @@ export function zipEntryBytes(
       `entry ${entry.name}: ${length} bytes after decompression, the directory says ${entry.size}`,
     );
   }
-  if (((crc ^ 0xffffffff) >>> 0) !== entry.crc32) {
+  if (crc !== entry.crc32) {
     fail(file, `entry ${entry.name}: CRC-32 mismatch (damaged data)`);
   }
   return out;

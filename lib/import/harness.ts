@@ -86,6 +86,14 @@ export interface HarnessImportOptions {
   readonly maxEntryBytes?: number;
   /** `--max-entry-ratio R`: the largest uncompressed-to-compressed ratio of an archive entry (inspect `.eval`). */
   readonly maxEntryRatio?: number;
+  /**
+   * Where the decisions go, one at a time in log order, as they are made:
+   * given, the importer passes each decision here instead of returning it
+   * (the result's `decisions` is empty), so that a large log's decisions
+   * need not be held together. A decision passed here may still be followed
+   * by an error that refuses the whole log.
+   */
+  readonly onDecision?: (decision: Decision) => void;
 }
 
 /**
@@ -171,7 +179,7 @@ export interface SetAside {
 
 /** What an import produced. */
 export interface HarnessImportResult {
-  /** The decisions, in log order. */
+  /** The decisions, in log order; empty when they went to `onDecision`. */
   readonly decisions: Decision[];
   /** Counts of notable conversions, by reason (for example `noAnswer`, `harnessFailures`). */
   readonly notes: Readonly<Record<string, number>>;

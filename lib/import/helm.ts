@@ -20,6 +20,7 @@ import {
 import { parseJsonBytesStrict } from "../_json.ts";
 import {
   binaryValue,
+  handOver,
   type HarnessDecision,
   harnessDecision,
   isObject,
@@ -563,10 +564,13 @@ export const helmImporter: HarnessImporter = {
   format: "helm",
   flags: ["metric"],
   detect: detectHelm,
-  import: (path, options) =>
-    loadHelmRun(path, {
-      severityOf: options.severityOf,
-      pcorrectFrom: options.pcorrectFrom,
-      metric: options.metric,
-    }),
+  import: async (path, options) =>
+    handOver(
+      await loadHelmRun(path, {
+        severityOf: options.severityOf,
+        pcorrectFrom: options.pcorrectFrom,
+        metric: options.metric,
+      }),
+      options,
+    ),
 };

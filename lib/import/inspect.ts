@@ -56,6 +56,7 @@ import type { PCorrectSource } from "../decision/pcorrect_source.ts";
 import { importLater } from "../_late_import.ts";
 import { isObject } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import { stringMapKey } from "../_tuple_key.ts";
 
 /** The inspect_ai log limit types (`EvalSampleLimitType`). */
 export const INSPECT_LIMIT_TYPES = [
@@ -73,6 +74,7 @@ export const INSPECT_LIMIT_TYPES = [
 /** Options for the inspect parsers: the shared harness options. */
 export type InspectOptions = Pick<
   HarnessImportOptions,
+  | "onDecision"
   | "severityOf"
   | "pcorrectFrom"
   | "scorer"
@@ -96,7 +98,14 @@ type Verdict = "correct" | "incorrect" | "no_answer" | "partial" | "unscored";
 const TRUE_WORDS = new Set(["yes", "true"]);
 const FALSE_WORDS = new Set(["no", "false"]);
 
-function verdictOf(value: unknown, at: string): Verdict {
+// `at`, for a message, is a string or made only when one is needed
+type At = string | (() => string);
+
+function atText(at: At): string {
+  return typeof at === "string" ? at : at();
+}
+
+function verdictOf(value: unknown, at: At): Verdict {
   if (value === "C") return "correct";
   if (value === "I") return "incorrect";
   if (value === "N") return "no_answer";
@@ -108,7 +117,9 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (value === 0) return "incorrect";
     if (value > 0 && value < 1) return "partial";
     throw new InputRangeError(
-      `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+      `${
+        atText(at)
+      } must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
         show(value)
       }`,
     );
@@ -119,7 +130,9 @@ function verdictOf(value: unknown, at: string): Verdict {
     if (FALSE_WORDS.has(w)) return "incorrect";
   }
   throw new InputTypeError(
-    `${at} must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
+    `${
+      atText(at)
+    } must be C, I, P, N, 0, 1, a fraction in (0, 1) or a boolean, got ${
       show(value)
     }${
       isObject(value) || Array.isArray(value)
@@ -209,34 +222,43 @@ function readHeader(value: unknown, where: string): Header {
 // with a sample limit does not reach)
 function completenessOf(
   head: Header,
-  seen: ReadonlyMap<string, string>,
+  ids: ReadonlyMap<
+    string | number,
+    { readonly epoch: number } | { readonly epoch: number }[]
+  >,
+  read: number,
 ): LogCompleteness {
   const expected = head.totalSamples ??
     (head.sampleIds === null ? null : head.sampleIds.length * head.epochs);
   const missing: string[] = [];
-  if (head.sampleIds !== null) {
+  if (head.sampleIds !== null && expected !== null && read < expected) {
     for (const id of head.sampleIds) {
+      const same = ids.get(stringMapKey(String(id)));
       for (let e = 1; e <= head.epochs && missing.length < 5; e++) {
-        if (!seen.has(`${String(id)}\u0000${e}`)) missing.push(`${id}/${e}`);
+        const held = same !== undefined &&
+          (Array.isArray(same)
+            ? same.some((x) => x.epoch === e)
+            : same.epoch === e);
+        if (!held) missing.push(`${id}/${e}`);
       }
     }
   }
   return {
     status: head.status,
     samplesExpected: expected,
-    samplesRead: seen.size,
-    missing: expected !== null && seen.size < expected ? missing : [],
+    samplesRead: read,
+    missing,
   };
 }
 
-function count(v: unknown, at: string): number {
+function count(v: unknown, at: At): number {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
   throw new InputRangeError(
-    `${at} must be a whole number >= 0, got ${show(v)}`,
+    `${atText(at)} must be a whole number >= 0, got ${show(v)}`,
   );
 }
 
-function optionalCount(v: unknown, at: string): number {
+function optionalCount(v: unknown, at: At): number {
   return v === undefined || v === null ? 0 : count(v, at);
 }
 
@@ -295,75 +317,40 @@ interface RawSample {
   readonly source: string;
 }
 
-// What is read of a whole sample is read once, as it arrives, so that the
-// sample (its messages, input and output text) need not be held until every
-// sample has been read. A check that needs the scorer, which is chosen from
-// every sample's scores, runs later; a check on the whole sample that would
-// have failed later keeps its error for the moment it would have been thrown.
-interface Slim {
-  /** The fields read after every sample has arrived. */
-  readonly value: Json;
+// Each sample is read once, as it arrives, into a record of what its
+// decision needs, so that the sample (its messages, input and output text)
+// is not held. Its checks run then too, with the scorer it would have: the
+// one --scorer names, else the one scorer of the samples so far (a sample
+// with scores names it; a sample without any reads the same under every
+// scorer). Where the log turns out to have none, or several, the scorer
+// check that refuses it comes first, as always. The first sample that fails
+// a check keeps its error until every sample is read, the header checked
+// and the scorer chosen, as when every sample was read before any check.
+interface Scored {
+  readonly id: string | number;
+  readonly epoch: number;
+  /** Where it came from, for messages. */
   readonly source: string;
-  /** The output's text, kept only when a score may lack an answer. */
-  readonly completion: string | undefined;
+  readonly error: unknown;
+  readonly limit: unknown;
+  readonly usage: unknown;
+  readonly totalTime: unknown;
+  readonly target: unknown;
+  readonly score: Json | null;
+  readonly verdict: Verdict | null;
+  readonly answer: string | undefined;
   readonly severity: Severity | Error | null;
   readonly tokenProbability: number | null | Error;
+  /**
+   * The answers of the scored samples of its id, in log order, when the id
+   * has several samples (for agreement); null when it has this one only.
+   */
+  group: Array<string | undefined> | null;
 }
 
-const SLIM_FIELDS = [
-  "id",
-  "epoch",
-  "error",
-  "scores",
-  "limit",
-  "model_usage",
-  "total_time",
-  "target",
-] as const;
-
-function slimSample(
-  raw: RawSample,
-  where: string,
-  options: InspectOptions,
-): Slim {
-  const s = raw.value;
-  const value: Json = {};
-  for (const k of SLIM_FIELDS) if (Object.hasOwn(s, k)) value[k] = s[k];
-  const scores = s.scores;
-  const answered = isObject(scores) && Object.keys(scores).length > 0 &&
-    Object.values(scores).every((sc) =>
-      isObject(sc) && text(sc.answer) !== undefined
-    );
-  let severity: Severity | Error | null = null;
-  let tokenP: number | null | Error = null;
-  let key: { id: string | number; epoch: number } | null = null;
-  try {
-    key = sampleKey(s, where, raw.source);
-  } catch {
-    // thrown again, in its turn, when the samples are read in order
-  }
-  if (key !== null) {
-    const at = `${where}: sample ${show(key.id)} epoch ${key.epoch}`;
-    try {
-      severity = options.severityOf({ taskId: String(key.id), record: s }, at);
-    } catch (error) {
-      severity = error as Error;
-    }
-    try {
-      tokenP = tokenProbability(s.output, at);
-    } catch (error) {
-      tokenP = error as Error;
-    }
-  }
-  // copies: a string the parser read is a slice of the whole entry's text,
-  // and would keep that text alive
-  return {
-    value: structuredClone(value),
-    source: raw.source,
-    completion: answered ? undefined : structuredClone(completion(s.output)),
-    severity,
-    tokenProbability: tokenP,
-  };
+// `where: sample ID epoch N`, the start of a sample's messages
+function sampleAt(where: string, id: string | number, epoch: number): string {
+  return `${where}: sample ${show(id)} epoch ${epoch}`;
 }
 
 function rethrown<T>(v: T | Error | null): T {
@@ -373,17 +360,6 @@ function rethrown<T>(v: T | Error | null): T {
 
 // what stands in a list for a sample already turned into a decision
 const RELEASED = null as unknown as Scored;
-
-interface Scored {
-  readonly sample: Json;
-  readonly slim: Slim;
-  readonly id: string | number;
-  readonly epoch: number;
-  readonly at: string;
-  readonly score: Json | null;
-  readonly verdict: Verdict | null;
-  readonly answer: string | undefined;
-}
 
 function sampleKey(s: Json, where: string, source: string) {
   const id = s.id;
@@ -410,22 +386,142 @@ function sampleKey(s: Json, where: string, source: string) {
   return { id, epoch };
 }
 
-function scorerNames(samples: readonly Slim[]): Set<string> {
-  const names = new Set<string>();
-  for (const { value } of samples) {
-    if (isObject(value.scores)) {
-      for (const k of Object.keys(value.scores)) names.add(k);
+// The samples of each id (one, or several epochs), by String(id) (as its
+// stringMapKey).
+type Ids = Map<string | number, Scored | Scored[]>;
+
+// One sample's record, its checks run with `scorer`; its id and epoch are
+// entered in `ids`.
+function scoreSample(
+  raw: RawSample,
+  where: string,
+  scorer: string | null,
+  options: InspectOptions,
+  ids: Ids,
+): Scored {
+  const s = raw.value;
+  const { id, epoch } = sampleKey(s, where, raw.source);
+  const at = () => sampleAt(where, id, epoch);
+  const k = String(id);
+  const key = stringMapKey(k);
+  const same = ids.get(key);
+  const first = same === undefined
+    ? undefined
+    : Array.isArray(same)
+    ? same.find((x) => x.epoch === epoch)
+    : same.epoch === epoch
+    ? same
+    : undefined;
+  if (first !== undefined) {
+    throw new InputRangeError(
+      `${at()}: appears twice (${first.source} and ${raw.source})${
+        typeof id === "number"
+          ? "; an integer id and a string id with the same text collide"
+          : ""
+      }`,
+    );
+  }
+  if (
+    s.error !== undefined && s.error !== null && !isObject(s.error) &&
+    typeof s.error !== "string"
+  ) {
+    throw new InputTypeError(
+      `${at()}: error must be an object (inspect's EvalError), a message or null, got ${
+        show(s.error)
+      }`,
+    );
+  }
+  const scores = s.scores;
+  if (scores !== undefined && scores !== null && !isObject(scores)) {
+    throw new InputTypeError(
+      `${at()}: scores must be an object, got ${show(scores)}`,
+    );
+  }
+  let score: Json | null = null;
+  if (isObject(scores) && scorer !== null && scorer in scores) {
+    const sc = scores[scorer];
+    if (!isObject(sc)) {
+      throw new InputTypeError(
+        `${at()}: scores.${scorer} must be an object, got ${show(sc)}`,
+      );
+    }
+    score = sc;
+  } else if (isObject(scores) && Object.keys(scores).length > 0) {
+    throw new InputRangeError(
+      `${at()}: scores has no ${scorer} (it has ${
+        Object.keys(scores).join(", ")
+      })`,
+    );
+  }
+  let verdict: Verdict | null = null;
+  if (score !== null) {
+    verdict = verdictOf(score.value, () => `${at()}: scores.${scorer}.value`);
+    if (verdict === "partial") {
+      if (options.partial === undefined) {
+        throw new InputRangeError(
+          `${at()}: scores.${scorer}.value is partial credit (${
+            show(score.value)
+          }); say how to count it with --partial correct|incorrect`,
+        );
+      }
+      verdict = options.partial;
     }
   }
-  return names;
+  if (
+    verdict === null && (s.error === undefined || s.error === null) &&
+    (s.limit === undefined || s.limit === null)
+  ) {
+    throw new InputRangeError(
+      `${at()}: scores is ${
+        scores === undefined || scores === null ? "missing" : "empty"
+      } and the sample has no error or limit; score the log first (inspect score)`,
+    );
+  }
+  // the output's text stands for the answer of a score without one
+  const answer = (score !== null ? text(score.answer) : undefined) ??
+    completion(s.output);
+  const atText = at();
+  let severity: Severity | Error | null;
+  try {
+    severity = options.severityOf({ taskId: k, record: s }, atText);
+  } catch (error) {
+    severity = error as Error;
+  }
+  let tokenP: number | null | Error;
+  try {
+    tokenP = tokenProbability(s.output, atText);
+  } catch (error) {
+    tokenP = error as Error;
+  }
+  // the strict JSON reader's strings are copies, not slices of the entry's
+  // text: what is kept of the sample does not keep the whole sample alive
+  const x: Scored = {
+    id,
+    epoch,
+    source: raw.source,
+    error: s.error,
+    limit: s.limit,
+    usage: s.model_usage,
+    totalTime: s.total_time,
+    target: s.target,
+    score,
+    verdict,
+    answer,
+    severity,
+    tokenProbability: tokenP,
+    group: null,
+  };
+  if (same === undefined) ids.set(key, x);
+  else if (Array.isArray(same)) same.push(x);
+  else ids.set(key, [same, x]);
+  return x;
 }
 
 function chooseScorer(
-  samples: readonly Slim[],
+  names: ReadonlySet<string>,
   options: InspectOptions,
   where: string,
 ): string | null {
-  const names = scorerNames(samples);
   if (options.scorer !== undefined) {
     if (!names.has(options.scorer)) {
       throw new InputRangeError(
@@ -448,8 +544,8 @@ function chooseScorer(
 
 function outcomeOf(
   verdict: Verdict | null,
-  sample: Json,
-  at: string,
+  sample: { readonly error: unknown; readonly limit: unknown },
+  at: At,
 ): FailureClass {
   const limit = sample.limit;
   let limitType: string | null = null;
@@ -457,7 +553,7 @@ function outcomeOf(
     const t = isObject(limit) ? limit.type : undefined;
     if (!(INSPECT_LIMIT_TYPES as readonly unknown[]).includes(t)) {
       throw new InputRangeError(
-        `${at}: limit.type must be one of ${
+        `${atText(at)}: limit.type must be one of ${
           INSPECT_LIMIT_TYPES.join(", ")
         }, got ${show(t)}`,
       );
@@ -481,14 +577,16 @@ function outcomeOf(
   return "harness_failure";
 }
 
-function costOf(usage: Json | null, at: string): CostEvidence {
+function costOf(usage: Json | null, at: At): CostEvidence {
   const c = usage?.total_cost;
   if (c === undefined || c === null) {
     return { completeness: "unavailable", usd: null };
   }
   if (typeof c !== "number" || !Number.isFinite(c) || c < 0) {
     throw new InputRangeError(
-      `${at}: model_usage total_cost must be a finite number >= 0 or null, got ${
+      `${
+        atText(at)
+      }: model_usage total_cost must be a finite number >= 0 or null, got ${
         show(c)
       }`,
     );
@@ -529,108 +627,49 @@ export function inspectDecisions(
 ): HarnessImportResult {
   const where = `Cannot import inspect log ${file}`;
   // each sample is read as it arrives (an archive's entries one at a time)
-  const slims: Slim[] = [];
-  for (const raw of samples) slims.push(slimSample(raw, where, options));
-  const head = readHeader(header, where);
-  const scorer = chooseScorer(slims, options, where);
-  const seen = new Map<string, string>();
+  const scorers = new Set<string>();
+  let named: string | null = null;
+  const ids: Ids = new Map();
   const scored: Scored[] = [];
-  for (const raw of slims) {
-    const s = raw.value;
-    const { id, epoch } = sampleKey(s, where, raw.source);
-    const at = `${where}: sample ${show(id)} epoch ${epoch}`;
-    const key = `${String(id)}\u0000${epoch}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new InputRangeError(
-        `${at}: appears twice (${first} and ${raw.source})${
-          typeof id === "number"
-            ? "; an integer id and a string id with the same text collide"
-            : ""
-        }`,
-      );
-    }
-    seen.set(key, raw.source);
-    if (
-      s.error !== undefined && s.error !== null && !isObject(s.error) &&
-      typeof s.error !== "string"
-    ) {
-      throw new InputTypeError(
-        `${at}: error must be an object (inspect's EvalError), a message or null, got ${
-          show(s.error)
-        }`,
-      );
-    }
-    const scores = s.scores;
-    if (scores !== undefined && scores !== null && !isObject(scores)) {
-      throw new InputTypeError(
-        `${at}: scores must be an object, got ${show(scores)}`,
-      );
-    }
-    let score: Json | null = null;
-    if (isObject(scores) && scorer !== null && scorer in scores) {
-      const sc = scores[scorer];
-      if (!isObject(sc)) {
-        throw new InputTypeError(
-          `${at}: scores.${scorer} must be an object, got ${show(sc)}`,
-        );
-      }
-      score = sc;
-    } else if (isObject(scores) && Object.keys(scores).length > 0) {
-      throw new InputRangeError(
-        `${at}: scores has no ${scorer} (it has ${
-          Object.keys(scores).join(", ")
-        })`,
-      );
-    }
-    let verdict: Verdict | null = null;
-    if (score !== null) {
-      verdict = verdictOf(score.value, `${at}: scores.${scorer}.value`);
-      if (verdict === "partial") {
-        if (options.partial === undefined) {
-          throw new InputRangeError(
-            `${at}: scores.${scorer}.value is partial credit (${
-              show(score.value)
-            }); say how to count it with --partial correct|incorrect`,
-          );
-        }
-        verdict = options.partial;
+  let failed = false;
+  let failure: unknown;
+  for (const raw of samples) {
+    const scores = raw.value.scores;
+    if (isObject(scores)) {
+      for (const name in scores) {
+        scorers.add(name);
+        named ??= name;
       }
     }
-    if (
-      verdict === null && (s.error === undefined || s.error === null) &&
-      (s.limit === undefined || s.limit === null)
-    ) {
-      throw new InputRangeError(
-        `${at}: scores is ${
-          scores === undefined || scores === null ? "missing" : "empty"
-        } and the sample has no error or limit; score the log first (inspect score)`,
+    if (failed) continue;
+    try {
+      scored.push(
+        scoreSample(raw, where, options.scorer ?? named, options, ids),
       );
+    } catch (error) {
+      failed = true;
+      failure = error;
     }
-    const answer = score !== null ? text(score.answer) : undefined;
-    scored.push({
-      sample: s,
-      slim: raw,
-      id,
-      epoch,
-      at,
-      score,
-      verdict,
-      answer: answer ?? raw.completion,
-    });
   }
-  slims.length = 0;
+  const head = readHeader(header, where);
+  const scorer = chooseScorer(scorers, options, where);
+  if (failed) throw failure;
+  const multiple = scored.length > ids.size;
+  const completeness = completenessOf(head, ids, scored.length);
   // agreement over the scored epochs of each sample id: the share of them
   // whose answer text equals this one's (all must have an answer)
   // (the answers alone, so that each sample can be let go once it is a decision)
-  const byId = new Map<string, Array<string | undefined>>();
-  for (const x of scored) {
-    if (x.verdict === null || x.verdict === "unscored") continue;
-    const k = String(x.id);
-    const answers = byId.get(k);
-    if (answers === undefined) byId.set(k, [x.answer]);
-    else answers.push(x.answer);
+  if (multiple) {
+    for (const same of ids.values()) {
+      if (!Array.isArray(same)) continue;
+      const group = same.filter((x) =>
+        x.verdict !== null && x.verdict !== "unscored"
+      ).map((x) => x.answer);
+      for (const x of same) x.group = group;
+    }
   }
+  ids.clear();
+  const sink = options.onDecision;
   const decisions: Decision[] = [];
   const setAside: SetAside[] = [];
   const notes: Record<string, number> = {
@@ -643,10 +682,10 @@ export function inspectDecisions(
   for (let i = 0; i < scored.length; i++) {
     const x = scored[i];
     scored[i] = RELEASED;
-    const s = x.sample;
     const taskId = String(x.id);
     const trial = x.epoch - 1;
-    const outcome = outcomeOf(x.verdict, s, x.at);
+    const at = () => sampleAt(where, x.id, x.epoch);
+    const outcome = outcomeOf(x.verdict, x, at);
     if (x.verdict === null || x.verdict === "unscored") {
       notes.setAside++;
       setAside.push({
@@ -655,22 +694,22 @@ export function inspectDecisions(
         outcome,
         reason: x.verdict === "unscored"
           ? `scores.${scorer}.value is NaN (inspect's unscored value)`
-          : s.error !== undefined && s.error !== null
+          : x.error !== undefined && x.error !== null
           ? "error and no score"
-          : `limit ${(s.limit as Json).type} and no score`,
+          : `limit ${(x.limit as Json).type} and no score`,
       });
       continue;
     }
-    if (s.error !== undefined && s.error !== null) notes.scoredWithError++;
+    if (x.error !== undefined && x.error !== null) notes.scoredWithError++;
     if (
       x.score !== null && (x.score.value === "P" ||
         (typeof x.score.value === "number" && x.score.value > 0 &&
           x.score.value < 1))
     ) notes.partialCounted++;
-    const severity = rethrown<Severity>(x.slim.severity);
-    const group = byId.get(taskId)!;
+    const severity = rethrown<Severity>(x.severity);
+    const group = x.group;
     const candidates: PCorrectCandidate[] = [];
-    if (group.length >= 2) {
+    if (group !== null && group.length >= 2) {
       const answered = group.every((g) => g !== undefined);
       candidates.push({
         source: `agreement@${group.length}` as PCorrectSource,
@@ -681,7 +720,7 @@ export function inspectDecisions(
     }
     candidates.push({
       source: "logprob-token",
-      value: rethrown<number | null>(x.slim.tokenProbability),
+      value: rethrown<number | null>(x.tokenProbability),
     });
     const from = options.pcorrectFrom;
     if (from !== undefined && from.startsWith("score-metadata:")) {
@@ -690,7 +729,7 @@ export function inspectDecisions(
       const v = isObject(meta) ? meta[key] : undefined;
       if (v !== undefined && v !== null && typeof v !== "number") {
         throw new InputTypeError(
-          `${x.at}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
+          `${at()}: scores.${scorer}.metadata.${key} must be a number in [0, 1], got ${
             show(v)
           }`,
         );
@@ -704,18 +743,18 @@ export function inspectDecisions(
     try {
       picked = pickPCorrect(candidates, from);
     } catch (error) {
-      throw new InputRangeError(`${x.at}: ${(error as Error).message}`);
+      throw new InputRangeError(`${at()}: ${(error as Error).message}`);
     }
-    const usageAll = s.model_usage;
+    const usageAll = x.usage;
     if (usageAll !== undefined && usageAll !== null && !isObject(usageAll)) {
       throw new InputTypeError(
-        `${x.at}: model_usage must be an object, got ${show(usageAll)}`,
+        `${at()}: model_usage must be an object, got ${show(usageAll)}`,
       );
     }
     const usage = isObject(usageAll) && isObject(usageAll[head.model])
       ? usageAll[head.model] as Json
       : null;
-    const u = `${x.at}: model_usage[${JSON.stringify(head.model)}]`;
+    const u = () => `${at()}: model_usage[${JSON.stringify(head.model)}]`;
     const d: Record<string, unknown> = {
       runId: head.runId,
       modelId: head.model,
@@ -737,22 +776,25 @@ export function inspectDecisions(
     };
     if (x.verdict === "no_answer") notes.noAnswer++;
     if (usage !== null) {
-      d.tokensIn = count(usage.input_tokens ?? 0, `${u}.input_tokens`) +
+      d.tokensIn = count(usage.input_tokens ?? 0, () => `${u()}.input_tokens`) +
         optionalCount(
           usage.input_tokens_cache_read,
-          `${u}.input_tokens_cache_read`,
+          () => `${u()}.input_tokens_cache_read`,
         ) +
         optionalCount(
           usage.input_tokens_cache_write,
-          `${u}.input_tokens_cache_write`,
+          () => `${u()}.input_tokens_cache_write`,
         );
-      d.tokensOut = count(usage.output_tokens ?? 0, `${u}.output_tokens`);
+      d.tokensOut = count(
+        usage.output_tokens ?? 0,
+        () => `${u()}.output_tokens`,
+      );
     }
-    const t = s.total_time;
+    const t = x.totalTime;
     if (t !== undefined && t !== null) {
       if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
         throw new InputRangeError(
-          `${x.at}: total_time must be a finite number of seconds >= 0, got ${
+          `${at()}: total_time must be a finite number of seconds >= 0, got ${
             show(t)
           }`,
         );
@@ -760,9 +802,10 @@ export function inspectDecisions(
       d.latencyMs = t * 1000;
     }
     if (x.answer !== undefined) d.answer = x.answer;
-    const target = text(s.target);
+    const target = text(x.target);
     if (target !== undefined) d.target = target;
-    decisions.push(d as unknown as Decision);
+    if (sink === undefined) decisions.push(d as unknown as Decision);
+    else sink(d as unknown as Decision);
   }
   const messages: string[] = [];
   if (scorer !== null) messages.push(`scorer: ${scorer}`);
@@ -778,13 +821,7 @@ export function inspectDecisions(
       }`,
     );
   }
-  return {
-    decisions,
-    notes,
-    messages,
-    setAside,
-    completeness: completenessOf(head, seen),
-  };
+  return { decisions, notes, messages, setAside, completeness };
 }
 
 /**

@@ -71,11 +71,15 @@ export function parseInspectEvalLog(
 // bytes read past an entry's name for its local extra field, in the same read
 const LOCAL_SLACK = 256;
 
+// bytes of the file read at once for its entries
+const WINDOW = 4 * 1024 * 1024;
+
 /**
  * Read an inspect_ai `.eval` log from a file without reading the whole
  * archive into memory: its central directory is read from the end of the
- * file, and each entry's bytes are read and inflated only when its sample is
- * turned into a decision, so one sample at a time is held.
+ * file, and each entry's bytes are read (through a window of 4 MiB of the
+ * file) and inflated only when its sample is read, so one sample at a time
+ * is held whole.
  *
  * @param path The archive.
  * @param options As {@linkcode parseInspectEvalLog}, without `file`.
@@ -106,45 +110,75 @@ export function loadInspectEvalLog(
         n += got;
       }
     };
-    // The zip reader takes the archive as one array. A zeroed array of the
-    // file's size holds only the pages written into it, so the end of the
-    // file is read into it, doubling, until the reader finds the whole
-    // central directory there (a directory not yet read is zeros, which the
-    // reader refuses).
-    const whole = new Uint8Array(size);
-    let entries: Map<string, ZipEntry> | null = null;
-    for (let tail = Math.min(size, 1 << 20);; tail = Math.min(size, tail * 2)) {
-      readAt(whole.subarray(size - tail), size - tail);
-      try {
-        entries = readZipEntries(whole, path);
-        break;
-      } catch (error) {
-        if (tail === size) throw error;
+    const entries = directoryOf(readAt, size, path);
+    // Entries are read through a window of the file, read again from an
+    // entry that starts outside it: an archive's entries lie in the order
+    // of its directory, so one read serves many entries. The window's
+    // buffer is reused: an entry's bytes are read (inflated, decoded and
+    // parsed) before the next entry's are.
+    let buffer = new Uint8Array(0);
+    let window = buffer;
+    let windowAt = 0;
+    const span = (at: number, length: number): Uint8Array => {
+      if (at < windowAt || at + length > windowAt + window.length) {
+        if (buffer.length < length) {
+          buffer = new Uint8Array(Math.max(WINDOW, length));
+        }
+        window = buffer.subarray(
+          0,
+          Math.max(0, Math.min(buffer.length, size - at)),
+        );
+        readAt(window, at);
+        windowAt = at;
       }
-    }
+      return window.subarray(at - windowAt, at - windowAt + length);
+    };
     const bytesOf = (entry: ZipEntry): Uint8Array => {
-      const length = Math.min(
-        size - entry.offset,
-        30 + entry.name.length * 3 + LOCAL_SLACK + entry.compressedSize,
+      const length = Math.max(
+        0,
+        Math.min(
+          size - entry.offset,
+          30 + entry.name.length * 3 + LOCAL_SLACK + entry.compressedSize,
+        ),
       );
-      let part = new Uint8Array(Math.max(0, length));
-      readAt(part, entry.offset);
+      let part = span(entry.offset, length);
       // a local extra field longer than the slack: read the entry again,
       // as long as its local header says it is
       if (part.length >= 30) {
-        const view = new DataView(part.buffer);
+        const view = new DataView(part.buffer, part.byteOffset, 30);
         const need = 30 + view.getUint16(26, true) + view.getUint16(28, true) +
           entry.compressedSize;
         if (need > part.length && entry.offset + need <= size) {
-          part = new Uint8Array(need);
-          readAt(part, entry.offset);
+          part = span(entry.offset, need);
         }
       }
       return zipEntryBytes(part, { ...entry, offset: 0 }, path, options);
     };
-    return evalLogDecisions(entries!, bytesOf, path, options);
+    return evalLogDecisions(entries, bytesOf, path, options);
   } finally {
     f.close();
+  }
+}
+
+// The entries of an archive, from its central directory. The zip reader
+// takes the archive as one array. A zeroed array of the file's size holds
+// only the pages written into it, so the end of the file is read into it,
+// doubling, until the reader finds the whole central directory there (a
+// directory not yet read is zeros, which the reader refuses). The array is
+// let go once the entries are read.
+function directoryOf(
+  readAt: (into: Uint8Array, at: number) => void,
+  size: number,
+  path: string,
+): Map<string, ZipEntry> {
+  const whole = new Uint8Array(size);
+  for (let tail = Math.min(size, 1 << 20);; tail = Math.min(size, tail * 2)) {
+    readAt(whole.subarray(size - tail), size - tail);
+    try {
+      return readZipEntries(whole, path);
+    } catch (error) {
+      if (tail === size) throw error;
+    }
   }
 }
 

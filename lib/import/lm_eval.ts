@@ -10,13 +10,14 @@ import { basename, dirname, join } from "node:path";
 import type {
   DetectInput,
   HarnessImporter,
+  HarnessImportOptions,
   HarnessImportResult,
 } from "./harness.ts";
 import {
-  countPCorrectSources,
   describePCorrectSources,
   pickPCorrect,
   type SeverityResolver,
+  tallyPCorrectSource,
 } from "./mapping.ts";
 import { parseJsonBytesStrict, parseJsonStrict } from "../_json.ts";
 import { jsonlLines } from "../read/_jsonl_lines.ts";
@@ -71,6 +72,8 @@ export interface LmEvalOptions {
   metric?: string;
   /** `--pcorrect-from`: `logprob-option` or `none`. Default: `logprob-option` where defined. */
   pcorrectFrom?: string;
+  /** Where each decision goes as it is made, instead of the result's `decisions` (see `HarnessImportOptions`). */
+  onDecision?: HarnessImportOptions["onDecision"];
 }
 
 const SAMPLES_NAME =
@@ -431,6 +434,10 @@ function samplesReader(
   let waiting: unknown = null;
   let failed = false;
   const decisions: ReturnType<typeof harnessDecision>[] = [];
+  const sink = options.onDecision;
+  // decisions made, and where their probabilities came from
+  let made = 0;
+  const sources: Record<string, number> = {};
   const notes: Record<string, number> = {};
   const count = (k: string) => notes[k] = (notes[k] ?? 0) + 1;
   const seen = new Map<number, number>();
@@ -599,7 +606,9 @@ function samplesReader(
       [{ source: "logprob-option", value: pValue }],
       options.pcorrectFrom,
     );
-    decisions.push(harnessDecision({
+    // the strict JSON reader's strings are copies, not slices of the
+    // line's text: the decision does not keep the line alive
+    const d = harnessDecision({
       runId: run.runId,
       modelId: run.modelId,
       taskId,
@@ -608,11 +617,13 @@ function samplesReader(
       verdict,
       pCorrect: picked,
       cost: { completeness: "unavailable", usd: null },
-      // copies: a string the parser read is a slice of the whole line's
-      // text, and would keep that text alive
-      answer: structuredClone(answer),
-      target: structuredClone(target),
-    }));
+      answer,
+      target,
+    });
+    made++;
+    tallyPCorrectSource(sources, d);
+    if (sink === undefined) decisions.push(d);
+    else sink(d);
   };
   const add = (line: Line): void => {
     filters.add(line.filter);
@@ -657,7 +668,7 @@ function samplesReader(
         `lm-eval ${task}: correctness from metric ${
           [...metricsUsed].join(", ") || "(no lines)"
         }, filter ${JSON.stringify(filter ?? null)}; model ${run.modelId}`,
-        describePCorrectSources(countPCorrectSources(decisions)),
+        describePCorrectSources(sources),
         ...(roundoff === undefined ? [] : [
           `read ${roundoff} positive log-likelihood${
             roundoff === 1 ? "" : "s"
@@ -667,7 +678,7 @@ function samplesReader(
       completeness: {
         status: null,
         samplesExpected: run.samples,
-        samplesRead: decisions.length,
+        samplesRead: made,
         missing: [],
       },
     };
@@ -793,5 +804,6 @@ export const lmEvalImporter: HarnessImporter = {
       modelId: options.modelId,
       filter: options.filter,
       metric: options.metric,
+      onDecision: options.onDecision,
     }),
 };

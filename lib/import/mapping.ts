@@ -548,11 +548,35 @@ export function countPCorrectSources(
   decisions: Iterable<{ readonly pCorrectSource?: string | null }>,
 ): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const d of decisions) {
-    const key = d.pCorrectSource ?? "null";
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
+  for (const d of decisions) tallyPCorrectSource(counts, d);
   return counts;
+}
+
+/**
+ * Count one decision's pCorrect source into `counts`, as
+ * {@linkcode countPCorrectSources} counts a list: for decisions counted as
+ * they are made.
+ *
+ * @param counts Counts by source (`null` for none), updated.
+ * @param decision The decision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tallyPCorrectSource } from "./mapping.ts";
+ *
+ * const counts = {};
+ * tallyPCorrectSource(counts, { pCorrectSource: "stated" });
+ * tallyPCorrectSource(counts, { pCorrectSource: null });
+ * assert.deepEqual(counts, { stated: 1, null: 1 });
+ * ```
+ */
+export function tallyPCorrectSource(
+  counts: Record<string, number>,
+  decision: { readonly pCorrectSource?: string | null },
+): void {
+  const key = decision.pCorrectSource ?? "null";
+  counts[key] = (counts[key] ?? 0) + 1;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from "./mapping.ts";
 import { parseJsonStrict } from "../_json.ts";
 import {
+  handOver,
   type HarnessDecision,
   harnessDecision,
   isObject,
@@ -473,6 +474,6 @@ export const promptfooImporter: HarnessImporter = {
       severityOf: options.severityOf,
       pcorrectFrom: options.pcorrectFrom,
       correct: options.correct,
-    });
+    }).then((result) => handOver(result, options));
   },
 };

@@ -36,6 +36,19 @@ export interface JsonlLinesOptions {
 }
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
+const plain = new TextDecoder("utf-8");
+
+// A chunk's text, or null where it is not valid UTF-8. An invalid sequence
+// decodes as U+FFFD, so only text holding one is decoded again, strictly.
+function decodeChunk(bytes: Uint8Array): string | null {
+  const text = plain.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 export function decodeLine(
   bytes: Uint8Array,
@@ -105,12 +118,8 @@ export async function* jsonlLines(
     const batch: JsonlLine[] = [];
     if (last > pos) {
       const part = bytes.subarray(pos, last);
-      let text: string | null = null;
-      try {
-        text = fatal.decode(part);
-      } catch {
-        text = null; // found line by line below
-      }
+      // invalid UTF-8 is found line by line below
+      const text = decodeChunk(part);
       if (text !== null && text.length === part.length) {
         // ASCII: character offsets are byte offsets
         let start = 0;

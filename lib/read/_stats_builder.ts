@@ -97,10 +97,42 @@ export function statsOfDecisionList(
   decisions: readonly Decision[],
   path: string,
 ): JsonlStats {
-  const builder = new StatsBuilder(path, () => "", (offset) => offset + 1);
-  decisions.forEach((d, i) => builder.add(d, i + 1, i));
-  if (builder.repeatedTasks) { for (const d of decisions) builder.share(d); }
-  return builder.finish();
+  const stats = new DecisionStats(path);
+  for (const d of decisions) stats.add(d);
+  return stats.finish();
+}
+
+/**
+ * The statistics of decisions given one at a time (an imported harness log,
+ * as it is read), reduced as the JSONL reader reduces its lines: a decision
+ * is let go once counted, only its task id and cell kept for the second
+ * pass of a run whose tasks have several decisions.
+ */
+export class DecisionStats {
+  readonly #builder: StatsBuilder;
+  readonly #tasks: string[] = [];
+  readonly #cells: Cell[] = [];
+
+  /** @param path What the decisions are read from, for messages. */
+  constructor(path: string) {
+    this.#builder = new StatsBuilder(path, () => "", (offset) => offset + 1);
+  }
+
+  /** Count one checked decision (its key not repeated). */
+  add(d: Decision): void {
+    const i = this.#builder.decisions;
+    this.#cells.push(this.#builder.add(d, i + 1, i));
+    this.#tasks.push(d.taskId);
+  }
+
+  /** The statistics of every decision added. */
+  finish(): JsonlStats {
+    const builder = this.#builder;
+    if (builder.repeatedTasks) {
+      this.#cells.forEach((c, i) => builder.shareCell(this.#tasks[i], c));
+    }
+    return builder.finish();
+  }
 }
 
 // the words behind the scanner's codes: the schema's values of the fields
@@ -235,8 +267,8 @@ export class StatsBuilder {
     this.decisions++;
   }
 
-  /** A decision read by decisionFromLine. */
-  add(d: Decision, lineNo: number, offset: number): void {
+  /** A decision read by decisionFromLine; returns its cell. */
+  add(d: Decision, lineNo: number, offset: number): Cell {
     this.hasher.ofStrings(d.runId, d.modelId, d.taskId, d.trial);
     this.#decision = d;
     this.#checkKey(lineNo, offset);
@@ -250,6 +282,7 @@ export class StatsBuilder {
     this.#count(c, d.pCorrect, d.parseOk);
     if (this.firstRun === null) this.firstRun = d.runId;
     if (d.trial !== 0 || d.runId !== this.firstRun) this.repeatedTasks = true;
+    return c;
   }
 
   /** A line the byte scanner read, in `b`. */
@@ -319,6 +352,11 @@ export class StatsBuilder {
         this.classes.ofString(d.predClass),
       ),
     );
+  }
+
+  /** {@linkcode share} of a decision of task `taskId` that {@linkcode add} counted in cell `c`. */
+  shareCell(taskId: string, c: Cell): void {
+    this.#share(this.models.ofString(c.modelId), taskId, c);
   }
 
   shareScanned(b: Uint8Array, s: DecisionScan): void {

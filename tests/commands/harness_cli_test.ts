@@ -541,3 +541,56 @@ Deno.test("score gives the same result on the deflate, zstd, chunked and .json f
     assert.equal(d.decisions, 9);
   }
 });
+
+Deno.test("import --out JSONL is written as the decisions are made, into a file beside it that takes its place: a log refused on the way leaves the old --out and nothing else", async () => {
+  const dir = await tempDir();
+  const out = `${dir}/decisions.jsonl`;
+  const importQwen = (...args: string[]) =>
+    runCli(["import", QWEN_EVAL, "--severity", "HIGH", ...args]);
+  const first = await importQwen("--out", out);
+  assert.equal(first.code, 0, first.stderr);
+  await Deno.chmod(out, 0o640);
+  const before = await Deno.readTextFile(out);
+  // a scorer no sample has: refused once every sample is read
+  const refused = await importQwen("--scorer", "nope", "--out", out, "--force");
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /--scorer nope: no sample has that scorer/);
+  assert.equal(await Deno.readTextFile(out), before);
+  const names = async () =>
+    (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+  assert.deepEqual(await names(), ["decisions.jsonl"]);
+  // written again, the file keeps its mode, and a link to it is followed
+  await Deno.symlink(out, `${dir}/link.jsonl`);
+  const again = await importQwen("--out", `${dir}/link.jsonl`, "--force");
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await Deno.readTextFile(out), before);
+  assert.equal((await Deno.stat(out)).mode! & 0o777, 0o640);
+  assert.ok((await Deno.lstat(`${dir}/link.jsonl`)).isSymlink);
+  assert.deepEqual(await names(), ["decisions.jsonl", "link.jsonl"]);
+});
+
+Deno.test("two harness logs holding one decision key are refused, naming the key and the file that had it first", async () => {
+  const dir = await tempDir();
+  for (const name of ["a.eval", "b.eval"]) {
+    await Deno.copyFile(QWEN_EVAL, `${dir}/${name}`);
+  }
+  for (const command of ["score", "import"]) {
+    const r = await runCli([
+      command,
+      `${dir}/a.eval`,
+      `${dir}/b.eval`,
+      "--severity",
+      "HIGH",
+      ...(command === "import" ? ["--out", `${dir}/d.jsonl`] : []),
+    ]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /Cannot combine .*b\.eval: its decision for runId ".*", modelId ".*", taskId ".*", trial \d+ repeats one in .*a\.eval\n$/,
+    );
+  }
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
+    ["a.eval", "b.eval"],
+  );
+});

@@ -140,6 +140,32 @@ Deno.test("the byte readers skip a BOM and refuse invalid UTF-8", () => {
     /^SyntaxError: Cannot read b\.json: invalid UTF-8$/,
   );
   assert.deepEqual(parseJsonStrict("\uFEFF[1]"), [1]);
+  // U+FFFD written as such is text, not an invalid sequence
+  assert.equal(
+    decodeUtf8Strict(new TextEncoder().encode("a\uFFFDb"), "c.json"),
+    "a\uFFFDb",
+  );
+});
+
+Deno.test("parseJsonStrict() reads with JSON.parse only what the tokenizer reads the same: a key repeated past a marker in a string, nesting past 2000, and bare NaN go to the tokenizer", () => {
+  assert.throws(
+    () => parseJsonStrict('{"a": "x\\":", "b": 1, "b": 2}', { file: "m.json" }),
+    /m\.json: line 1 column 23: duplicate key \$\.b/,
+  );
+  assert.deepEqual(parseJsonStrict('{"a": "x\\":", "b": 1}'), {
+    a: 'x":',
+    b: 1,
+  });
+  const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+  assert.equal(JSON.stringify(parseJsonStrict(deep(2000))), deep(2000));
+  assert.throws(
+    () => parseJsonStrict(deep(2001), { file: "d.json" }),
+    /d\.json: line 1 column 2001: nested more than 2000 levels deep/,
+  );
+  assert.deepEqual(
+    parseJsonStrict('{"s": "NaN", "v": NaN}', { nonFinite: true }),
+    { s: "NaN", v: NaN },
+  );
 });
 
 Deno.test("refuseDuplicateKeys() names the first repeated key and its object; a marker inside a string is no key", () => {
