@@ -153,9 +153,9 @@ export function argmax(scores: readonly number[]): number {
  * const result = { decisions: [{ taskId: "a" } as Decision], notes: {}, messages: [],
  *   completeness: { status: null, samplesExpected: null, samplesRead: 1, missing: [] } };
  * const got: Decision[] = [];
- * assert.equal(handOver(result, { severityOf: () => "LOW", onDecision: (d) => got.push(d) }).decisions.length, 0);
+ * assert.equal(handOver(result, { onDecision: (d) => got.push(d) }).decisions.length, 0);
  * assert.equal(got.length, 1);
- * assert.equal(handOver(result, { severityOf: () => "LOW" }), result);
+ * assert.equal(handOver(result, {}), result);
  * ```
  */
 export function handOver(
