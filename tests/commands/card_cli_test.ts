@@ -3,6 +3,7 @@
 // Every Eval Ever records and the model-index block; and what it refuses.
 import assert from "node:assert/strict";
 import { formatRateMethod } from "../../lib/format/numbers.ts";
+import { formatNumber } from "../../commands/_command.ts";
 import { parse as parseYaml } from "yaml";
 import {
   card,
@@ -213,20 +214,22 @@ Deno.test("card: the printed figures are the ones score prints in its report", a
       `the card prints ${m.modelId}'s accuracy as score does`,
     );
   }
-  for (
-    const figure of [
-      "20.6",
-      "[0.623898, 41.8]",
-    ]
-  ) {
-    assert.ok(human.stdout.includes(figure), `score prints ${figure}`);
+  // each loss with its interval and method, as score --json holds them
+  for (const m of doc.models) {
+    for (const p of doc.profiles) {
+      const ci = m.intervals.loss[p.id];
+      const row = `| ${formatNumber(m.loss[p.id])} | [${formatNumber(ci.lo)}, ${
+        formatNumber(ci.hi)
+      }] | ${ci.method} |`;
+      assert.ok(md.stdout.includes(row), `the card prints ${row}`);
+      assert.ok(
+        human.stdout.includes(
+          `[${formatNumber(ci.lo)}, ${formatNumber(ci.hi)}]`,
+        ),
+        `score prints ${m.modelId}'s ${p.id} interval`,
+      );
+    }
   }
-  for (
-    const figure of [
-      "| 20.6 | [0.623898, 41.8] | fay-feuer gamma |",
-      "| 10.2 | [0.0129344, 42.8] | fay-feuer gamma |",
-    ]
-  ) assert.ok(md.stdout.includes(figure), `the card prints ${figure}`);
   // calibrate's ECE and Brier, to its four decimals
   const cal = await runCli(["calibrate", ...args]);
   for (const figure of ["ECE 0.2125", "Brier 0.2813"]) {

@@ -242,16 +242,20 @@ Deno.test("pooledProbabilityBest(): well-observed differences are stated; the sa
   assert.ok(p.a > p.b && p.b > p.c);
 });
 
-Deno.test("comparisonShrinkage(): 0 with one model and when nothing costs", () => {
+Deno.test("comparisonShrinkage(): 0 with one model; with every answer right, the false alarm each clean cell could still make is weighed", () => {
   const one = pooledLossPosterior(STATS.filter((r) => r.modelId === "a"), {
     draws: 20,
   });
   assert.equal(comparisonShrinkage(one, getProfile("flat")), 0);
+  // clean items answered clean by every model: no error was observed, yet a
+  // false alarm is a possible kind of each cell (zero observed is not zero
+  // risk), so the comparison has a cost to weigh and the prior a share of it
   const post = pooledLossPosterior(
     STATS.filter((r) =>
       r.severity === "LOW" && r.trueClass === "MATCH" && r.predClass === "MATCH"
     ),
     { draws: 20 },
   );
-  assert.equal(comparisonShrinkage(post, getProfile("flat")), 0);
+  const shrinkage = comparisonShrinkage(post, getProfile("flat"));
+  assert.ok(shrinkage > 0 && shrinkage <= 1, String(shrinkage));
 });
