@@ -103,7 +103,13 @@ export { VERSION } from "./version.ts";
 export { score } from "./api/score.ts";
 export type { Mode, ModelScore, ScoreDocument } from "./api/score.ts";
 export { compare } from "./api/compare.ts";
-export type { CompareDifference, CompareDocument } from "./api/compare.ts";
+export type {
+  CompareDifference,
+  CompareDocument,
+  CompareItem,
+  CompareItemTrials,
+} from "./api/compare.ts";
+export type { Outcome } from "./lib/metrics/sufficient_stats.ts";
 export { calibrate } from "./api/calibrate.ts";
 export type { CalibrateDocument, CalibrationReport } from "./api/calibrate.ts";
 export { escalate } from "./api/escalate.ts";
@@ -131,6 +137,7 @@ export type {
   BoardEntry,
   BoardPair,
   BoardProfile,
+  BoardSweep,
 } from "./api/board.ts";
 export { FORMATS } from "./commands/_input.ts";
 export type { Format, InputKeys, RunSource } from "./commands/_input.ts";

@@ -85,6 +85,12 @@ export {
   signFlipTest,
   weightedRecallInterval,
 } from "./lib/metrics/mod.ts";
+export type {
+  PooledBest,
+  PooledCell,
+  PooledLossPosterior,
+  PooledPosteriorOptions,
+} from "./lib/metrics/pooled_posterior.ts";
 export {
   clopperPearsonInterval,
   seededPrng,

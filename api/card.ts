@@ -126,10 +126,13 @@ export interface WinSpan {
 export interface CardCost {
   /** Decisions. */
   readonly attempts: number;
-  /** Decisions whose cost is complete, partial, unavailable, not applicable. */
+  /** Decisions whose cost is complete. */
   readonly complete: number;
+  /** Decisions whose cost is partial. */
   readonly partial: number;
+  /** Decisions whose cost is unavailable. */
   readonly unavailable: number;
+  /** Decisions whose cost does not apply. */
   readonly notApplicable: number;
   /** Sum of complete costs in USD, or null when there are none. */
   readonly completeUsd: number | null;
@@ -165,13 +168,16 @@ export interface CardModel {
   readonly tasks: number;
   /** Accuracy, and its interval, as score prints them. */
   readonly accuracy: ModelScore["accuracy"];
+  /** The accuracy's interval, with its method, as score prints it. */
   readonly accuracyInterval: ModelScore["intervals"]["accuracy"];
   /** Severity-weighted recall R_w and its interval, as score prints them. */
   readonly severityWeightedRecall: ModelScore["severityWeightedRecall"];
+  /** R_w's interval, as score prints it. */
   readonly severityWeightedRecallInterval:
     ModelScore["intervals"]["severityWeightedRecall"];
   /** Loss per profile id, and its interval with its method, as score prints them. */
   readonly loss: ModelScore["loss"];
+  /** Each profile's loss interval, with its method, as score prints it. */
   readonly lossIntervals: ModelScore["intervals"]["loss"];
   /** P(best) per profile id, as score prints it; null with one model. */
   readonly pBest: ModelScore["pBest"];
