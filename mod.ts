@@ -140,7 +140,12 @@ export type {
   BoardSweep,
 } from "./api/board.ts";
 export { FORMATS } from "./commands/_input.ts";
-export type { Format, InputKeys, RunSource } from "./commands/_input.ts";
+export type {
+  Format,
+  ImportKeys,
+  InputKeys,
+  RunSource,
+} from "./commands/_input.ts";
 export type {
   BoardOptions,
   CalibrateOptions,

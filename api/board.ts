@@ -5,7 +5,6 @@ import type { ColumnTable } from "arquero";
 import { op } from "arquero";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { getProfile } from "../lib/costs/shipped.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import { decisionStats } from "../lib/decision/decision_stats.ts";
 import { pairedTasks } from "../lib/decision/paired_tasks.ts";
 import {
@@ -38,6 +37,7 @@ import {
   fileKeys,
   fileLabel,
   type Format,
+  type ImportKeys,
   importKeys,
   readRun,
   requireInputs,
@@ -196,6 +196,7 @@ export interface BoardSweep {
 
 /** What `board` prints with `--json` and writes to `board.json`. Keys are a contract: extend, never rename. */
 export type BoardDocument =
+  & ImportKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
@@ -235,12 +236,6 @@ export type BoardDocument =
     };
     /** The cost evidence of each model's attempts on the shared tasks (`group` is the model). */
     costEvidence: CostReportRow[];
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`). */
-    inputs?: readonly IncompleteInput[];
   };
 
 /** Settings of {@linkcode boardRankings}. */

@@ -16,7 +16,6 @@ import {
 } from "../lib/calibration/outcome_columns.ts";
 import { reliabilityDiagram } from "../lib/calibration/reliability.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CalibrateOptions } from "./options.ts";
@@ -29,6 +28,7 @@ import {
 import {
   fileKeys,
   fileLabel,
+  type ImportKeys,
   importKeys,
   type InputFlags,
   readRun,
@@ -380,6 +380,7 @@ export const CALIBRATE_OPTIONS = {
 
 /** What `calibrate` prints with `--json`: the pooled report's keys at the top, then per model (and per source). Keys are a contract: extend, never rename. */
 export type CalibrateDocument =
+  & ImportKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
@@ -401,12 +402,6 @@ export type CalibrateDocument =
   & {
     /** The report of each model. */
     models: ({ modelId: string } & CalibrationReport)[];
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
     /** With `bySource`: the report of each pCorrect source. */
     sources?: ({ pCorrectSource: string | null } & CalibrationReport)[];
   };

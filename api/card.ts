@@ -10,11 +10,11 @@ import {
   type CostReportRow,
 } from "../lib/evidence/cost_report.ts";
 import { isHarnessFormat } from "../lib/import/harness.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import { harnessMeta } from "../lib/import/harness_meta.ts";
 import { isStreamPath } from "../lib/read/_regular_file.ts";
 import { UsageError } from "../commands/_command.ts";
 import {
+  type ImportKeys,
   type InputKeys,
   readRun,
   requireInputs,
@@ -193,6 +193,7 @@ export interface CardModel {
 
 /** The `card --json` document. Keys are a contract: extend, never rename. */
 export type CardDocument =
+  & ImportKeys
   & {
     /** The lossbook version that made the card. */
     lossbook: string;
@@ -231,12 +232,6 @@ export type CardDocument =
     profiles: { id: string; version: string; unit: string | null }[];
     /** What reading the inputs set aside or repaired, by kind (score's notes). */
     notes: Readonly<Record<string, number>>;
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete: file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
     /** The family along which the winning spans are taken, as sweep prints it. */
     sweep: {
       family: SweepResult["family"];

@@ -2,7 +2,6 @@
 // library function and its flags.
 import type { CostProfile } from "../lib/costs/profile.ts";
 import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CompareOptions } from "./options.ts";
@@ -48,11 +47,13 @@ import type { CostMatrix } from "../lib/metrics/loss.ts";
 import { UsageError, withUserValues } from "../commands/_command.ts";
 import {
   fileKeys,
+  type ImportKeys,
   importKeys,
   readRun,
   requireInputs,
   type RunInput,
   sourceName,
+  sumCounts,
 } from "../commands/_input.ts";
 import {
   commonOptions,
@@ -153,6 +154,7 @@ export const COMPARE_OPTIONS = {
 
 /** What `compare` prints with `--json`. Keys are a contract: extend, never rename. */
 export type CompareDocument =
+  & ImportKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
@@ -204,12 +206,6 @@ export type CompareDocument =
     };
     /** With `--items`: the shared tasks on which the sides differ, largest cost difference first. */
     items?: CompareItem[];
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
   };
 
 /** One side's trials of a task in `compare --items`. */
@@ -371,19 +367,13 @@ async function readSides(
       modelId: (_d: unknown, $: { id: string }) => $.id,
     });
   const table = relabel(runs[0], pairA).concat(relabel(runs[1], pairB));
-  const notes: Record<string, number> = { ...runs[0].notes };
-  for (const [k, v] of Object.entries(runs[1].notes)) {
-    notes[k] = (notes[k] ?? 0) + v;
-  }
+  const notes = sumCounts(runs.map((r) => r.notes));
   const both = <T>(f: (r: RunInput) => readonly T[] | undefined) =>
     runs.every((r) => f(r) === undefined)
       ? undefined
       : runs.flatMap((r) => f(r) ?? []);
   const sources = runs.every((r) => r.pCorrectSources !== undefined)
-    ? Object.entries(runs[1].pCorrectSources!).reduce(
-      (acc, [k, v]) => ({ ...acc, [k]: (acc[k] ?? 0) + v }),
-      { ...runs[0].pCorrectSources! } as Record<string, number>,
-    )
+    ? sumCounts(runs.map((r) => r.pCorrectSources!))
     : undefined;
   const setAside = both((r) => r.setAside);
   const incomplete = both((r) => r.inputs);

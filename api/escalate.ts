@@ -3,7 +3,6 @@
 // library function and its flags.
 import type { OutcomeColumns } from "../lib/calibration/outcome_columns.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { EscalateOptions } from "./options.ts";
@@ -13,7 +12,12 @@ import { thresholdsByGroup } from "../lib/policy/optimal_threshold.ts";
 import { policyColumns } from "../lib/policy/policy_columns.ts";
 import { riskCoverage } from "../lib/policy/risk_coverage.ts";
 import { readOutcomes } from "./calibrate.ts";
-import { fileKeys, importKeys, requireInputs } from "../commands/_input.ts";
+import {
+  fileKeys,
+  type ImportKeys,
+  importKeys,
+  requireInputs,
+} from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import { UsageError } from "../commands/_command.ts";
 import {
@@ -243,16 +247,11 @@ export const ESCALATE_OPTIONS = {
 
 /** What `escalate` prints with `--json`. Keys are a contract: extend, never rename. */
 export type EscalateDocument =
+  & ImportKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
     format: string;
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
     /** Decisions read. */
     decisions: number;
     /** The profile that prices an automatic error and a review. */

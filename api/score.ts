@@ -66,6 +66,7 @@ import {
   UsageError,
 } from "../commands/_command.ts";
 import {
+  type ImportKeys,
   importKeys,
   inputKeys,
   readRunFrom,
@@ -86,7 +87,6 @@ import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { ScoreOptions } from "./options.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import type { Format } from "../commands/_input.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 
 /** A scoring mode: the cost matrix, and what recall counts. */
 export type Mode = "consequence" | "strict" | "reconforge";
@@ -505,6 +505,7 @@ export function commonOptions(
  * rename.
  */
 export type ScoreDocument =
+  & ImportKeys
   & InputKeys
   & {
     /** The format the inputs were read as. */
@@ -536,12 +537,6 @@ export type ScoreDocument =
     decisions: number;
     /** What reading the inputs set aside or repaired, by kind. */
     notes: Readonly<Record<string, number>>;
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
     /** The profiles priced, in order. */
     profiles: { id: string; version: string; unit: string | null }[];
     /** One entry per model. */

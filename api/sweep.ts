@@ -26,6 +26,7 @@ import { sweepProfiles } from "../lib/sensitivity/sweep.ts";
 import type { Crossover, WinnerChange } from "../lib/sensitivity/crossover.ts";
 import { UsageError } from "../commands/_command.ts";
 import {
+  type ImportKeys,
   importKeys,
   inputKeys,
   readRunFrom,
@@ -39,7 +40,6 @@ import {
   resolveProfiles,
   SCORING_FLAGS,
 } from "./score.ts";
-import type { IncompleteInput, SetAside } from "../lib/import/harness.ts";
 import type { InputKeys, RunInput, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { SweepOptions } from "./options.ts";
@@ -372,18 +372,13 @@ export const SWEEP_OPTIONS = {
 
 /** What `sweep` prints with `--json`: the input keys, then {@linkcode sweepDocument}'s. Keys are a contract: extend, never rename. */
 export type SweepDocument =
+  & ImportKeys
   & InputKeys
   & {
     /** The format the inputs were read as. */
     format: string;
     /** Decisions read. */
     decisions: number;
-    /** Imported logs: decisions by where their pCorrect came from. */
-    pCorrectSources?: Readonly<Record<string, number>>;
-    /** Imported logs: items that are not decisions, with their files. */
-    setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
-    /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
-    inputs?: readonly IncompleteInput[];
   }
   & SweepResult;
 

@@ -314,6 +314,16 @@ export function fileLabel(files: readonly string[]): string {
   return files.join(" + ");
 }
 
+/** The keys imported logs add to a command's JSON document. */
+export interface ImportKeys {
+  /** Imported logs: decisions by where their pCorrect came from. */
+  pCorrectSources?: Readonly<Record<string, number>>;
+  /** Imported logs: items that are not decisions, with their files. */
+  setAside?: ReadonlyArray<SetAside & { readonly file: string }>;
+  /** Harness logs read although incomplete (`allowIncomplete`): file, status, samples expected and read. */
+  inputs?: readonly IncompleteInput[];
+}
+
 /**
  * What imported logs add to a command's JSON: where each probability came
  * from, the items set aside, and (under `inputs`) the logs read although
@@ -327,8 +337,8 @@ export function fileLabel(files: readonly string[]): string {
  * assert.deepEqual(importKeys(await readRun("data/examples/model_ab.jsonl", {})), {});
  * ```
  */
-export function importKeys(run: RunInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function importKeys(run: RunInput): ImportKeys {
+  const out: ImportKeys = {};
   if (run.pCorrectSources !== undefined) {
     out.pCorrectSources = run.pCorrectSources;
   }
@@ -613,12 +623,7 @@ async function combine(
     (t, part) => t.concat(part.table!),
     parts[0].table!,
   );
-  const notes: Record<string, number> = {};
-  for (const part of parts) {
-    for (const [k, v] of Object.entries(part.notes)) {
-      notes[k] = (notes[k] ?? 0) + v;
-    }
-  }
+  const notes = sumCounts(parts.map((p) => p.notes));
   const sources = parts.every((p) => p.pCorrectSources !== undefined)
     ? sumCounts(parts.map((p) => p.pCorrectSources!))
     : undefined;
@@ -717,7 +722,19 @@ async function readWithMemory(
   return await combine(parts, names, "decisions");
 }
 
-function sumCounts(
+/**
+ * Counts by key, added up over several inputs (notes, pCorrect sources), in
+ * the order the keys first appear.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sumCounts } from "./_input.ts";
+ *
+ * assert.deepEqual(sumCounts([{ a: 1 }, { b: 2, a: 3 }]), { a: 4, b: 2 });
+ * ```
+ */
+export function sumCounts(
   counts: ReadonlyArray<Readonly<Record<string, number>>>,
 ): Record<string, number> {
   const out: Record<string, number> = {};
