@@ -15,6 +15,7 @@ import {
   type SetAside,
 } from "../lib/import/harness.ts";
 import {
+  clusterResolver,
   describePCorrectSources,
   parsePCorrectFrom,
   severityResolver,
@@ -25,12 +26,18 @@ import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { stringMapKey, tupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
+import { ClusterCheck } from "../lib/decision/cluster.ts";
 import {
   DEFAULT_MAX_ENTRY_BYTES,
   DEFAULT_MAX_ENTRY_RATIO,
 } from "../lib/import/_zip_caps.ts";
+import { CLUSTER_OPTION } from "./_options.ts";
 
-/** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
+/**
+ * The mapping flags, as `parseFlags` specs; every command that reads logs
+ * takes them. `--cluster` is among them, as it fills a log's clusters, and
+ * applies to every format (for decisions it names the unit).
+ */
 export const MAPPING_FLAGS = {
   severity: {
     type: "string",
@@ -118,6 +125,7 @@ export const MAPPING_FLAGS = {
       "inspect .eval logs: refuse an archive entry past 1 MiB that inflates to more than R times its compressed size, checked while inflating",
     byDefault: String(DEFAULT_MAX_ENTRY_RATIO),
   },
+  cluster: CLUSTER_OPTION,
 } as const;
 
 /** The mapping flags' values. */
@@ -136,6 +144,8 @@ export interface MappingFlags {
   "allow-incomplete"?: boolean;
   "max-entry-bytes"?: string;
   "max-entry-ratio"?: string;
+  /** `--cluster PATH`: each decision's cluster, read at PATH of its item (`taskId`: none). */
+  cluster?: string;
 }
 
 const OPTION_FLAGS: ReadonlyArray<
@@ -243,6 +253,13 @@ export async function harnessOptions(
   const options: {
     -readonly [K in keyof HarnessImportOptions]: HarnessImportOptions[K];
   } = { severityOf: severityResolver(spec) };
+  if (flags.cluster !== undefined && flags.cluster !== "taskId") {
+    try {
+      options.clusterOf = clusterResolver(flags.cluster);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   if (flags["pcorrect-from"] !== undefined) {
     try {
       options.pcorrectFrom = parsePCorrectFrom(flags["pcorrect-from"]);
@@ -345,6 +362,8 @@ export async function importHarness(
   const messages: string[] = [];
   const setAside: Array<SetAside & { file: string }> = [];
   const firstFile = new KeyFiles();
+  // a task's decisions name one cluster, across logs too
+  const clusters = new ClusterCheck(`Cannot import ${format} logs`, "");
   const inputs: IncompleteInput[] = [];
   const sink = options.onDecision;
   let count = 0;
@@ -366,6 +385,15 @@ export async function importHarness(
           }, trial ${d.trial} repeats one in ${first}`,
         );
         return;
+      }
+      if (d.cluster !== undefined) {
+        clusters.add(
+          d.taskId,
+          d.cluster,
+          `${path}'s decision for taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial}`,
+        );
       }
       tallyPCorrectSource(sources, d);
       tallyPCorrectSource(pCorrectSources, d);
@@ -407,6 +435,7 @@ export async function importHarness(
       messages.push(`${path}: ${m}`);
     }
   }
+  clusters.finish();
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
   // zero decisions is never a result, whatever was allowed
   if (count === 0) {

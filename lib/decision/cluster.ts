@@ -21,7 +21,7 @@
  * check.add("t2", "doc-1", 2);
  * assert.equal(resolveUnit(undefined, check.clustered, "a.jsonl"), "cluster");
  * check.add("t1", "doc-2", 3);
- * assert.throws(() => check.finish(), /line 3: cluster "doc-2" of taskId "t1" differs from line 1's "doc-1"/);
+ * assert.throws(() => check.finish(), /line 3: cluster "doc-2" of taskId "t1" differs from "doc-1", which line 1 names/);
  * ```
  *
  * @module
@@ -145,9 +145,9 @@ export function clusterRuleError(
     } is named, but ${earlier.at} names none: a run's decisions name a cluster all or none`
     : `cluster ${JSON.stringify(row.cluster)} of taskId ${
       JSON.stringify(row.taskId)
-    } differs from ${earlier.at}'s ${
+    } differs from ${
       JSON.stringify(earlier.cluster)
-    }: all the decisions of a task name one cluster`;
+    }, which ${earlier.at} names: all the decisions of a task name one cluster`;
   return new InputRangeError(`${row.at}: ${why}`);
 }
 
@@ -162,13 +162,13 @@ export function clusterRuleError(
 export class ClusterCheck {
   readonly #where: string;
   readonly #word: string;
-  #first: { at: number; cluster: string | null } | null = null;
-  readonly #tasks = new Map<string, { at: number; cluster: string }>();
+  #first: { at: number | string; cluster: string | null } | null = null;
+  readonly #tasks = new Map<string, { at: number | string; cluster: string }>();
   #broken: InputRangeError | null = null;
 
   /**
    * @param where What is read, as errors begin (`Cannot load run export a.jsonl`).
-   * @param word What a place is called (`line`, `row`, `record`).
+   * @param word What a numbered place is called (`line`, `row`, `record`).
    */
   constructor(where: string, word: string) {
     this.#where = where;
@@ -185,9 +185,14 @@ export class ClusterCheck {
    *
    * @param taskId Its task.
    * @param cluster Its cluster, or `null`/`undefined` when it names none.
-   * @param at Its line, row or record number.
+   * @param at Its line, row or record number, or where it is in words
+   * (`b.jsonl's decision for …`).
    */
-  add(taskId: string, cluster: string | null | undefined, at: number): void {
+  add(
+    taskId: string,
+    cluster: string | null | undefined,
+    at: number | string,
+  ): void {
     if (this.#broken !== null) return;
     const c = cluster ?? null;
     const first = this.#first;
@@ -216,12 +221,14 @@ export class ClusterCheck {
   #error(
     taskId: string,
     cluster: string | null,
-    at: number,
-    earlier: { at: number; cluster: string | null },
+    at: number | string,
+    earlier: { at: number | string; cluster: string | null },
   ): InputRangeError {
+    const place = (a: number | string) =>
+      typeof a === "number" ? `${this.#word} ${a}` : a;
     return clusterRuleError(
-      { at: `${this.#where}: ${this.#word} ${at}`, taskId, cluster },
-      { at: `${this.#word} ${earlier.at}`, cluster: earlier.cluster },
+      { at: `${this.#where}: ${place(at)}`, taskId, cluster },
+      { at: place(earlier.at), cluster: earlier.cluster },
     );
   }
 }
