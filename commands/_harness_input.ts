@@ -206,6 +206,30 @@ export function refuseMappingFlags(flags: MappingFlags, format: string): void {
 }
 
 /**
+ * Refuse `--cluster` where it can only fill the clusters of harness logs
+ * (`import`, `ledger append`) but the input is not one: other formats'
+ * decisions name their own clusters, or none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseClusterFill } from "./_harness_input.ts";
+ *
+ * assert.throws(() => refuseClusterFill({ cluster: "metadata.source" }, "reconforge"), /--cluster fills the clusters of harness logs/);
+ * refuseClusterFill({}, "reconforge");
+ * ```
+ */
+export function refuseClusterFill(flags: MappingFlags, format: string): void {
+  if (flags.cluster !== undefined) {
+    throw new UsageError(
+      `--cluster fills the clusters of harness logs (${
+        HARNESS_FORMATS.join(", ")
+      }) here; --format ${format} decisions name their own cluster, or none`,
+    );
+  }
+}
+
+/**
  * Read the mapping flags into the importer options of one harness format:
  * severity (exactly one source, required), `--pcorrect-from`, and the
  * options this format reads; a flag the format does not read is refused,
