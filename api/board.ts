@@ -565,6 +565,7 @@ export async function boardRun(
   });
   const pairs = models.length * (models.length - 1) / 2;
   const floor = 1 / (resamples + 1);
+  const calibration = calibrationOf(table, models, matrix, values.seed);
   const notes = [
     `Holm's adjustment runs over the ${pairs} ${
       pairs === 1 ? "pair" : "pairs"
@@ -575,7 +576,9 @@ export async function boardRun(
         `With ${resamples} sign assignments a Monte Carlo p-value is at least ${floor}, above Holm's first threshold alpha / ${pairs}: raise --resamples, or some pairs cannot be told apart however far apart they are.`,
       ]
       : []),
-    ...decisionCountWarnings(run, "The calibration's ECE interval"),
+    ...(calibration.models.length > 0
+      ? decisionCountWarnings(run, "The calibration's ECE interval")
+      : []),
     ...(cut.unshared > 0
       ? [
         `${cut.unshared} ${
@@ -611,7 +614,7 @@ export async function boardRun(
     notes,
     profiles: rankings,
     sweep: sweepOf(stats, mode, seed),
-    calibration: calibrationOf(table, models, matrix, values.seed),
+    calibration,
     costEvidence: withUserValues(() =>
       costReportBy(column<string>("modelId"), {
         costCompleteness: column<CostCompleteness>("costCompleteness"),

@@ -229,7 +229,10 @@ export interface ReplayResult {
    * ledger's decisions name; absent when each case counts alone.
    */
   readonly unit?: "cluster";
-  /** Clusters with a changed evaluable case, when the unit is the cluster. */
+  /**
+   * Clusters of the evaluable cases, the units of the test, when the unit is
+   * the cluster (one whose cases do not change adds a difference of 0).
+   */
   readonly clusters?: number;
 }
 
