@@ -392,7 +392,10 @@ export type {
   HarnessOption,
 } from "./lib/import/harness.ts";
 export type { ProbabilityMeaning } from "./lib/import/lossbench.ts";
-export type { SeverityResolver } from "./lib/import/mapping.ts";
+export type {
+  ClusterResolver,
+  SeverityResolver,
+} from "./lib/import/mapping.ts";
 export type { ReconforgeDecision } from "./lib/import/reconforge.ts";
 export type { LedgerHead } from "./lib/ledger/chain.ts";
 export type { LedgerRecord } from "./lib/ledger/record.ts";

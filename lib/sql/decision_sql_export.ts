@@ -120,12 +120,13 @@ export interface DecisionSqlExport {
   readonly duplicateKeys: string;
   /** The first repeated keys, with their row counts. */
   readonly repeatedKeys: string;
-  /**
-   * With the cluster as the unit: the unit, and how many tasks name two
-   * clusters (`clusterSplitTasksSql`, 0 for a table the statistics may be
-   * read from). Absent when the unit is the task.
-   */
+  /** `"cluster"` when the aggregate counts clusters; absent when it counts tasks. */
   readonly unit?: "cluster";
+  /**
+   * With the cluster as the unit: how many tasks name two clusters
+   * (`clusterSplitTasksSql`; 0 for a table the statistics may be read
+   * from). Absent when the unit is the task.
+   */
   readonly clusterSplitTasks?: string;
 }
 
