@@ -228,3 +228,17 @@ Deno.test("severity-template --help says what the rows and columns are, in which
     ]
   ) assert.ok(text.includes(said), said);
 });
+
+Deno.test("the template README.md shows is the one its severity-template line writes (the line itself runs in tests/readme_paste_test.ts)", async () => {
+  const readme = await Deno.readTextFile(`${root}README.md`);
+  const line =
+    "npx -y deno@2.9.6 task lossbook severity-template data/examples/harness/inspect_qwen.eval --out severity_map.csv --force";
+  const at = readme.indexOf(`${line}\n\`\`\`\n\n\`\`\`\n`);
+  assert.ok(at >= 0, "README.md lacks the line, followed by its output");
+  const start = at + line.length + "\n```\n\n```\n".length;
+  const shown = readme.slice(start, readme.indexOf("```\n", start));
+  const out = `${await tempDir()}/severity_map.csv`;
+  const r = await runCli(["severity-template", QWEN, "--out", out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(shown, await Deno.readTextFile(out));
+});
