@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { getProfile, SHIPPED_PROFILES } from "../../../lib/costs/load.ts";
+import { SEVERITIES, type Severity } from "../../../lib/costs/severity.ts";
 import {
   defineCostMatrix,
   gammaInterval,
@@ -21,17 +22,18 @@ import {
 const cpGamma = (stats: readonly StatsRow[], p = getProfile("flat")) =>
   gammaLossInterval(stats, p, { extra: "clopper-pearson" });
 
-// One CRITICAL harness-verdict cell of `units` units of `trials` trials with
-// `wrong` wrong answers whose squared counts per unit sum to `squares`.
+// One harness-verdict cell of `units` units of `trials` trials with `wrong`
+// wrong answers whose squared counts per unit sum to `squares`.
 function verdictCell(
   units: number,
   trials: number,
   wrong: number,
   squares: number,
+  severity: Severity = "CRITICAL",
 ): StatsRow[] {
   const base = {
     modelId: "m",
-    severity: "CRITICAL",
+    severity,
     trueClass: "verdict:correct",
     action: "auto",
     pErrorSum: 0,
@@ -98,6 +100,43 @@ Deno.test("unitGammaLossInterval() with no error keeps cp-gamma's bound: the Clo
   assert.ok(Math.abs(b.hi - whole) < 1e-6 * whole, `${b.hi} vs ${whole}`);
   assert.deepEqual(b, cpGamma(verdictCell(5, 5, 0, 0), p));
   assert.equal(unitGammaLossInterval([], p), null);
+});
+
+Deno.test("unitGammaLossInterval()'s upper bound never falls below its bound on the same cells with no error", () => {
+  // design E's cells: 20/15/10/5 tasks of 5 epochs, any wrong epochs per task
+  const tasks = [20, 15, 10, 5];
+  const errorFree = SEVERITIES.flatMap((s, i) =>
+    verdictCell(tasks[i], 5, 0, 0, s)
+  );
+  fc.assert(
+    fc.property(
+      fc.tuple(
+        ...tasks.map((t) =>
+          fc.array(fc.integer({ min: 0, max: 5 }), {
+            minLength: t,
+            maxLength: t,
+          })
+        ),
+      ),
+      (wrong) => {
+        const stats = SEVERITIES.flatMap((s, i) =>
+          verdictCell(
+            tasks[i],
+            5,
+            wrong[i].reduce((a, c) => a + c, 0),
+            wrong[i].reduce((a, c) => a + c * c, 0),
+            s,
+          )
+        );
+        for (const p of SHIPPED_PROFILES) {
+          const hi = unitGammaLossInterval(stats, p)!.hi;
+          const zero = unitGammaLossInterval(errorFree, p)!.hi;
+          assert.ok(hi >= zero * (1 - 1e-12), `${p.id}: ${hi} < ${zero}`);
+        }
+      },
+    ),
+    { seed: 20261213, numRuns: 300 },
+  );
 });
 
 Deno.test("unitGammaLossInterval() covers at least 0.95, exactly, on a CRITICAL cell whose units fail whole or whose trials are independent", () => {
