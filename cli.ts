@@ -95,6 +95,10 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   card: commandIn("./commands/card.ts", "cardCommand"),
   breakeven: commandIn("./commands/breakeven.ts", "breakevenCommand"),
   import: commandIn("./commands/import.ts", "importCommand"),
+  "severity-template": commandIn(
+    "./commands/severity_template.ts",
+    "severityTemplateCommand",
+  ),
   "export-tasks": commandIn("./commands/export_tasks.ts", "exportTasksCommand"),
   "export-sql": commandIn("./commands/export_sql.ts", "exportSqlCommand"),
   engine: commandIn("./commands/engine.ts", "engineCommand"),

@@ -42,6 +42,7 @@ import "./commands/plan.ts";
 import "./commands/profiles.ts";
 import "./commands/replay.ts";
 import "./commands/score.ts";
+import "./commands/severity_template.ts";
 import "./commands/simulate.ts";
 import "./commands/sweep.ts";
 import "./commands/verify.ts";

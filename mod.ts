@@ -33,11 +33,14 @@
  *
  * {@linkcode score}, {@linkcode compare}, {@linkcode calibrate},
  * {@linkcode escalate}, {@linkcode sweep}, {@linkcode plan},
- * {@linkcode card} and {@linkcode board} each take
+ * {@linkcode card}, {@linkcode board} and {@linkcode severityTemplate}
+ * (the command `severity-template`) each take
  * `(inputs, options)` and return the document the command of the same name
  * prints with `--json`: `JSON.stringify(await score(inputs, options), null,
  * 2) + "\n"` is what `lossbook score --json` writes for the same paths and
- * flags, byte for byte.
+ * flags, byte for byte. {@linkcode severityTemplateCsv} turns a severity
+ * template into the CSV `severity-template` writes, to fill in and pass as
+ * `severityMap`.
  *
  * `inputs` is a list, each element one input as one command-line argument
  * is: a path in any format the command reads (JSONL, CSV, Parquet, Arrow,
@@ -92,6 +95,9 @@
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
  *   `probability`, `mode`, `profiles`, `alpha`, `seed`, `resamples`, `lenient`,
  *   `cluster`
+ * - `severityTemplate`: `format`, `severityMapKey`, `scorer`, `partial`,
+ *   `modelId`, `filter`, `metric`, `correct`, `allowIncomplete`,
+ *   `maxEntryBytes`, `maxEntryRatio`
  *
  * What each means is in `lossbook <command> --help` and `docs/cli.md`.
  *
@@ -140,6 +146,10 @@ export type {
   BoardProfile,
   BoardSweep,
 } from "./api/board.ts";
+export { severityTemplate } from "./api/severity_template.ts";
+export type { SeverityTemplateDocument } from "./api/severity_template.ts";
+export { severityTemplateCsv } from "./lib/import/severity_template.ts";
+export type { SeverityTemplateRow } from "./lib/import/severity_template.ts";
 export { FORMATS } from "./commands/_input.ts";
 export type {
   Format,
@@ -162,6 +172,7 @@ export type {
   PlanOptions,
   ScoreOptions,
   ScoringOptions,
+  SeverityTemplateOptions,
   SweepOptions,
 } from "./api/options.ts";
 

@@ -30,7 +30,7 @@ import { forModel } from "../lib/metrics/sufficient_stats.ts";
 import type { Decision } from "../lib/decision/decision.ts";
 import { decisionStats } from "../lib/decision/decision_stats.ts";
 import { decisionTable } from "../lib/read/load_decisions.ts";
-import { SIMULATED_MODELS, simulateRun } from "../lib/tasks/simulate.ts";
+import { suiteDecisions } from "./_suite.ts";
 import {
   costFamily,
   familyProfile,
@@ -49,7 +49,6 @@ import {
   lossCoefficients,
 } from "../lib/sensitivity/loss_coefficients.ts";
 import { sweepProfiles } from "../lib/sensitivity/sweep.ts";
-import { parseTasksJsonl } from "../lib/tasks/load_tasks.ts";
 
 const SOURCE = "third-number: the flat-cost theorem and its property tests";
 
@@ -84,16 +83,6 @@ export interface FlatCostTheoremOptions {
   profiles?: readonly CostProfile[];
   /** Seed of the simulated runs. Default: 1. */
   seed?: number;
-}
-
-function suiteDecisions(seed: number): Decision[] {
-  const path = new URL(`../${FLAT_COST_SUITE}`, import.meta.url);
-  const tasks = parseTasksJsonl(Deno.readTextFileSync(path), {
-    path: FLAT_COST_SUITE,
-  });
-  return THEOREM_MODELS.flatMap((id) =>
-    simulateRun(tasks, SIMULATED_MODELS[id], { seed })
-  );
 }
 
 function escalationColumns(
@@ -151,7 +140,7 @@ export function flatCostTheorem(
 ): AnalysisResult {
   const seed = options.seed ?? 1;
   const extra = options.profiles ?? [];
-  const decisions = suiteDecisions(seed);
+  const decisions = suiteDecisions(FLAT_COST_SUITE, THEOREM_MODELS, seed);
   const stats = decisionStats(decisionTable(decisions));
   const coefficients = lossCoefficients(stats);
   const claims: Claim[] = [];

@@ -42,6 +42,7 @@ import {
 } from "../lib/import/mapping.ts";
 // inspect writes bare NaN (an undefined stderr); the importers' reader reads it
 import { parseJsonStrict } from "../lib/_json.ts";
+import { projectPath, shownPath } from "./_paths.ts";
 
 const SOURCE =
   "inspect-ai and lm-eval-harness log formats (docs/formats.md); severity map data/examples/harness/harness_logs_severity.csv";
@@ -58,18 +59,8 @@ export interface HarnessLogSpec {
   readonly severityField: string;
 }
 
-const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
-
-// a path as a claim's source shows it: relative to the project, so claims
-// read the same on every machine
-function shown(path: string): string {
-  return path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
-}
-
 function example(name: string): string {
-  return decodeURIComponent(
-    new URL(`../data/examples/harness/${name}`, import.meta.url).pathname,
-  );
+  return projectPath(`data/examples/harness/${name}`);
 }
 
 /** The shipped example logs: one inspect log, one lm-eval samples file. */
@@ -292,7 +283,7 @@ export async function harnessLogs(
     const src = {
       kind: "derived",
       how: "the accuracy the log's own summary states",
-      source: `${key}: ${shown(spec.path)} (its own summary)`,
+      source: `${key}: ${shownPath(spec.path)} (its own summary)`,
     } as const;
     claims.push(claimClose(
       `harness_logs.accuracy.${id}`,
@@ -317,7 +308,7 @@ export async function harnessLogs(
       {
         kind: "property",
         source: `lossbook: severity map ${
-          shown(mapFile)
+          shownPath(mapFile)
         }, checked against the log's own field`,
       },
     ));
@@ -384,7 +375,7 @@ export async function harnessLogs(
         {
           kind: "property",
           tolerance: 1e-12,
-          source: `${key}: ${shown(spec.path)}`,
+          source: `${key}: ${shownPath(spec.path)}`,
         },
       ));
     }

@@ -86,7 +86,10 @@ import {
   VERDICT_CORRECT,
   VERDICT_INCORRECT,
 } from "../lib/metrics/sufficient_stats.ts";
-import { gammaLossInterval } from "../lib/metrics/fay_feuer.ts";
+import {
+  gammaLossInterval,
+  unitGammaLossInterval,
+} from "../lib/metrics/fay_feuer.ts";
 import {
   type LossPosterior,
   lossPosterior,
@@ -1687,6 +1690,13 @@ export function intervalCoverage(
     xs.length === 0 ? null : Math.min(...xs.map((r) => r.coverage ?? 0));
   const candidate = (id: "tcz" | "mid-p") =>
     worstCoverage(widthOf("candidate", WIDTH_METHOD_LABELS[id]));
+  const unitGamma = widthOf("candidate", WIDTH_METHOD_LABELS["unit-gamma"]);
+  // unit-gamma against the default, row by row: the largest relative
+  // difference of mean widths on design W, the largest ratio on design E
+  const unitAgainstDefault = (design: "W" | "E") =>
+    unitGamma.flatMap((r, i) =>
+      r.design === design ? [r.meanWidth! / widthDefault[i].meanWidth!] : []
+    );
   claims.push(
     claimClose(
       "interval_coverage.width.default_every",
@@ -1752,6 +1762,41 @@ export function intervalCoverage(
         kind: "property",
         tolerance: 0.93,
         source: "lossbook: negative result, kept on purpose",
+      },
+    ),
+    claimClose(
+      "interval_coverage.width.unit_gamma_every",
+      `the unit-gamma candidate (variance from the units' second moments, the default's extra event) covers the true expected loss in at least 93% of suites in every row of the width study at nominal ${level}`,
+      1,
+      r6(worstCoverage(unitGamma)),
+      {
+        kind: "property",
+        tolerance: 0.07,
+        source: "lossbook: acceptance bound: coverage >= 0.93 per row",
+      },
+    ),
+    claimClose(
+      "interval_coverage.width.unit_gamma_is_default_on_w",
+      "where every unit has one decision (design W), the unit-gamma candidate is the default interval: their mean widths differ by nothing in every row",
+      0,
+      r6(Math.max(...unitAgainstDefault("W").map((x) => Math.abs(x - 1)))),
+      {
+        kind: "property",
+        tolerance: 0,
+        source:
+          "lossbook: with one decision per unit the per-unit second moment is the count",
+      },
+    ),
+    claimClose(
+      "interval_coverage.width.unit_gamma_narrower_on_e",
+      "on design E (5 epochs per task, independent given the task) the unit-gamma candidate is at least 5% narrower than the default under every profile: the largest ratio of its mean width to the default's is at most 0.95",
+      0.475,
+      r6(Math.max(...unitAgainstDefault("E"))),
+      {
+        kind: "property",
+        tolerance: 0.475,
+        source:
+          "lossbook: the default treats a task's epochs as failing together",
       },
     ),
     claimClose(
@@ -1867,6 +1912,7 @@ export function intervalCoverage(
         widthOverSpread: r6(r.widthOverSpread),
         floorOverSpread: r6(r.floorOverSpread),
         floorWholeTasksOverSpread: r6(r.floorWholeTasksOverSpread),
+        zeroEventOverSpread: r6(r.zeroEventOverSpread),
       }))),
     },
     charts,
@@ -1997,8 +2043,9 @@ function widthRow(
   predClass: string,
   n: number,
   taskShare: number,
+  unitCostPairs: number,
 ): StatsRow {
-  return { ...row("m", cell, predClass, n), taskShare };
+  return { ...row("m", cell, predClass, n), taskShare, unitCostPairs };
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -2037,8 +2084,13 @@ function widthDesigns(sizes: readonly number[]): WidthDesign[] {
           simulate: (rng) =>
             cells.flatMap((c) => {
               const k = multinomial(rng, c.n, c.probs);
+              // one decision per unit: it can cost unless it is correct
               return c.kinds.flatMap((kind, j) =>
-                k[j] > 0 ? [widthRow(c, kind.predClass, k[j], k[j])] : []
+                k[j] > 0
+                  ? [
+                    widthRow(c, kind.predClass, k[j], k[j], j === 0 ? 0 : k[j]),
+                  ]
+                  : []
               );
             }),
         });
@@ -2070,19 +2122,33 @@ function widthDesigns(sizes: readonly number[]): WidthDesign[] {
     expectedErrors: cells.reduce((a, c) => a + c.n * c.probs[1], 0),
     simulate: (rng) =>
       cells.flatMap((c) => {
-        let wrong = 0;
+        // per task: its wrong epochs w, the ones that can cost, so a task
+        // adds (epochs - w) · w to the correct cell's unitCostPairs and w²
+        // to the wrong one's
+        let wrong = 0, rightPairs = 0, wrongPairs = 0;
         for (let t = 0; t < tasks[c.severity]; t++) {
           const p = expit(logit(base[c.severity]) + sd * normal(rng));
-          wrong += binomial(rng, epochs, p);
+          const w = binomial(rng, epochs, p);
+          wrong += w;
+          rightPairs += (epochs - w) * w;
+          wrongPairs += w * w;
         }
         return [
           ...(c.n - wrong > 0
             ? [
-              widthRow(c, VERDICT_CORRECT, c.n - wrong, (c.n - wrong) / epochs),
+              widthRow(
+                c,
+                VERDICT_CORRECT,
+                c.n - wrong,
+                (c.n - wrong) / epochs,
+                rightPairs,
+              ),
             ]
             : []),
           ...(wrong > 0
-            ? [widthRow(c, VERDICT_INCORRECT, wrong, wrong / epochs)]
+            ? [
+              widthRow(c, VERDICT_INCORRECT, wrong, wrong / epochs, wrongPairs),
+            ]
             : []),
         ];
       }),
@@ -2129,7 +2195,7 @@ function widthFloorEvents(n: number, p: number, coverage: number): number {
   return width * n;
 }
 
-/** The methods of the width study: each named `--interval` method and the two candidates it rejected. */
+/** The methods of the width study: each named `--interval` method, the two candidates it rejected, and the per-unit candidate that waits for the engines. */
 const WIDTH_METHODS = [
   { id: "cp-gamma", role: "lossbook" },
   { id: "fay-feuer", role: "baseline" },
@@ -2137,6 +2203,7 @@ const WIDTH_METHODS = [
   { id: "bootstrap", role: "baseline" },
   { id: "tcz", role: "candidate" },
   { id: "mid-p", role: "candidate" },
+  { id: "unit-gamma", role: "candidate" },
 ] as const;
 
 type WidthMethod = typeof WIDTH_METHODS[number]["id"];
@@ -2149,6 +2216,8 @@ export const WIDTH_METHOD_LABELS: Readonly<Record<WidthMethod, string>> = {
   bootstrap: `${METHOD_LABELS.bootstrap} (--interval bootstrap)`,
   tcz: "tiwari-clegg-zou modified gamma (candidate, not offered)",
   "mid-p": "fay-kim mid-p gamma (candidate, not offered)",
+  "unit-gamma":
+    "gamma on per-unit second moments, extra event sized by clopper-pearson (candidate, not offered: the engines do not compute unitCostPairs yet)",
 };
 
 /** One row of the width study. */
@@ -2198,6 +2267,14 @@ export interface WidthRow {
    * go together. Equal to `floorOverSpread` with one trial per task.
    */
   floorWholeTasksOverSpread: number | null;
+  /**
+   * The default's upper bound on a suite of the row's cells with no error at
+   * all, over the spread: what `cp-gamma`'s extra event alone sets, which
+   * the unit-gamma candidate shares. Adding errors never lowers a gamma
+   * interval's upper bound, so every interval with that extra event is at
+   * least this wide, less its lower bound.
+   */
+  zeroEventOverSpread: number | null;
   /** Suites. */
   replicates: number;
 }
@@ -2263,6 +2340,10 @@ export function lossWidthStudy(options: LossWidthOptions = {}): WidthRow[] {
       () => d.simulate(suiteRng),
     );
     // the floor of each (cell, kind) in events, profile-free
+    // the row's cells with no error: every decision correct
+    const errorFree = d.cells.map((c) =>
+      widthRow(c, c.kinds[0].predClass, c.n, c.n / c.trials, 0)
+    );
     const floors = d.cells.flatMap((c) =>
       c.kinds.slice(1).map((kind, j) => ({
         severity: c.severity,
@@ -2294,6 +2375,10 @@ export function lossWidthStudy(options: LossWidthOptions = {}): WidthRow[] {
         );
       const floor = floorOf((f) => f.events);
       const floorWhole = floorOf((f) => f.wholeTasks);
+      const zeroEvent = gammaLossInterval(errorFree, p, {
+        level,
+        extra: "clopper-pearson",
+      })!.hi;
       for (const m of methods) {
         const t = newTally();
         const prng = stream(`${p.id}/${m.id}`);
@@ -2328,6 +2413,7 @@ export function lossWidthStudy(options: LossWidthOptions = {}): WidthRow[] {
             : meanWidth / spread,
           floorOverSpread: spread > 0 ? floor / spread : null,
           floorWholeTasksOverSpread: spread > 0 ? floorWhole / spread : null,
+          zeroEventOverSpread: spread > 0 ? zeroEvent / spread : null,
           replicates: t.count,
         });
       }
@@ -2349,6 +2435,10 @@ function widthInterval(
 ): { lo: number | null; hi: number | null } {
   if (method === "jeffreys") {
     return drawBounds(posteriorLossDraws(o.posterior!, profile), o.level);
+  }
+  if (method === "unit-gamma") {
+    return unitGammaLossInterval(stats, profile, { level: o.level }) ??
+      { lo: null, hi: null };
   }
   if (method === "tcz" || method === "mid-p") {
     return gammaLossInterval(stats, profile, {

@@ -38,10 +38,9 @@ import {
   STRICT_MATRIX,
 } from "../lib/metrics/loss.ts";
 import { forModel, type StatsRow } from "../lib/metrics/sufficient_stats.ts";
-import type { Decision } from "../lib/decision/decision.ts";
 import { decisionStats } from "../lib/decision/decision_stats.ts";
 import { decisionTable } from "../lib/read/load_decisions.ts";
-import { SIMULATED_MODELS, simulateRun } from "../lib/tasks/simulate.ts";
+import { suiteDecisions } from "./_suite.ts";
 import {
   costFamily,
   familyProfile,
@@ -60,7 +59,6 @@ import {
   PAYMENTS_ANCHOR_MAP,
 } from "../lib/sensitivity/registry_draws.ts";
 import { type Sweep, sweepProfiles } from "../lib/sensitivity/sweep.ts";
-import { parseTasksJsonl } from "../lib/tasks/load_tasks.ts";
 
 const SOURCE = "third-number: K-sensitivity; lossbench: its K sweep";
 
@@ -126,18 +124,6 @@ export function registryLadderProfiles(): CostProfile[] {
     profileFromAnchor(SHIPPED_REGISTRY, a.id, {
       reviewCost: { anchor: "false_positive_review" },
     })
-  );
-}
-
-function suiteDecisions(
-  path: string,
-  models: readonly string[],
-  seed: number,
-): Decision[] {
-  const url = new URL(`../${path}`, import.meta.url);
-  const tasks = parseTasksJsonl(Deno.readTextFileSync(url), { path });
-  return models.flatMap((id) =>
-    simulateRun(tasks, SIMULATED_MODELS[id], { seed })
   );
 }
 

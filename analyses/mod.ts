@@ -32,6 +32,7 @@ import { vetoFrontier } from "./veto_frontier.ts";
 import { routing } from "./routing.ts";
 import { harnessLogs } from "./harness_logs.ts";
 import { intervalCoverage } from "./interval_coverage.ts";
+import { consequenceCard } from "./consequence_card.ts";
 
 export {
   divergence,
@@ -107,6 +108,11 @@ export type {
   CoverageModel,
   IntervalCoverageOptions,
 } from "./interval_coverage.ts";
+export { cardExampleRuns, consequenceCard } from "./consequence_card.ts";
+export type {
+  ConsequenceCardOptions,
+  ConsequenceCardRun,
+} from "./consequence_card.ts";
 
 // what an analysis returns, and the check of its claims
 export { assertClaims } from "../lib/claims/mod.ts";
@@ -182,6 +188,12 @@ export const ANALYSES: readonly AnalysisEntry[] = [
     title: "Intervals that hold where the money is: a coverage study",
     run: () => intervalCoverage(),
   },
+  {
+    id: "consequence_card",
+    title:
+      "The consequence card and the board, held to score, sweep, calibrate and their own p-values",
+    run: () => consequenceCard(),
+  },
 ];
 
 // constants the types below are defined from
@@ -227,6 +239,12 @@ export type {
   ModelIdentity,
 } from "../lib/evidence/mod.ts";
 export type { HarnessFormat } from "../lib/import/mod.ts";
+export type { RunSource } from "../commands/_input.ts";
+export type {
+  FlagValue,
+  InputOptions,
+  MappingOptions,
+} from "../api/options.ts";
 export type {
   DecisionRecord,
   LedgerDecision,

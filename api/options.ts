@@ -1,6 +1,7 @@
 /**
  * The options of the library functions `score`, `compare`, `calibrate`,
- * `escalate`, `sweep`, `plan`, `card` and `board`: each is a flag of the
+ * `escalate`, `sweep`, `plan`, `card`, `board` and `severityTemplate`
+ * (the command `severity-template`): each is a flag of the
  * command of the same name, in camelCase (a repeatable flag in its plural). A
  * flag with a value takes a string or a number (`ci: 0.9` is `--ci 0.9`); a
  * switch takes a boolean. What each means, at length, is in `lossbook
@@ -12,6 +13,7 @@
  * @module
  */
 
+import type { HarnessOption } from "../lib/import/harness.ts";
 import type { Mode } from "./score.ts";
 
 /** A flag's value: a string, or a number written as its decimal string. */
@@ -241,4 +243,17 @@ export interface CardOptions extends
   datasetType?: FlagValue;
   /** The dataset's name, where the logs name none. */
   datasetName?: FlagValue;
+}
+
+/**
+ * The options of `severityTemplate`: how the logs are read, as `import`
+ * reads them, and what the rows are keyed on. The severity flags are not
+ * among them: the template is what they will be given.
+ */
+export interface SeverityTemplateOptions
+  extends Pick<MappingOptions, HarnessOption | "allowIncomplete"> {
+  /** The logs' format (`inspect`, `lm-eval`, `helm`, `promptfoo`); detected from their content when absent. */
+  format?: FlagValue;
+  /** Key the rows on the value at a path of each item (`field:PATH`), one row per distinct value, instead of on the task id. */
+  severityMapKey?: FlagValue;
 }

@@ -18,6 +18,7 @@ import {
   clusterResolver,
   describePCorrectSources,
   parsePCorrectFrom,
+  type SeverityResolver,
   severityResolver,
   severitySpec,
   tallyPCorrectSource,
@@ -231,9 +232,9 @@ export function refuseClusterFill(flags: MappingFlags, format: string): void {
 
 /**
  * Read the mapping flags into the importer options of one harness format:
- * severity (exactly one source, required), `--pcorrect-from`, and the
- * options this format reads; a flag the format does not read is refused,
- * naming the formats that do.
+ * severity (exactly one source, required, unless `severityOf` is given in
+ * its place), `--pcorrect-from`, and the options this format reads; a flag
+ * the format does not read is refused, naming the formats that do.
  *
  * @example
  * ```ts
@@ -249,6 +250,7 @@ export function refuseClusterFill(flags: MappingFlags, format: string): void {
 export async function harnessOptions(
   flags: MappingFlags,
   format: HarnessFormat,
+  severityOf?: SeverityResolver,
 ): Promise<HarnessImportOptions> {
   const importer = harnessImporter(format);
   for (const [option, flag] of OPTION_FLAGS) {
@@ -262,21 +264,9 @@ export async function harnessOptions(
       }, not to ${format}`,
     );
   }
-  let spec;
-  try {
-    spec = await severitySpec({
-      severity: flags.severity,
-      severityMap: flags["severity-map"],
-      severityMapKey: flags["severity-map-key"],
-      severityField: flags["severity-field"],
-    });
-  } catch (error) {
-    if (error instanceof TypeError) throw new UsageError(error.message);
-    throw error;
-  }
   const options: {
     -readonly [K in keyof HarnessImportOptions]: HarnessImportOptions[K];
-  } = { severityOf: severityResolver(spec) };
+  } = { severityOf: severityOf ?? await severityFromFlags(flags) };
   if (flags.cluster !== undefined && flags.cluster !== "taskId") {
     try {
       options.clusterOf = clusterResolver(flags.cluster);
@@ -332,6 +322,25 @@ export async function harnessOptions(
   return options;
 }
 
+// The resolver the severity flags say, their usage errors as usage errors.
+async function severityFromFlags(
+  flags: MappingFlags,
+): Promise<SeverityResolver> {
+  try {
+    return severityResolver(
+      await severitySpec({
+        severity: flags.severity,
+        severityMap: flags["severity-map"],
+        severityMapKey: flags["severity-map-key"],
+        severityField: flags["severity-field"],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** What the harness import of one or more files produced. */
 export interface HarnessRun {
   /** Logs read although incomplete (`--allow-incomplete`), in input order; empty when every log is whole. */
@@ -352,7 +361,9 @@ export interface HarnessRun {
  * prefixed with its file; a decision key repeated across files is refused.
  * With `onDecision`, each decision goes there as it is made (once its key
  * is checked) instead of into the result's `decisions`; an error may still
- * follow, refusing the whole run, as it would have without it.
+ * follow, refusing the whole run, as it would have without it. With
+ * `severityOf`, every item is given to it instead of to the resolver the
+ * severity flags say (which are then not read).
  *
  * @example
  * ```ts
@@ -371,6 +382,7 @@ export async function importHarness(
   options: {
     quiet?: boolean;
     onDecision?: (decision: Decision) => void;
+    severityOf?: SeverityResolver;
   } = {},
 ): Promise<HarnessRun> {
   // a HELM run is a folder; every other log is one file
@@ -380,7 +392,7 @@ export async function importHarness(
     }
   }
   const importer = harnessImporter(format);
-  const opts = await harnessOptions(flags, format);
+  const opts = await harnessOptions(flags, format, options.severityOf);
   const decisions: Decision[] = [];
   const notes: Record<string, number> = {};
   const messages: string[] = [];

@@ -20,6 +20,7 @@ import { planCommand } from "./plan.ts";
 import { profilesCommand } from "./profiles.ts";
 import { replayCommand } from "./replay.ts";
 import { scoreCommand } from "./score.ts";
+import { severityTemplateCommand } from "./severity_template.ts";
 import { simulateCommand } from "./simulate.ts";
 import { sweepCommand } from "./sweep.ts";
 import { verifyCommand } from "./verify.ts";
@@ -45,6 +46,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   card: cardCommand,
   breakeven: breakevenCommand,
   import: importCommand,
+  "severity-template": severityTemplateCommand,
   "export-tasks": exportTasksCommand,
   "export-sql": exportSqlCommand,
   engine: engineCommand,

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { getProfile, SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { pairedBootstrap } from "../lib/metrics/bootstrap.ts";
 import { realisedLoss } from "../lib/metrics/loss.ts";
+import { unitGammaLossInterval } from "../lib/metrics/fay_feuer.ts";
 import { lossInterval } from "../lib/metrics/loss_interval.ts";
 import { pairedLossTest } from "../lib/metrics/paired_loss_test.ts";
 import { seededPrng } from "../lib/math/sampling.ts";
@@ -90,6 +91,7 @@ console.log(
     bootstrap: "bootstrap",
     tcz: "tcz (candidate)",
     "mid-p": "mid-p (candidate)",
+    "unit-gamma": "unit-gamma (candidate)",
   };
   const of = (method: string) =>
     rows.filter((r) =>
@@ -121,9 +123,9 @@ console.log(
     );
   }
   console.log(
-    `\nRows expecting at least 10 errors: coverage / width over spread; floor = the least width over spread any monotone interval for the costliest kind alone needs at 0.93 (decisions independent; in brackets, a task's epochs failing together)\n\n| design | n | rate | mix | profile | errors | floor | ${
+    `\nRows expecting at least 10 errors: coverage / width over spread; floor = the least width over spread any monotone interval for the costliest kind alone needs at 0.93 (decisions independent; in brackets, a task's epochs failing together); no-event bound = the default's upper bound on the row's cells with no error, over the spread\n\n| design | n | rate | mix | profile | errors | floor | no-event bound | ${
       ids.map((id) => short[id]).join(" | ")
-    } |\n| --- | --- | --- | --- | --- | --- | --- | ${
+    } |\n| --- | --- | --- | --- | --- | --- | --- | --- | ${
       ids.map(() => "---").join(" | ")
     } |`,
   );
@@ -136,6 +138,8 @@ console.log(
       } | ${r.mix} | ${r.profile} | ${r.expectedErrors.toFixed(1)} | ${
         f2(r.floorOverSpread)
       }${r.design === "E" ? ` (${f2(r.floorWholeTasksOverSpread)})` : ""} | ${
+        f2(r.zeroEventOverSpread)
+      } | ${
         ids.map((id) => {
           const x = of(id)[i];
           return `${f3(x.coverage)} / ${f2(x.widthOverSpread)}`;
@@ -146,7 +150,9 @@ console.log(
   console.log(
     "\nEvery row below 0.93 of the default, fay-feuer and the candidates (jeffreys and bootstrap: see the count above):",
   );
-  for (const id of ["cp-gamma", "fay-feuer", "tcz", "mid-p"] as const) {
+  for (
+    const id of ["cp-gamma", "fay-feuer", "tcz", "mid-p", "unit-gamma"] as const
+  ) {
     for (const r of of(id)) {
       if (r.coverage! >= 0.93) continue;
       console.log(
@@ -164,18 +170,22 @@ console.log(
   const p = getProfile("flat");
   const truth = trueLoss(cells, HEAVY_RATES, p);
   const rng = seededPrng(20261202);
-  let clustered = 0, naive = 0;
+  let clustered = 0, naive = 0, unit = 0;
   for (let r = 0; r < 200; r++) {
     const run = simulateClustered(rng, cells, HEAVY_RATES, 5);
     const a = lossInterval(run.clustered, p);
     const b = lossInterval(run.naive, p);
+    const u = unitGammaLossInterval(run.clustered, p)!;
     if (a.lo! <= truth && truth <= a.hi!) clustered++;
     if (b.lo! <= truth && truth <= b.hi!) naive++;
+    if (u.lo <= truth && truth <= u.hi) unit++;
   }
   console.log(
     `clustered trials (600 tasks x 5, flat, 200 runs, seed 20261202): default interval with trials counted per task covers ${
       (clustered / 200).toFixed(3)
-    }, counting trials as independent ${(naive / 200).toFixed(3)}`,
+    }, counting trials as independent ${
+      (naive / 200).toFixed(3)
+    }, the unit-gamma candidate ${(unit / 200).toFixed(3)}`,
   );
 }
 {

@@ -95,6 +95,8 @@ Deno.test("mod.ts exports exactly the curated public API", () => {
     "reconcileCost",
     "score",
     "severityRank",
+    "severityTemplate",
+    "severityTemplateCsv",
     "simulateRun",
     "sweep",
     "verifyLedger",

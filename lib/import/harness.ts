@@ -6,7 +6,8 @@
  *
  * 1. Write `lib/import/<name>.ts` exporting a {@linkcode HarnessImporter}
  *    constant (for example `export const lmEvalImporter: HarnessImporter =
- *    { format: "lm-eval", flags: [...], detect, import }`). Its `import`
+ *    { format: "lm-eval", flags: [...], metadataPaths: ["doc"], detect,
+ *    import }`). Its `import`
  *    resolves severity with `options.severityOf` (never on its own), and the
  *    cluster with `options.clusterOf` when it is given, picks
  *    probabilities with `pickPCorrect` from `./mapping.ts` in the format's
@@ -20,7 +21,9 @@
  *
  * `flags` lists the mapping options the format reads besides severity and
  * `--pcorrect-from` (which every format takes); the CLI refuses any other
- * mapping flag for that format rather than ignoring it.
+ * mapping flag for that format rather than ignoring it. `metadataPaths`
+ * names where in its records an item keeps its own metadata, which
+ * `lossbook severity-template` writes out beside each key.
  *
  * ```ts
  * import assert from "node:assert/strict";
@@ -216,6 +219,13 @@ export interface HarnessImporter {
   readonly format: HarnessFormat;
   /** Mapping options it reads, besides severity and `pcorrectFrom`. */
   readonly flags: readonly HarnessOption[];
+  /**
+   * Where its items keep their own metadata: dotted paths of the record its
+   * `severityOf` is given (inspect's `metadata`, lm-eval's `doc`). A
+   * severity template writes each key of the object found there as a
+   * column, so that a severity can be chosen by what the item is.
+   */
+  readonly metadataPaths: readonly string[];
   /** Whether the input is unmistakably this format's log (no false positives: detection must not guess). */
   detect(input: DetectInput): boolean;
   /** Read the log at `path` (file or folder). Errors name the file, the item and the field. */

@@ -567,6 +567,7 @@ export function detectHelm(input: DetectInput): boolean {
 export const helmImporter: HarnessImporter = {
   format: "helm",
   flags: ["metric"],
+  metadataPaths: ["instance.extra_data"],
   detect: detectHelm,
   import: async (path, options) =>
     handOver(

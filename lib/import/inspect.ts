@@ -976,6 +976,7 @@ export async function loadInspectLog(
 export const inspectImporter: HarnessImporter = {
   format: "inspect",
   flags: ["scorer", "partial", "maxEntryBytes", "maxEntryRatio"],
+  metadataPaths: ["metadata"],
   detect: isInspectLog,
   import: loadInspectLog,
 };

@@ -800,6 +800,7 @@ export function detectLmEval(input: DetectInput): boolean {
 export const lmEvalImporter: HarnessImporter = {
   format: "lm-eval",
   flags: ["modelId", "filter", "metric"],
+  metadataPaths: ["doc"],
   detect: detectLmEval,
   import: (path, options) =>
     loadLmEvalSamples(path, {

@@ -180,20 +180,55 @@ export function severityLevel(value: unknown, where: string): Severity {
 }
 
 /**
- * Parse a severity map: CSV with a `key,severity` header, or a JSON object
- * `{"key": "HIGH"}`. A JSON document is recognised by its first non-blank
- * character (`{` or `[`) or a `.json` name; a repeated JSON key is refused.
- * Keys must be unique and severities valid. The CSV is read by lossbook's
- * CSV reader (RFC 4180: a key with a comma or a quote is quoted, `"a,b"`;
- * blank lines are skipped), loaded only for a CSV map. Cells are used as
- * written: a key or severity with surrounding spaces is refused, naming its
- * line, and a severity is read in any letter case ({@linkcode severityLevel}).
+ * Refuse a key a CSV severity map cannot hold as written: an empty one, or
+ * one with surrounding spaces, which lossbook does not trim (a JSON map can
+ * hold it).
+ *
+ * @param key The key.
+ * @param where Error prefix naming the file and line, or the item.
+ * @throws {RangeError} For an empty key or one with surrounding spaces.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkCsvMapKey } from "./mapping.ts";
+ *
+ * checkCsvMapKey("recon_mc/0", "m.csv: line 2");
+ * assert.throws(() => checkCsvMapKey("a ", "m.csv: line 2"), /line 2: key "a " has surrounding spaces/);
+ * ```
+ */
+export function checkCsvMapKey(key: string, where: string): void {
+  if (key.trim() === "") {
+    throw new InputRangeError(`${where}: key must not be empty`);
+  }
+  if (key.trim() !== key) {
+    throw new InputRangeError(
+      `${where}: key ${
+        JSON.stringify(key)
+      } has surrounding spaces; lossbook does not trim them (a JSON map can hold such a key)`,
+    );
+  }
+}
+
+/**
+ * Parse a severity map: CSV whose header starts with `key,severity`, or a
+ * JSON object `{"key": "HIGH"}`. A JSON document is recognised by its first
+ * non-blank character (`{` or `[`) or a `.json` name; a repeated JSON key is
+ * refused. Keys must be unique and severities valid. The CSV is read by
+ * lossbook's CSV reader (RFC 4180: a key with a comma or a quote is quoted,
+ * `"a,b"`; blank lines are skipped), loaded only for a CSV map. Columns
+ * after `key,severity` (a severity template's metadata) are ignored,
+ * whatever they hold, but every row has as many fields as the header. The
+ * key and the severity are used as written: either with surrounding spaces
+ * is refused, naming its line, an empty severity (a template row not yet
+ * filled in) is refused, naming its line, and a severity is read in any
+ * letter case ({@linkcode severityLevel}).
  *
  * @param text The file's text.
  * @param file The file's path, for messages.
  * @returns Key to severity.
  * @throws {SyntaxError} For a bad header, malformed CSV or unparseable JSON.
- * @throws {RangeError} For a repeated key or an unknown severity (naming line or key).
+ * @throws {RangeError} For a repeated key, an empty or unknown severity (naming line or key).
  *
  * @example
  * ```ts
@@ -202,6 +237,9 @@ export function severityLevel(value: unknown, where: string): Severity {
  *
  * const csv = await parseSeverityMap("key,severity\nt1,HIGH\nt2,LOW\n", "map.csv");
  * assert.equal(csv.get("t2"), "LOW");
+ * const filled = await parseSeverityMap('key,severity,metadata.class\nt1,LOW,"A, B"\n', "map.csv");
+ * assert.deepEqual([...filled], [["t1", "LOW"]]);
+ * await assert.rejects(() => parseSeverityMap("key,severity,metadata.class\nt1,,A\n", "m.csv"), /line 2: the severity of key "t1" is empty/);
  * const json = await parseSeverityMap('{"t1": "CRITICAL"}', "map.json");
  * assert.equal(json.get("t1"), "CRITICAL");
  * await assert.rejects(() => parseSeverityMap("key,severity\nt1,HUGE\n", "m.csv"), /line 2/);
@@ -237,40 +275,34 @@ export async function parseSeverityMap(
   >(new URL("../read/_csv_records.ts", import.meta.url));
   const badHeader = (line: number, got: string) =>
     new InputSyntaxError(
-      `${where}: line ${line}: header must be "key,severity", got ${
+      `${where}: line ${line}: header must start with "key,severity" (any columns after them are ignored), got ${
         JSON.stringify(got)
       }`,
     );
-  let header = false;
+  // the header's fields; null until it is read
+  let columns: number | null = null;
   const lineOf = new Map<string, number>();
   readCsvText(body, where, ({ fields, line }) => {
-    if (!header) {
+    if (columns === null) {
       const names = fields.map((s) => s.trim());
-      if (names.length !== 2 || names[0] !== "key" || names[1] !== "severity") {
+      if (names.length < 2 || names[0] !== "key" || names[1] !== "severity") {
         throw badHeader(line, fields.join(","));
       }
-      header = true;
+      columns = fields.length;
       return;
     }
     // a line of spaces is blank too
     if (fields.length === 1 && fields[0].trim() === "") return;
     const at = `${where}: line ${line}`;
-    if (fields.length !== 2) {
+    if (fields.length !== columns) {
       throw new InputSyntaxError(
-        `${at}: expected 2 fields (key,severity), got ${fields.length}`,
+        `${at}: expected ${columns} fields (${
+          columns === 2 ? "key,severity" : "as many as the header"
+        }), got ${fields.length}`,
       );
     }
     const key = fields[0];
-    if (key.trim() === "") {
-      throw new InputRangeError(`${at}: key must not be empty`);
-    }
-    if (key.trim() !== key) {
-      throw new InputRangeError(
-        `${at}: key ${
-          JSON.stringify(key)
-        } has surrounding spaces; lossbook does not trim them (a JSON map can hold such a key)`,
-      );
-    }
+    checkCsvMapKey(key, at);
     const first = lineOf.get(key);
     if (first !== undefined) {
       throw new InputRangeError(
@@ -278,10 +310,88 @@ export async function parseSeverityMap(
       );
     }
     lineOf.set(key, line);
+    if (fields[1] === "") {
+      throw new InputRangeError(
+        `${at}: the severity of key ${
+          JSON.stringify(key)
+        } is empty; fill it in with one of ${SEVERITIES.join(", ")}`,
+      );
+    }
     map.set(key, severityLevel(fields[1], at));
   });
-  if (!header) throw badHeader(1, "");
+  if (columns === null) throw badHeader(1, "");
   return map;
+}
+
+/**
+ * Read `--severity-map-key field:PATH` into the path of the key.
+ *
+ * @param value The flag's value.
+ * @returns The keys of PATH, outermost first.
+ * @throws {TypeError} For a value that is not `field:` and a dotted path.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSeverityMapKey } from "./mapping.ts";
+ *
+ * assert.deepEqual(parseSeverityMapKey("field:metadata.class"), ["metadata", "class"]);
+ * assert.throws(() => parseSeverityMapKey("metadata.class"), /must be field:PATH/);
+ * ```
+ */
+export function parseSeverityMapKey(value: string): string[] {
+  const m = /^field:(.+)$/.exec(value);
+  if (m === null) {
+    throw new InputTypeError(
+      `--severity-map-key must be field:PATH (for example field:metadata.class), got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return parseFieldPath(m[1], "--severity-map-key");
+}
+
+/**
+ * The key an item has in a severity map: its task id, or, keyed on a
+ * field (`--severity-map-key`), the value at that path of its record, a
+ * string or a number written as text. Every reader and writer of a map
+ * keys items by this one rule.
+ *
+ * @param item The item.
+ * @param keyPath The key's path, or `null` for the task id.
+ * @param where The file and item, for the error.
+ * @returns The key.
+ * @throws {TypeError} When the value at the path is missing or neither a string nor a number.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { severityMapKey } from "./mapping.ts";
+ *
+ * const item = { taskId: "7", record: { metadata: { class: "DUPLICATE", n: 3 } } };
+ * assert.equal(severityMapKey(item, null, "a.eval: sample 7"), "7");
+ * assert.equal(severityMapKey(item, ["metadata", "class"], "a.eval: sample 7"), "DUPLICATE");
+ * assert.equal(severityMapKey(item, ["metadata", "n"], "a.eval: sample 7"), "3");
+ * assert.throws(() => severityMapKey(item, ["metadata", "x"], "a.eval: sample 7"), /sample 7: metadata\.x must be a string or number to key the severity map, got nothing/);
+ * ```
+ */
+export function severityMapKey(
+  item: SeverityItem,
+  keyPath: readonly string[] | null,
+  where: string,
+): string {
+  if (keyPath === null) return item.taskId;
+  const value = valueAtPath(item.record, keyPath);
+  if (typeof value !== "string" && typeof value !== "number") {
+    throw new InputTypeError(
+      `${where}: ${
+        keyPath.join(".")
+      } must be a string or number to key the severity map, got ${
+        value === undefined ? "nothing" : JSON.stringify(value)
+      }`,
+    );
+  }
+  return String(value);
 }
 
 /**
@@ -346,18 +456,9 @@ export async function severitySpec(
     };
   }
   const file = flags.severityMap!;
-  let keyPath: string[] | null = null;
-  if (flags.severityMapKey !== undefined) {
-    const m = /^field:(.+)$/.exec(flags.severityMapKey);
-    if (m === null) {
-      throw new InputTypeError(
-        `--severity-map-key must be field:PATH (for example field:metadata.class), got ${
-          JSON.stringify(flags.severityMapKey)
-        }`,
-      );
-    }
-    keyPath = parseFieldPath(m[1], "--severity-map-key");
-  }
+  const keyPath = flags.severityMapKey === undefined
+    ? null
+    : parseSeverityMapKey(flags.severityMapKey);
   return {
     kind: "map",
     file,
@@ -403,22 +504,10 @@ export function severityResolver(spec: SeveritySpec): SeverityResolver {
       };
     }
     case "map": {
+      const name = spec.keyPath === null ? "task id" : spec.keyPath.join(".");
       return (item, where) => {
-        let key = item.taskId;
-        let what = `task id ${JSON.stringify(key)}`;
-        if (spec.keyPath !== null) {
-          const name = spec.keyPath.join(".");
-          const value = valueAtPath(item.record, spec.keyPath);
-          if (typeof value !== "string" && typeof value !== "number") {
-            throw new InputTypeError(
-              `${where}: ${name} must be a string or number to key the severity map, got ${
-                value === undefined ? "nothing" : JSON.stringify(value)
-              }`,
-            );
-          }
-          key = String(value);
-          what = `${name} ${JSON.stringify(key)}`;
-        }
+        const key = severityMapKey(item, spec.keyPath, where);
+        const what = `${name} ${JSON.stringify(key)}`;
         const level = spec.map.get(key);
         if (level === undefined) {
           throw new InputRangeError(

@@ -16,3 +16,4 @@ export * from "./inspect_eval.ts";
 export * from "./harness.ts";
 export * from "./mapping.ts";
 export * from "./detect.ts";
+export * from "./severity_template.ts";

@@ -465,6 +465,7 @@ export function detectPromptfoo(input: DetectInput): boolean {
 export const promptfooImporter: HarnessImporter = {
   format: "promptfoo",
   flags: ["correct"],
+  metadataPaths: ["testCase.metadata", "vars", "metadata"],
   detect: detectPromptfoo,
   import: (path, options) => {
     if (options.correct === undefined) {

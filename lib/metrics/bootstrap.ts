@@ -118,6 +118,9 @@ function resampleCells(
       ...(c.taskTrialsSum === undefined
         ? {}
         : { taskTrialsSum: c.taskTrialsSum * scale }),
+      ...(c.unitCostPairs === undefined
+        ? {}
+        : { unitCostPairs: c.unitCostPairs * scale }),
     });
   }
   return out;

@@ -14,9 +14,10 @@ import {
   kindCosts,
   type LossCellOptions,
   lossCells,
+  type LossKind,
 } from "./loss_posterior.ts";
 import type { CostMatrix } from "./loss.ts";
-import type { StatsRow } from "./sufficient_stats.ts";
+import { canCost, type StatsRow } from "./sufficient_stats.ts";
 
 /**
  * The q-quantile of the Gamma(shape, 1) distribution.
@@ -362,12 +363,151 @@ export function gammaLossInterval(
   profile: CostProfile,
   options: GammaLossOptions = {},
 ): Bounds | null {
+  const parts = gammaLossParts(stats, profile, options);
+  if (parts === null) return null;
+  // a kind's count in units, each unit weighing its cell's decisions per unit
+  const terms = parts.kinds.flatMap(({ cost, perUnit, kind }) =>
+    cost > 0 && kind.effectiveCount > 0
+      ? [{ weight: cost * perUnit, count: kind.effectiveCount }]
+      : []
+  );
+  return parts.clip(gammaInterval(terms, {
+    level: parts.level,
+    extra: parts.extra[options.extra ?? "max"],
+    midp: options.midp,
+  }));
+}
+
+/**
+ * A gamma interval for the expected loss of one model on its suite whose
+ * variance is read from its units' second moments, with `cp-gamma`'s extra
+ * event.
+ *
+ * A unit (a task and its trials) adds a loss L_u to the realised loss y =
+ * Σ L_u; the units are independent, so the variance of y is at most
+ * Σ E[L_u²], estimated by Σ L_u² (the uncentred ultimate-cluster variance
+ * of a total, `kish-1965`, as Σ w²x is for Poisson counts in
+ * `fay-feuer-1997`). Per-cell statistics do not hold Σ L_u², but they hold
+ * a bound on it: with m_u the unit's decisions that can cost (`canCost`),
+ * L_u² ≤ m_u · Σ over those decisions of their squared cost (Cauchy–Schwarz),
+ * so v = Σ over kinds of cost² × `unitCostPairs`. Each kind enters
+ * {@linkcode gammaInterval} with that mean and that variance; the extra
+ * event (one unit of the kind whose whole trials fail, sized by the
+ * Clopper–Pearson bound of its cell's units) and the clip to the possible
+ * range are `cp-gamma`'s, so where a costly kind shows no event the upper
+ * bound is the one `cp-gamma` gives. Where a cell's units all have the same
+ * number of trials, `cp-gamma` is this interval with m_u replaced by every
+ * trial of the unit (the trials fail together); where every unit has one
+ * decision the two are equal to the last bit. Statistics without
+ * `unitCostPairs` are read as `taskTrialsSum` (see `unitCostPairsOf`); under
+ * a matrix that prices an automatic correct decision the bound does not
+ * hold and the interval is `cp-gamma`'s. Not offered by `--interval` yet:
+ * the engines do not compute `unitCostPairs`. Cost is O(kinds).
+ *
+ * @param stats Sufficient statistics of one model.
+ * @param profile Cost profile.
+ * @param options Level, matrix and cell options.
+ * @returns The bounds, or `null` when there are no decisions.
+ * @throws {RangeError} When a cell's `unitCostPairs` is not finite, is below its decisions where they can cost, or above its `taskTrialsSum`.
+ *
+ * @example Ten tasks of five epochs: one wrong in three epochs, another in one
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getProfile } from "../costs/mod.ts";
+ * import { gammaLossInterval, unitGammaLossInterval } from "./fay_feuer.ts";
+ *
+ * const base = { modelId: "m", severity: "HIGH", trueClass: "verdict:correct", action: "auto",
+ *   pErrorSum: 0, pMissing: 0, parseFailures: 0 } as const;
+ * const stats = [
+ *   { ...base, predClass: "verdict:correct", n: 46, taskShare: 9.2, taskTrialsSum: 230, unitCostPairs: 3 * 2 + 1 * 4 },
+ *   { ...base, predClass: "verdict:incorrect", n: 4, taskShare: 0.8, taskTrialsSum: 20, unitCostPairs: 3 * 3 + 1 * 1 },
+ * ];
+ * const p = getProfile("reconciliation");
+ * const unit = unitGammaLossInterval(stats, p)!;
+ * const cp = gammaLossInterval(stats, p, { extra: "clopper-pearson" })!;
+ * // the four wrong epochs are not four whole tasks: a narrower interval
+ * assert.ok(cp.lo < unit.lo && unit.hi < cp.hi);
+ * ```
+ */
+export function unitGammaLossInterval(
+  stats: readonly StatsRow[],
+  profile: CostProfile,
+  options: FayFeuerLossOptions = {},
+): Bounds | null {
+  for (const r of stats) checkUnitCostPairs(r, options.cleanClass);
+  const parts = gammaLossParts(stats, profile, options);
+  if (parts === null) return null;
+  if (parts.pricedCorrect) {
+    return gammaLossInterval(stats, profile, {
+      ...options,
+      extra: "clopper-pearson",
+    });
+  }
+  // mean cost × count and variance cost² × unitCostPairs, as one term whose
+  // weight is the cost times the costly decisions per unit a decision sees
+  // (1, exactly, with one decision per unit)
+  const terms = parts.kinds.flatMap(({ cost, kind }) => {
+    if (!(cost > 0 && kind.count > 0)) return [];
+    const perDecision = kind.unitCostPairs / kind.count;
+    return [{ weight: cost * perDecision, count: kind.count / perDecision }];
+  });
+  return parts.clip(gammaInterval(terms, {
+    level: parts.level,
+    extra: parts.extra["clopper-pearson"],
+  }));
+}
+
+function checkUnitCostPairs(r: StatsRow, cleanClass?: string): void {
+  const pairs = r.unitCostPairs;
+  if (pairs === undefined || r.n === 0) return;
+  const fail = (what: string) => {
+    throw new RangeError(
+      `Cannot compute a unit gamma loss interval: cell ${
+        [r.modelId, r.severity, r.trueClass, r.predClass, r.action].join("/")
+      }: unitCostPairs must be ${what}, got ${pairs}`,
+    );
+  };
+  if (!(pairs >= 0 && Number.isFinite(pairs))) fail("finite and >= 0");
+  if (canCost(r, cleanClass) && pairs < r.n) {
+    fail(`at least n = ${r.n} (each costly decision counts itself)`);
+  }
+  if (r.taskTrialsSum !== undefined && pairs > r.taskTrialsSum) {
+    fail(
+      `at most taskTrialsSum = ${r.taskTrialsSum} (a unit has no more costly decisions than trials)`,
+    );
+  }
+}
+
+// What every gamma loss interval reads from one model's cells: each possible
+// kind with its cost and its cell's decisions per unit (the weight of a unit
+// whose decisions all take that kind), the extra event of each sizing, and
+// the clip to the range the expected loss can take.
+interface GammaLossParts {
+  readonly level: number;
+  readonly kinds: readonly {
+    readonly cost: number;
+    readonly perUnit: number;
+    readonly kind: LossKind;
+  }[];
+  readonly extra: Readonly<
+    Record<ExtraEvent, { readonly weight: number; readonly square: number }>
+  >;
+  /** Whether some automatic correct kind has a cost. */
+  readonly pricedCorrect: boolean;
+  clip(b: Bounds): Bounds;
+}
+
+function gammaLossParts(
+  stats: readonly StatsRow[],
+  profile: CostProfile,
+  options: FayFeuerLossOptions,
+): GammaLossParts | null {
   const cells = lossCells(stats, options);
   if (cells.length === 0) return null;
   const level = options.level ?? 0.95;
   const alpha = 1 - level;
   const poissonZero = -Math.log(alpha / 2);
-  const terms: WeightedCount[] = [];
+  const kinds: { cost: number; perUnit: number; kind: LossKind }[] = [];
   let maxWeight = 0;
   let maxCp = 0;
   let possible = 0;
@@ -375,12 +515,13 @@ export function gammaLossInterval(
   let sumSquares = 0;
   let floor = 0;
   let ceiling = 0;
+  let pricedCorrect = false;
   for (const cell of cells) {
     const cost = kindCosts(cell, profile, options);
     floor += cell.n * Math.min(...cost);
     ceiling += cell.n * Math.max(...cost);
     const units = cell.effectiveN;
-    const scale = units > 0 ? cell.n / units : 1;
+    const perUnit = units > 0 ? cell.n / units : 1;
     // the exact binomial bound at zero over N units, as a share of Poisson's
     const share = units > 0
       ? Math.min(
@@ -389,32 +530,36 @@ export function gammaLossInterval(
           poissonZero,
       )
       : 1;
-    cell.kinds.forEach((k, i) => {
-      const weight = cost[i] * scale;
+    cell.kinds.forEach((kind, i) => {
+      const weight = cost[i] * perUnit;
       maxWeight = Math.max(maxWeight, weight);
       if (weight > 0) {
         maxCp = Math.max(maxCp, weight * share);
         possible++;
         sum += weight;
         sumSquares += weight * weight;
+        if (kind.action === "auto" && kind.outcome === "correct") {
+          pricedCorrect = true;
+        }
       }
-      if (weight > 0 && k.effectiveCount > 0) {
-        terms.push({ weight, count: k.effectiveCount });
-      }
+      kinds.push({ cost: cost[i], perUnit, kind });
     });
   }
-  const extra = options.extra ?? "max";
-  const e = extra === "mean"
-    ? possible > 0
-      ? { weight: sum / possible, square: sumSquares / possible }
-      : { weight: 0, square: 0 }
-    : extra === "clopper-pearson"
-    ? { weight: maxCp, square: maxCp * maxCp }
-    : { weight: maxWeight, square: maxWeight * maxWeight };
-  const b = gammaInterval(terms, { level, extra: e, midp: options.midp });
   return {
-    lo: Math.min(Math.max(b.lo, floor), ceiling),
-    hi: Math.max(Math.min(b.hi, ceiling), floor),
+    level,
+    kinds,
+    extra: {
+      max: { weight: maxWeight, square: maxWeight * maxWeight },
+      "clopper-pearson": { weight: maxCp, square: maxCp * maxCp },
+      mean: possible > 0
+        ? { weight: sum / possible, square: sumSquares / possible }
+        : { weight: 0, square: 0 },
+    },
+    pricedCorrect,
+    clip: (b) => ({
+      lo: Math.min(Math.max(b.lo, floor), ceiling),
+      hi: Math.max(Math.min(b.hi, ceiling), floor),
+    }),
   };
 }
 

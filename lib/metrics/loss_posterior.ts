@@ -31,6 +31,7 @@ import {
   outcomeOf,
   OUTCOMES,
   type StatsRow,
+  unitCostPairsOf,
 } from "./sufficient_stats.ts";
 
 /** One kind of decision in a cell: an action and an outcome. */
@@ -43,6 +44,12 @@ export interface LossKind {
   readonly count: number;
   /** The same decisions counted in tasks (sum of `taskShare`). */
   readonly effectiveCount: number;
+  /**
+   * The sum over these decisions of the costly decisions of their unit (sum
+   * of `unitCostPairsOf`): Σ c² over units when a unit's costly decisions
+   * are all of this kind.
+   */
+  readonly unitCostPairs: number;
 }
 
 /** One cell of the loss model: the decisions sharing a severity and a gold class. */
@@ -165,13 +172,17 @@ export function lossCells(
         ? outcomeOf(clean, `${clean}\u0000flagged`, clean)
         : outcomeOf(g.trueClass, clean, clean),
     );
-    const counts = new Map<string, [number, number]>();
+    const counts = new Map<string, [number, number, number]>();
     for (const r of g.rows) {
       const outcome = outcomeOf(r.trueClass, r.predClass, clean);
       possible.add(outcome);
       const key = `${r.action}/${outcome}`;
-      const prev = counts.get(key) ?? [0, 0];
-      counts.set(key, [prev[0] + r.n, prev[1] + (r.taskShare ?? r.n)]);
+      const prev = counts.get(key) ?? [0, 0, 0];
+      counts.set(key, [
+        prev[0] + r.n,
+        prev[1] + (r.taskShare ?? r.n),
+        prev[2] + unitCostPairsOf(r),
+      ]);
     }
     const acts = new Set<Action>(actions);
     for (const r of g.rows) acts.add(r.action);
@@ -180,9 +191,9 @@ export function lossCells(
       if (!acts.has(action)) continue;
       for (const outcome of OUTCOMES) {
         if (!possible.has(outcome)) continue;
-        const [count, effectiveCount] = counts.get(`${action}/${outcome}`) ??
-          [0, 0];
-        kinds.push({ action, outcome, count, effectiveCount });
+        const [count, effectiveCount, unitCostPairs] =
+          counts.get(`${action}/${outcome}`) ?? [0, 0, 0];
+        kinds.push({ action, outcome, count, effectiveCount, unitCostPairs });
       }
     }
     out.push({
@@ -321,8 +332,8 @@ export interface PosteriorLossOptions {
  * import { kindCosts } from "./loss_posterior.ts";
  *
  * const cell = { severity: "HIGH", trueClass: "X", n: 1, effectiveN: 1, kinds: [
- *   { action: "auto", outcome: "correct", count: 1, effectiveCount: 1 },
- *   { action: "auto", outcome: "missed", count: 0, effectiveCount: 0 },
+ *   { action: "auto", outcome: "correct", count: 1, effectiveCount: 1, unitCostPairs: 0 },
+ *   { action: "auto", outcome: "missed", count: 0, effectiveCount: 0, unitCostPairs: 0 },
  * ] } as const;
  * assert.deepEqual(kindCosts(cell, getProfile("reconciliation")), [0, 10]);
  * ```

@@ -62,6 +62,20 @@ export interface StatsRow {
    * tasks all have the same number of trials).
    */
   readonly taskTrialsSum?: number;
+  /**
+   * The sum over the cell's decisions of the decisions of their unit (the
+   * same model on the same task) that can carry a cost: every decision but
+   * an automatic correct one. A unit with c decisions in this cell and m
+   * that can cost adds c · m, so in a cell whose units put all their costly
+   * decisions in it this is Σ c², the per-unit second moment that
+   * `unitGammaLossInterval` reads (see `docs/method.md`, "Several
+   * trials per task"). Equals `n` in a cell of wrong or escalated decisions,
+   * and 0 in a cell of automatic correct ones, when every unit has one
+   * decision; absent in statistics built before it was tracked (read as
+   * `taskTrialsSum`: every decision of a unit counted as one that can
+   * cost).
+   */
+  readonly unitCostPairs?: number;
 }
 
 /**
@@ -89,6 +103,57 @@ export function taskTrialsSumOf(row: StatsRow): number {
   if (row.taskTrialsSum !== undefined) return row.taskTrialsSum;
   if (row.taskShare === undefined || row.taskShare <= 0) return row.n;
   return (row.n * row.n) / row.taskShare;
+}
+
+/**
+ * A cell's {@linkcode StatsRow.unitCostPairs}, or, in statistics that do not
+ * carry it, its {@linkcode taskTrialsSumOf}: every decision of a unit
+ * counted as one that can cost, never fewer than there are.
+ *
+ * @param row A cell.
+ * @returns The sum over its decisions of the costly decisions of their unit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unitCostPairsOf } from "./sufficient_stats.ts";
+ *
+ * const cell = { modelId: "m", severity: "LOW", trueClass: "X", predClass: "MATCH", action: "auto",
+ *   n: 3, pErrorSum: 0, pMissing: 3, parseFailures: 0 } as const;
+ * // two units of five trials: one missed twice, the other once
+ * assert.equal(unitCostPairsOf({ ...cell, taskShare: 0.6, taskTrialsSum: 15, unitCostPairs: 5 }), 5);
+ * assert.equal(unitCostPairsOf({ ...cell, taskShare: 0.6, taskTrialsSum: 15 }), 15);
+ * ```
+ */
+export function unitCostPairsOf(row: StatsRow): number {
+  return row.unitCostPairs ?? taskTrialsSumOf(row);
+}
+
+/**
+ * Whether a decision of a cell can carry a cost: every decision but an
+ * automatic correct one (the one the consequence matrix prices at zero).
+ * The units' costly decisions that {@linkcode StatsRow.unitCostPairs}
+ * counts are these.
+ *
+ * @param row A cell.
+ * @param cleanClass Class of clean items. Default: `"MATCH"`.
+ * @returns `false` for an automatic decision whose predicted class is its gold class.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { canCost } from "./sufficient_stats.ts";
+ *
+ * const cell = { modelId: "m", severity: "LOW", trueClass: "X", predClass: "X", action: "auto",
+ *   n: 1, pErrorSum: 0, pMissing: 1, parseFailures: 0 } as const;
+ * assert.equal(canCost(cell), false);
+ * assert.equal(canCost({ ...cell, action: "escalate" }), true);
+ * assert.equal(canCost({ ...cell, predClass: "MATCH" }), true);
+ * ```
+ */
+export function canCost(row: StatsRow, cleanClass = "MATCH"): boolean {
+  return row.action === "escalate" ||
+    outcomeOf(row.trueClass, row.predClass, cleanClass) !== "correct";
 }
 
 /** The numeric fields of a {@linkcode StatsRow}, which add across cells. */

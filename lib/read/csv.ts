@@ -14,6 +14,7 @@
  */
 
 import type { ColumnTable } from "arquero";
+import { csvLine } from "./_csv_line.ts";
 import type { Decision } from "../decision/decision.ts";
 import {
   checkDecisionColumns,
@@ -403,14 +404,6 @@ export async function readCsvHeader(path: string): Promise<string[]> {
   return header;
 }
 
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) || text === ""
-    ? `"${text.replaceAll('"', '""')}"`
-    : text;
-}
-
 /**
  * Format a decision table as CSV text: a header of
  * {@linkcode DECISION_COLUMNS}, then one record per row.
@@ -438,7 +431,7 @@ export function decisionsToCsv(table: ColumnTable): string {
   const lines = [DECISION_COLUMNS.join(",")];
   const n = table.numRows();
   for (let i = 0; i < n; i++) {
-    lines.push(cols.map((col) => csvField(col[i])).join(","));
+    lines.push(csvLine(cols.map((col) => col[i])));
   }
   return lines.join("\n") + "\n";
 }

@@ -79,6 +79,32 @@ function spreadless(
     : undefined;
 }
 
+// consequence_card.card: R_w of a run it is not defined for
+function rwUndefined(
+  r: Readonly<Record<string, unknown>>,
+): NullReason | undefined {
+  return "severityWeightedRecallLo" in r
+    ? {
+      label: "n/a",
+      why:
+        "not defined: the model has no exceptions, or an exception class without a weight in ReconForge's table (a harness's own answer classes)",
+    }
+    : undefined;
+}
+
+// consequence_card.card_evidence: calibration of a model that states no probability
+function noProbability(
+  r: Readonly<Record<string, unknown>>,
+): NullReason | undefined {
+  return r.pCorrectStated === 0
+    ? {
+      label: "n/a",
+      why:
+        "no decision of this model states a probability, so there is nothing to calibrate",
+    }
+    : undefined;
+}
+
 /**
  * The rules, by column name. Each names the table it was written for; add a
  * rule when an analysis gains a nullable column (the report test fails on a
@@ -226,6 +252,49 @@ export const NULL_REASONS: Readonly<Record<string, NullReasonRule>> = {
         label: "n/a",
         why:
           "a fixed policy: it does not choose by expected loss plus price, so that objective is not computed for it",
+      }
+      : undefined,
+  // consequence_card.card: R_w, as score returns it
+  severityWeightedRecall: (r) => rwUndefined(r),
+  severityWeightedRecallLo: (r) => rwUndefined(r),
+  severityWeightedRecallHi: (r) => rwUndefined(r),
+  // consequence_card.card_loss
+  pBest: (r) =>
+    typeof r.pBestShrinkage === "number" && r.pBestShrinkage > 0.5
+      ? {
+        label: "n/a",
+        why:
+          "not stated: the prior pooled across the models, not their own counts, would carry more than half of the comparison",
+      }
+      : undefined,
+  // consequence_card.card_evidence
+  ece: (r) => noProbability(r),
+  eceLo: (r) => noProbability(r),
+  eceHi: (r) => noProbability(r),
+  brier: (r) => noProbability(r),
+  // consequence_card.card_wins
+  fromExact: (r) =>
+    "toExact" in r
+      ? {
+        label: "n/a",
+        why:
+          "the span starts at the first ratio of sweep's grid, not at a winner change",
+      }
+      : undefined,
+  toExact: (r) =>
+    "fromExact" in r
+      ? {
+        label: "n/a",
+        why:
+          "the span ends at the last ratio of sweep's grid, not at a winner change",
+      }
+      : undefined,
+  // consequence_card.board_pairs
+  better: (r) =>
+    r.toldApart === false
+      ? {
+        label: "n/a",
+        why: "not told apart at alpha: neither model is declared better",
       }
       : undefined,
 };

@@ -11,6 +11,7 @@ import type {
   EscalateOptions,
   PlanOptions,
   ScoreOptions,
+  SeverityTemplateOptions,
   SweepOptions,
 } from "../../mod.ts";
 import { SCORE_OPTIONS } from "../../api/score.ts";
@@ -21,6 +22,7 @@ import { SWEEP_OPTIONS } from "../../api/sweep.ts";
 import { PLAN_OPTIONS } from "../../api/plan.ts";
 import { CARD_OPTIONS } from "../../api/card.ts";
 import { BOARD_OPTIONS } from "../../api/board.ts";
+import { SEVERITY_TEMPLATE_OPTIONS } from "../../api/severity_template.ts";
 import {
   optionFlags,
   type OptionsOf,
@@ -46,7 +48,9 @@ const typesFit: [
   Fits<PlanOptions, typeof PLAN_OPTIONS>,
   Fits<CardOptions, typeof CARD_OPTIONS>,
   Fits<BoardOptions, typeof BOARD_OPTIONS>,
+  Fits<SeverityTemplateOptions, typeof SEVERITY_TEMPLATE_OPTIONS>,
 ] = [
+  [true, true],
   [true, true],
   [true, true],
   [true, true],
@@ -68,7 +72,10 @@ const FUNCTIONS: ReadonlyArray<{
     | "sweep"
     | "plan"
     | "card"
-    | "board";
+    | "board"
+    | "severityTemplate";
+  /** The command, where its name is not the function's. */
+  command?: string;
   table: OptionTable;
   fn: Fn;
   /** Options the function needs to get as far as reading its flags. */
@@ -106,6 +113,13 @@ const FUNCTIONS: ReadonlyArray<{
     table: BOARD_OPTIONS,
     fn: lossbook.board as Fn,
     needs: { resamples: "200" },
+  },
+  {
+    name: "severityTemplate",
+    command: "severity-template",
+    table: SEVERITY_TEMPLATE_OPTIONS,
+    fn: lossbook.severityTemplate as Fn,
+    needs: {},
   },
 ];
 
@@ -153,13 +167,13 @@ Deno.test("output flags stay in the commands: a function refuses them as unknown
 Deno.test("each option is checked as its flag, with the same error (every function, every flag)", async () => {
   let refused = 0;
   let taken = 0;
-  for (const { name, table, fn, needs } of FUNCTIONS) {
+  for (const { name, command, table, fn, needs } of FUNCTIONS) {
     for (const [option, flag] of optionFlags(table)) {
       const doc = table[flag];
       const needed = Object.entries(needs).filter(([k]) => k !== option);
       const value = doc.type === "boolean" ? true : "x%1";
       const args = [
-        name,
+        command ?? name,
         RUN,
         ...needed.flatMap(([k, v]) => [`--${k}`, v]),
         ...(doc.type === "boolean" ? [`--${flag}`] : [`--${flag}`, "x%1"]),

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import {
+  checkCsvMapKey,
   countPCorrectSources,
   parsePCorrectFrom,
   parseSeverityMap,
+  parseSeverityMapKey,
   pickPCorrect,
   SEVERITY_REQUIRED,
   severityLevel,
+  severityMapKey,
   severityResolver,
   severitySpec,
 } from "../../../lib/import/mapping.ts";
@@ -106,7 +109,7 @@ Deno.test("--severity-field reads the severity from the item and refuses a missi
 Deno.test("parseSeverityMap() refuses a bad header, a repeated key, an unknown severity and a JSON non-object", async () => {
   await assert.rejects(
     () => parseSeverityMap("id,severity\n", "m.csv"),
-    /line 1: header must be "key,severity"/,
+    /line 1: header must start with "key,severity" \(any columns after them are ignored\), got "id,severity"/,
   );
   await assert.rejects(
     () => parseSeverityMap("key,severity\na,LOW\na,HIGH\n", "m.csv"),
@@ -156,7 +159,7 @@ Deno.test("a CSV severity map is read as CSV: a quoted key holds a comma or a qu
   await assert.rejects(() => parseSeverityMap("", "m.csv"), {
     name: "SyntaxError",
     message:
-      'Cannot read severity map m.csv: line 1: header must be "key,severity", got ""',
+      'Cannot read severity map m.csv: line 1: header must start with "key,severity" (any columns after them are ignored), got ""',
   });
 });
 
@@ -286,4 +289,126 @@ Deno.test("surrounding spaces around a severity or a key are refused, naming the
     /a\.eval: sample 1 epoch 1: metadata\.severity: severity "LOW\\t" has surrounding spaces/,
   );
   assert.equal(severityLevel("critical", "x"), "CRITICAL");
+});
+
+Deno.test("a CSV severity map ignores the columns after key,severity, whatever they hold: quotes, commas, line breaks, JSON, spaces, empty cells", async () => {
+  const text = [
+    "key,severity,metadata.class,doc.choices,note, spaced header ,",
+    '1,HIGH,AMOUNT_MISMATCH,"[""MATCH"",""AMOUNT_MISMATCH""]","says ""no"", twice",  x  ,',
+    '"a,b",low,"line one',
+    'line two",{},"",,',
+    '2,MEDIUM,,"{""nested"": {""k"": [1, 2]}}",key,severity,HUGE',
+    "",
+  ].join("\n");
+  const map = await parseSeverityMap(text, "m.csv");
+  assert.deepEqual([...map], [["1", "HIGH"], ["a,b", "LOW"], ["2", "MEDIUM"]]);
+  // the same map without the other columns reads the same
+  assert.deepEqual(
+    [
+      ...await parseSeverityMap(
+        'key,severity\n1,HIGH\n"a,b",low\n2,MEDIUM\n',
+        "m.csv",
+      ),
+    ],
+    [...map],
+  );
+});
+
+Deno.test("a CSV severity map's rows have as many fields as its header, and the header must start with key,severity", async () => {
+  await assert.rejects(
+    () => parseSeverityMap("key,severity,class\n1,HIGH\n", "m.csv"),
+    {
+      name: "SyntaxError",
+      message:
+        "Cannot read severity map m.csv: line 2: expected 3 fields (as many as the header), got 2",
+    },
+  );
+  await assert.rejects(
+    () => parseSeverityMap("key,severity,class\n1,HIGH,A,B\n", "m.csv"),
+    /line 2: expected 3 fields \(as many as the header\), got 4/,
+  );
+  for (const header of ["class,key,severity", "severity,key,class", "key"]) {
+    await assert.rejects(
+      () => parseSeverityMap(`${header}\n`, "m.csv"),
+      /line 1: header must start with "key,severity"/,
+      header,
+    );
+  }
+});
+
+Deno.test("a CSV severity map row whose severity is still empty is refused, naming its file, line and key", async () => {
+  await assert.rejects(
+    () =>
+      parseSeverityMap(
+        'key,severity,metadata.class\n1,HIGH,A\n"2",,"B, C"\n',
+        "maps/template.csv",
+      ),
+    {
+      name: "RangeError",
+      message:
+        'Cannot read severity map maps/template.csv: line 3: the severity of key "2" is empty; fill it in with one of LOW, MEDIUM, HIGH, CRITICAL',
+    },
+  );
+  // a quoted empty severity is empty too
+  await assert.rejects(
+    () => parseSeverityMap('key,severity\n1,""\n', "m.csv"),
+    /line 2: the severity of key "1" is empty/,
+  );
+  // the line counts the lines a quoted cell before it spans
+  await assert.rejects(
+    () => parseSeverityMap('key,severity,note\n1,LOW,"a\nb"\n2,,c\n', "m.csv"),
+    /line 4: the severity of key "2" is empty/,
+  );
+});
+
+Deno.test("surrounding spaces are refused in key and severity only, with other columns present", async () => {
+  await assert.rejects(
+    () => parseSeverityMap("key,severity,class\n1, HIGH,A\n", "m.csv"),
+    /line 2: severity " HIGH" has surrounding spaces/,
+  );
+  await assert.rejects(
+    () => parseSeverityMap("key,severity,class\n 1,HIGH,A\n", "m.csv"),
+    /line 2: key " 1" has surrounding spaces/,
+  );
+  const map = await parseSeverityMap(
+    "key,severity,class\n1,HIGH, A \n",
+    "m.csv",
+  );
+  assert.deepEqual([...map], [["1", "HIGH"]]);
+});
+
+Deno.test("severityMapKey() is the one keying rule of the map's resolver: a task id, or a field's string or number as text", () => {
+  const item = {
+    taskId: "7",
+    record: { metadata: { class: "X", n: 2, o: {} } },
+  };
+  const path = parseSeverityMapKey("field:metadata.n");
+  assert.equal(severityMapKey(item, null, "w"), "7");
+  assert.equal(severityMapKey(item, path, "w"), "2");
+  assert.throws(
+    () =>
+      severityMapKey(
+        item,
+        parseSeverityMapKey("field:metadata.o"),
+        "a.eval: sample 7",
+      ),
+    /a\.eval: sample 7: metadata\.o must be a string or number to key the severity map, got \{\}/,
+  );
+  const byMap = severityResolver({
+    kind: "map",
+    file: "m.csv",
+    map: new Map([["2", "LOW"]]),
+    keyPath: path,
+  });
+  assert.equal(byMap(item, "w"), "LOW");
+  assert.throws(
+    () =>
+      byMap(
+        { taskId: "8", record: { metadata: { n: 3 } } },
+        "a.eval: sample 8",
+      ),
+    /a\.eval: sample 8: severity map m\.csv does not cover metadata\.n "3"/,
+  );
+  assert.throws(() => parseSeverityMapKey("class"), /must be field:PATH/);
+  assert.throws(() => checkCsvMapKey("", "w"), /w: key must not be empty/);
 });

@@ -94,6 +94,7 @@ function rowsOf(
   cell: SuiteCell,
   counts: readonly number[],
   taskShare?: readonly number[],
+  unitCostPairs?: readonly number[],
 ): StatsRow[] {
   const preds = cell.trueClass === "MATCH"
     ? ["MATCH", `${cell.severity}_EXC`]
@@ -109,6 +110,7 @@ function rowsOf(
     pMissing: counts[i],
     parseFailures: 0,
     ...(taskShare ? { taskShare: taskShare[i] } : {}),
+    ...(unitCostPairs ? { unitCostPairs: unitCostPairs[i] } : {}),
   })).filter((r) => r.n > 0);
 }
 
@@ -128,7 +130,9 @@ export function simulateStats(
  * A run with `trials` trials per task and strongly correlated trials: each
  * task draws its own error rate, 0 with probability 1 - q and
  * rate / q with probability q (q = 0.2), so the mean rate is kept but a
- * task's trials fail together. Cells hold `n` decisions = tasks × trials.
+ * task's trials fail together, misses and wrong types mixed. Cells hold `n`
+ * decisions = tasks × trials; the clustered rows carry `taskShare` and
+ * `unitCostPairs` (every wrong decision can cost).
  */
 export function simulateClustered(
   rng: Prng,
@@ -145,18 +149,21 @@ export function simulateClustered(
     const probs = kindProbs(c, rates[c.severity] / q);
     const counts = probs.map(() => 0);
     const share = probs.map(() => 0);
+    const pairs = probs.map(() => 0);
     for (let t = 0; t < tasks; t++) {
       const bad = rng.next() < q;
       const k = bad
         ? multinomial(rng, trials, probs)
         : [trials, ...probs.slice(1).map(() => 0)];
+      const wrong = trials - k[0];
       k.forEach((v, i) => {
         counts[i] += v;
         share[i] += v / trials;
+        pairs[i] += v * wrong;
       });
     }
     const cell = { ...c, n: tasks * trials };
-    clustered.push(...rowsOf(modelId, cell, counts, share));
+    clustered.push(...rowsOf(modelId, cell, counts, share, pairs));
     naive.push(...rowsOf(modelId, cell, counts));
   }
   return { clustered, naive };

@@ -37,6 +37,16 @@ Deno.test("nullReason() answers only where the row says why", () => {
     /^incomplete/,
   );
   assert.equal(nullReason("threshold", { escalatedShare: 0.2 }), undefined);
+  // the consequence card: P(best) is withheld only above a shrinkage of 1/2,
+  // calibration is n/a only for a model that states no probability
+  assert.match(
+    nullReason("pBest", { pBestShrinkage: 0.51 })!.why,
+    /^not stated/,
+  );
+  assert.equal(nullReason("pBest", { pBestShrinkage: 0.5 }), undefined);
+  assert.match(nullReason("ece", { pCorrectStated: 0 })!.why, /^no decision/);
+  assert.equal(nullReason("ece", { pCorrectStated: 300 }), undefined);
+  assert.equal(nullReason("better", { toldApart: true }), undefined);
   assert.equal(nullReason("no_such_column", {}), undefined);
   assert.equal(nullReason("toString", {}), undefined);
 });
@@ -54,6 +64,14 @@ Deno.test("every null reason is a sentence with a label", () => {
     { costPerSuccessLabel: "not_computable" },
     { window: 0, n: 0, escalatedShare: 0, excess: 0, policy: "frontier only" },
     { statistic: "recall CRITICAL", n: 60, profile: null },
+    {
+      severityWeightedRecallLo: null,
+      pBestShrinkage: 0.6,
+      pCorrectStated: 0,
+      fromExact: null,
+      toExact: null,
+      toldApart: false,
+    },
   ];
   let answered = 0;
   for (const [column, rule] of Object.entries(NULL_REASONS)) {
