@@ -10,15 +10,13 @@
 // cluster (the source) as the unit.
 import assert from "node:assert/strict";
 import { getProfile } from "../../../lib/costs/mod.ts";
-import type { Decision } from "../../../lib/decision/decision.ts";
-import { multinomial, seededPrng } from "../../../lib/math/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import { accuracy } from "../../../lib/metrics/accuracy.ts";
 import { lossInterval } from "../../../lib/metrics/loss_interval.ts";
 import { statsOfDecisionList } from "../../../lib/read/_stats_builder.ts";
-import { decision } from "../../_helpers.ts";
 import {
   HEAVY_RATES,
-  kindProbs,
+  sourceSuite,
   suiteCells,
   trueLoss,
 } from "../metrics/_loss_suites.ts";
@@ -29,46 +27,7 @@ const BAD = 0.2;
 const SUITES = 300;
 
 const cells = suiteCells(ITEMS);
-// the suite's items, each of a fixed cell, shuffled once into sources
-const items = cells.flatMap((c, i) => Array.from({ length: c.n }, () => i));
-{
-  const rng = seededPrng(11);
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [items[i], items[j]] = [items[j], items[i]];
-  }
-}
-
-/** One suite's decisions: sources fail together, each item at its rate. */
-function suite(rng: ReturnType<typeof seededPrng>): Decision[] {
-  const out: Decision[] = [];
-  for (let s = 0; s * PER_SOURCE < items.length; s++) {
-    const bad = rng.next() < BAD;
-    for (let k = s * PER_SOURCE; k < (s + 1) * PER_SOURCE; k++) {
-      const c = cells[items[k]];
-      const kind = bad
-        ? multinomial(rng, 1, kindProbs(c, HEAVY_RATES[c.severity] / BAD))
-          .indexOf(1)
-        : 0;
-      const predClass = kind === 0
-        ? c.trueClass
-        : c.trueClass === "MATCH"
-        ? `${c.severity}_EXC`
-        : kind === 1
-        ? "MATCH"
-        : `${c.severity}_OTHER`;
-      out.push(decision({
-        modelId: "m",
-        taskId: `item-${k}`,
-        cluster: `source-${s}`,
-        severity: c.severity,
-        trueClass: c.trueClass,
-        predClass,
-      }));
-    }
-  }
-  return out;
-}
+const suite = sourceSuite(cells, PER_SOURCE, BAD);
 
 Deno.test("when a source's items fail together, the task-unit loss and accuracy intervals under-cover and the cluster-unit ones cover >= 0.93 (300 seeded suites)", () => {
   const profile = getProfile("flat");
@@ -81,7 +40,7 @@ Deno.test("when a source's items fail together, the task-unit loss and accuracy 
   };
   const rng = seededPrng(20261205);
   for (let r = 0; r < SUITES; r++) {
-    const decisions = suite(rng);
+    const decisions = suite(rng, ["m"]);
     for (const unit of ["taskId", "cluster"] as const) {
       const { stats } = statsOfDecisionList(decisions, "suite", unit);
       const loss = lossInterval(stats, profile, { method: "cp-gamma" });
@@ -114,7 +73,10 @@ Deno.test("when a source's items fail together, the task-unit loss and accuracy 
 
 Deno.test("with one item per source, the cluster unit gives the task unit's statistics exactly", () => {
   const rng = seededPrng(5);
-  const decisions = suite(rng).map((d) => ({ ...d, cluster: d.taskId }));
+  const decisions = suite(rng, ["m"]).map((d) => ({
+    ...d,
+    cluster: d.taskId,
+  }));
   assert.deepEqual(
     statsOfDecisionList(decisions, "suite", "cluster").stats,
     statsOfDecisionList(decisions, "suite", "taskId").stats,

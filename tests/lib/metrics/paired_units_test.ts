@@ -6,9 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { getProfile } from "../../../lib/costs/mod.ts";
-import type { Decision } from "../../../lib/decision/decision.ts";
 import { pairedTasks } from "../../../lib/decision/paired_tasks.ts";
-import { multinomial, seededPrng } from "../../../lib/math/sampling.ts";
+import { seededPrng } from "../../../lib/math/sampling.ts";
 import {
   pairedLossTest,
   type PairedTaskGroup,
@@ -28,8 +27,8 @@ import { decisionTable } from "../../../lib/read/load_decisions.ts";
 import { decision } from "../../_helpers.ts";
 import {
   HEAVY_RATES,
-  kindProbs,
   simulatePair,
+  sourceSuite,
   suiteCells,
 } from "./_loss_suites.ts";
 
@@ -186,45 +185,13 @@ Deno.test("on exchangeable models whose errors come by source, compare's sign-fl
   // 600 items of the reference study's cells in 60 sources of 10; each
   // model's source is bad with probability 0.2, its items then err at five
   // times their rate; the two models draw independently (exchangeable)
-  const cells = suiteCells(600);
-  const items = cells.flatMap((c, i) => Array.from({ length: c.n }, () => i));
-  const shuffle = seededPrng(11);
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(shuffle.next() * (i + 1));
-    [items[i], items[j]] = [items[j], items[i]];
-  }
+  const suite = sourceSuite(suiteCells(600), 10, 0.2);
   const p = getProfile("flat");
   const rng = seededPrng(3);
   let byTask = 0, byCluster = 0;
   const suites = 300;
   for (let r = 0; r < suites; r++) {
-    const ds: Decision[] = [];
-    for (const modelId of ["A", "B"]) {
-      for (let s = 0; s < 60; s++) {
-        const bad = rng.next() < 0.2;
-        for (let k = s * 10; k < (s + 1) * 10; k++) {
-          const c = cells[items[k]];
-          const kind = bad
-            ? multinomial(rng, 1, kindProbs(c, HEAVY_RATES[c.severity] / 0.2))
-              .indexOf(1)
-            : 0;
-          ds.push(decision({
-            modelId,
-            taskId: `item-${k}`,
-            cluster: `source-${s}`,
-            severity: c.severity,
-            trueClass: c.trueClass,
-            predClass: kind === 0
-              ? c.trueClass
-              : c.trueClass === "MATCH"
-              ? `${c.severity}_EXC`
-              : kind === 1
-              ? "MATCH"
-              : `${c.severity}_OTHER`,
-          }));
-        }
-      }
-    }
+    const ds = suite(rng, ["A", "B"]);
     const paired = pairedTasks(decisionTable(ds), "A", "B", {
       unit: "cluster",
     });
