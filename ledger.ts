@@ -106,6 +106,7 @@ export type {
   RuleValue,
   TopDecisionField,
 } from "./lib/decision/mod.ts";
+export type { DecisionUnit } from "./lib/decision/cluster.ts";
 export type { CostEvidence } from "./lib/evidence/mod.ts";
 export type {
   CalibrationWindow,

@@ -62,38 +62,39 @@
  *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
  *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
  *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
- *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `level`, `cluster`
  * - `compare`: `a`, `b`, `items`, `format`, `probability`, `engine`, `dsn`, `table`,
  *   `connectTimeout`, `queryTimeout`, `severity`, `severityMap`, `severityMapKey`, `severityField`, `scorer`,
  *   `partial`, `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
  *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `profiles`,
- *   `ci`, `seed`, `resamples`, `lenient`, `interval`
+ *   `ci`, `seed`, `resamples`, `lenient`, `interval`, `cluster`
  * - `calibrate`: `format`, `severity`, `severityMap`, `severityMapKey`,
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
  *   `bySource`, `probability`, `bins`, `strategy`, `profile`, `mode`, `seed`,
- *   `resamples`, `interval`, `lenient`
+ *   `resamples`, `interval`, `lenient`, `cluster`
  * - `escalate`: `format`, `severity`, `severityMap`, `severityMapKey`,
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
- *   `probability`, `profile`, `mode`, `points`, `lenient`
+ *   `probability`, `profile`, `mode`, `points`, `lenient`, `cluster`
  * - `sweep`: `format`, `probability`, `engine`, `dsn`, `table`, `connectTimeout`, `queryTimeout`, `severity`,
  *   `severityMap`, `severityMapKey`, `severityField`, `scorer`, `partial`,
  *   `pcorrectFrom`, `modelId`, `filter`, `metric`, `correct`,
  *   `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`, `mode`, `base`,
  *   `scaled`, `from`, `to`, `points`, `per`, `registryDraws`, `distribution`,
- *   `seed`, `lenient`
+ *   `seed`, `lenient`, `cluster`
  * - `plan`: `a`, `b`, `profile`, `mode`, `power`, `alpha`, `nTasks`,
- *   `maxTasks`, `format`, `probability`, `seed`
+ *   `maxTasks`, `format`, `probability`, `seed`, `cluster`
  * - `card`: `format`, `severity`, `severityMap`, `severityMapKey`,
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
  *   `probability`, `mode`, `profiles`, `ci`, `seed`, `resamples`, `interval`,
- *   `base`, `taskType`, `datasetType`, `datasetName`, `lenient`
+ *   `base`, `taskType`, `datasetType`, `datasetName`, `lenient`, `cluster`
  * - `board`: `format`, `severity`, `severityMap`, `severityMapKey`,
  *   `severityField`, `scorer`, `partial`, `pcorrectFrom`, `modelId`, `filter`,
  *   `metric`, `correct`, `allowIncomplete`, `maxEntryBytes`, `maxEntryRatio`,
- *   `probability`, `mode`, `profiles`, `alpha`, `seed`, `resamples`, `lenient`
+ *   `probability`, `mode`, `profiles`, `alpha`, `seed`, `resamples`, `lenient`,
+ *   `cluster`
  * - `severityTemplate`: `format`, `severityMapKey`, `scorer`, `partial`,
  *   `modelId`, `filter`, `metric`, `correct`, `allowIncomplete`,
  *   `maxEntryBytes`, `maxEntryRatio`
@@ -155,11 +156,13 @@ export type {
   ImportKeys,
   InputKeys,
   RunSource,
+  UnitKeys,
 } from "./commands/_input.ts";
 export type {
   BoardOptions,
   CalibrateOptions,
   CardOptions,
+  ClusterOptions,
   CompareOptions,
   EngineOptions,
   EscalateOptions,
@@ -227,6 +230,7 @@ export {
   pError,
 } from "./lib/decision/mod.ts";
 export type { Action, Decision } from "./lib/decision/mod.ts";
+export type { DecisionUnit, UnitOptions } from "./lib/decision/cluster.ts";
 export { forModel, INTERVAL_METHODS, modelIds } from "./lib/metrics/mod.ts";
 export { DECISION_FIELDS } from "./lib/decision/schema.ts";
 export type { StatsRow } from "./lib/metrics/mod.ts";
@@ -399,7 +403,10 @@ export type {
   HarnessOption,
 } from "./lib/import/harness.ts";
 export type { ProbabilityMeaning } from "./lib/import/lossbench.ts";
-export type { SeverityResolver } from "./lib/import/mapping.ts";
+export type {
+  ClusterResolver,
+  SeverityResolver,
+} from "./lib/import/mapping.ts";
 export type { ReconforgeDecision } from "./lib/import/reconforge.ts";
 export type { LedgerHead } from "./lib/ledger/chain.ts";
 export type { LedgerRecord } from "./lib/ledger/record.ts";

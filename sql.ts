@@ -62,6 +62,7 @@ export { duckdbDecisionStats, duckdbJsonlStats } from "./lib/sql/mod.ts";
 export type { Severity } from "./lib/costs/mod.ts";
 export type { Action, StatsRow } from "./lib/metrics/mod.ts";
 export type { DuckDBOptions } from "./lib/read/mod.ts";
+export type { DecisionUnit, UnitOptions } from "./lib/decision/cluster.ts";
 export type {
   ChecksGuarantee,
   DecisionSqlExport,

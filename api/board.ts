@@ -34,6 +34,7 @@ import {
   withUserValues,
 } from "../commands/_command.ts";
 import {
+  decisionCountWarnings,
   fileKeys,
   fileLabel,
   type Format,
@@ -42,7 +43,10 @@ import {
   readRun,
   requireInputs,
   type RunSource,
+  type UnitKeys,
+  unitKeys,
 } from "../commands/_input.ts";
+import type { DecisionUnit } from "../lib/decision/cluster.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
   FORCE_OPTION,
@@ -197,6 +201,7 @@ export interface BoardSweep {
 /** What `board` prints with `--json` and writes to `board.json`. Keys are a contract: extend, never rename. */
 export type BoardDocument =
   & ImportKeys
+  & UnitKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
@@ -248,6 +253,11 @@ export interface BoardRankingSettings {
   readonly resamples: number;
   /** The run seed. */
   readonly seed: number;
+  /**
+   * The unit of the tests: `taskId`, or `cluster` (a cluster's tasks flip
+   * together). Default: `taskId`.
+   */
+  readonly unit?: DecisionUnit;
 }
 
 /**
@@ -290,23 +300,29 @@ export function boardRankings(
   settings: BoardRankingSettings,
 ): BoardProfile[] {
   const { matrix, alpha, resamples, seed } = settings;
-  const pairs: { a: number; b: number; groups: PairedTaskGroup[] }[] = [];
+  const pairs: {
+    a: number;
+    b: number;
+    groups: PairedTaskGroup[];
+    units?: number[][];
+  }[] = [];
   for (let a = 0; a < models.length; a++) {
     for (let b = a + 1; b < models.length; b++) {
-      const groups = withUserValues(() =>
-        pairedTasks(table, models[a], models[b])
-      ).groups;
-      pairs.push({ a, b, groups });
+      const { groups, units } = withUserValues(() =>
+        pairedTasks(table, models[a], models[b], { unit: settings.unit })
+      );
+      pairs.push({ a, b, groups, ...(units === undefined ? {} : { units }) });
     }
   }
   return profiles.map((p) => {
-    const tests = pairs.map(({ a, b, groups }) => ({
+    const tests = pairs.map(({ a, b, groups, units }) => ({
       a,
       b,
       result: pairedLossTest(groups, p, {
         matrix,
         resamples,
         prng: seededPrng(seedFor(seed, `test/loss/${p.id}`)),
+        ...(units === undefined ? {} : { units }),
       }),
     }));
     // each model's loss from its first pair: (0, 1) for models 0 and 1,
@@ -539,15 +555,17 @@ export async function boardRun(
     );
   }
   const table = cut.table;
-  const stats = decisionStats(table);
+  const stats = decisionStats(table, { unit: run.unit });
   const rankings = boardRankings(table, models, profiles, {
     matrix,
     alpha,
     resamples,
     seed,
+    unit: run.unit,
   });
   const pairs = models.length * (models.length - 1) / 2;
   const floor = 1 / (resamples + 1);
+  const calibration = calibrationOf(table, models, matrix, values.seed);
   const notes = [
     `Holm's adjustment runs over the ${pairs} ${
       pairs === 1 ? "pair" : "pairs"
@@ -557,6 +575,9 @@ export async function boardRun(
       ? [
         `With ${resamples} sign assignments a Monte Carlo p-value is at least ${floor}, above Holm's first threshold alpha / ${pairs}: raise --resamples, or some pairs cannot be told apart however far apart they are.`,
       ]
+      : []),
+    ...(calibration.models.length > 0
+      ? decisionCountWarnings(run, "The calibration's ECE interval")
       : []),
     ...(cut.unshared > 0
       ? [
@@ -578,6 +599,7 @@ export async function boardRun(
     alpha,
     seed,
     resamples,
+    ...unitKeys(run),
     tasks: cut.shared,
     decisions: table.numRows(),
     unsharedTasks: cut.unshared,
@@ -586,12 +608,13 @@ export async function boardRun(
       tasks: cut.answered.get(m)!,
       decisions: rows.get(m)!.length,
     })),
-    test:
-      "compare's sign-flip permutation test on the per-task loss differences of every pair, Holm-adjusted over the pairs of each profile",
+    test: `compare's sign-flip permutation test on the per-${
+      run.unit === "cluster" ? "cluster" : "task"
+    } loss differences of every pair, Holm-adjusted over the pairs of each profile`,
     notes,
     profiles: rankings,
     sweep: sweepOf(stats, mode, seed),
-    calibration: calibrationOf(table, models, matrix, values.seed),
+    calibration,
     costEvidence: withUserValues(() =>
       costReportBy(column<string>("modelId"), {
         costCompleteness: column<CostCompleteness>("costCompleteness"),

@@ -26,6 +26,7 @@ import {
   UsageError,
 } from "../commands/_command.ts";
 import {
+  decisionCountWarnings,
   fileKeys,
   fileLabel,
   type ImportKeys,
@@ -393,8 +394,9 @@ export type CalibrateDocument =
     matrix: string;
     /**
      * Present under `--interval bootstrap`, which fell below 0.93 in the
-     * coverage study: one line naming its worst coverage. The command
-     * prints it on standard error too.
+     * coverage study: one line naming its worst coverage; and when the
+     * decisions name clusters, one line saying that the ECE interval counts
+     * decisions. The command prints them on standard error too.
      */
     warnings?: string[];
   }
@@ -456,7 +458,10 @@ export async function calibrateRun(
     decisions: outcomes.decisions,
     profile: { id: profile.id, version: profile.version, unit },
     matrix: matrix.id,
-    ...warningsKey(intervalWarnings("calibrate", options.interval ?? "auto")),
+    ...warningsKey([
+      ...intervalWarnings("calibrate", options.interval ?? "auto"),
+      ...decisionCountWarnings(outcomes.run, "the ECE interval"),
+    ]),
     ...pooled,
     models,
     ...importKeys(outcomes.run),

@@ -20,6 +20,7 @@ import {
   requireInputs,
   type RunSource,
   sourceName,
+  type UnitKeys,
 } from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
@@ -194,6 +195,7 @@ export interface CardModel {
 /** The `card --json` document. Keys are a contract: extend, never rename. */
 export type CardDocument =
   & ImportKeys
+  & UnitKeys
   & {
     /** The lossbook version that made the card. */
     lossbook: string;
@@ -531,6 +533,7 @@ async function cardOf(
     resamples: score.resamples,
     interval: score.interval,
     lossIntervalMethod: score.lossIntervalMethod,
+    ...(score.unit === undefined ? {} : { unit: score.unit }),
     profiles: score.profiles,
     notes: score.notes,
     ...(score.pCorrectSources === undefined

@@ -39,11 +39,18 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
-function accuracyText(m: CardModel, level: string): string {
+function accuracyText(
+  m: CardModel,
+  level: string,
+  unit: CardDocument["unit"],
+): string {
   const ci = m.accuracyInterval;
   if (m.accuracy === null) return "n/a";
   if (ci === null) return pct(m.accuracy);
-  const method = formatRateMethod(ci);
+  const method = formatRateMethod(
+    ci,
+    unit === "cluster" ? "clusters" : "tasks",
+  );
   return `${pct(m.accuracy)} (${level} ${method}: ${pct(ci.lo)} to ${
     pct(ci.hi)
   })`;
@@ -112,7 +119,7 @@ function modelBlocks(doc: CardDocument, m: CardModel): Block[] {
       rows: [
         [[t("Decisions")], [t(formatNumber(m.decisions))]],
         [[t("Tasks")], [t(formatNumber(m.tasks))]],
-        [[t("Accuracy")], [t(accuracyText(m, level))]],
+        [[t("Accuracy")], [t(accuracyText(m, level, doc.unit))]],
         [[t("Severity-weighted recall R_w")], [t(recallText(m, level))]],
       ],
     },
@@ -358,6 +365,11 @@ function cardBlocks(doc: CardDocument): Block[] {
     ),
     c(`--interval ${doc.interval}`),
     t(`); seed ${doc.seed}, ${formatNumber(doc.resamples)} resamples.`),
+    ...(doc.unit === "cluster"
+      ? [t(
+        " Every interval and test counts clusters (a cluster's tasks, which the decisions name, count as one unit) but the ECE interval, which counts decisions.",
+      )]
+      : []),
   ]);
   return [
     { kind: "heading", level: 2, text: [t("Consequence card")] },

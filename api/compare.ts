@@ -15,6 +15,7 @@ import { realisedLoss } from "../lib/metrics/loss.ts";
 import {
   AUTO_DIFFERENCE_INTERVAL,
   LOSS_DIFFERENCE_ESTIMAND,
+  LOSS_DIFFERENCE_TASK_ESTIMAND,
   lossDifferenceInterval,
   METHOD_LABELS,
   resolveIntervalMethod,
@@ -28,6 +29,11 @@ import {
   newcombePairedInterval,
   pairedAccuracyTable,
 } from "../lib/metrics/paired_proportion.ts";
+import {
+  clusteredPairedTable,
+  pairedUnitStats,
+  unitDifferences,
+} from "../lib/metrics/paired_units.ts";
 import { signFlipTest } from "../lib/metrics/sign_flip.ts";
 import { intervalWarnings } from "../lib/metrics/interval_warnings.ts";
 import { seededPrng, seedFor } from "../lib/math/sampling.ts";
@@ -46,6 +52,7 @@ import {
 import type { CostMatrix } from "../lib/metrics/loss.ts";
 import { UsageError, withUserValues } from "../commands/_command.ts";
 import {
+  checkClustersAcross,
   fileKeys,
   type ImportKeys,
   importKeys,
@@ -54,7 +61,11 @@ import {
   type RunInput,
   sourceName,
   sumCounts,
+  unitAsked,
+  type UnitKeys,
+  unitKeys,
 } from "../commands/_input.ts";
+import { resolveUnit } from "../lib/decision/cluster.ts";
 import {
   commonOptions,
   matrixOf,
@@ -75,6 +86,8 @@ export interface CompareDifference extends Omit<PairedComparison, "method"> {
   estimand: string;
   /** Tasks paired (the unit of the test); null for the bootstrap. */
   tasks: number | null;
+  /** Clusters paired, the unit of the test when the decisions name clusters; absent otherwise. */
+  clusters?: number;
   /** Monte Carlo sign assignments of the test; 0 when exact or bootstrap. */
   testResamples: number;
 }
@@ -87,14 +100,25 @@ export const SYMMETRY_NOTE =
  * The accuracy difference of `compare`'s default: Newcombe's paired score
  * interval on the per-task 2×2 table, and a sign-flip test on the per-task
  * accuracy differences (with one trial per task, the exact McNemar test).
+ * With clusters as the units (`units`), the test flips a cluster's tasks
+ * together and the table is read at its effective number of clusters.
  */
 function accuracyDifference(
   groups: readonly PairedTaskGroup[],
+  units: readonly (readonly number[])[] | undefined,
   o: { level: number; resamples: number; seed: number; pairs: number },
 ): CompareDifference {
-  const { table, differences, weights } = pairedAccuracyTable(groups);
-  const ci = newcombePairedInterval(table, { level: o.level });
-  const tasks = weights.reduce((a, b) => a + b, 0);
+  const perTask = pairedAccuracyTable(groups);
+  const clustered = units === undefined
+    ? null
+    : clusteredPairedTable(perTask.table, units);
+  const ci = newcombePairedInterval(clustered ?? perTask.table, {
+    level: o.level,
+  });
+  const tasks = perTask.weights.reduce((a, b) => a + b, 0);
+  const { differences, weights } = units === undefined
+    ? perTask
+    : unitDifferences(perTask.differences, units);
   const t = signFlipTest(differences, {
     weights,
     resamples: o.resamples,
@@ -108,14 +132,19 @@ function accuracyDifference(
     resamples: 0,
     undefinedResamples: 0,
     seed: o.seed,
-    method: ci.method,
+    method: clustered === null
+      ? ci.method
+      : `${ci.method}, at ${clustered.effectiveN} effective clusters`,
     pValue: tasks === 0 ? null : t.pValue,
     pairs: o.pairs,
     interval: "newcombe",
-    test: `sign-flip permutation, ${t.mode}`,
+    test: `sign-flip permutation, ${t.mode}${
+      units === undefined ? "" : ", a cluster's tasks flipped together"
+    }`,
     estimand:
       "difference of the two models' expected accuracies on these tasks (A - B), each task's trials averaged",
     tasks,
+    ...(units === undefined ? {} : { clusters: units.length }),
     testResamples: t.resamples,
   };
 }
@@ -155,6 +184,7 @@ export const COMPARE_OPTIONS = {
 /** What `compare` prints with `--json`. Keys are a contract: extend, never rename. */
 export type CompareDocument =
   & ImportKeys
+  & UnitKeys
   & ({ file: string } | { files: string[] })
   & {
     /** The format the inputs were read as. */
@@ -191,6 +221,8 @@ export type CompareDocument =
     onlyATasks: number | null;
     /** Tasks of B only; null under the bootstrap. */
     onlyBTasks: number | null;
+    /** Clusters paired, when the decisions name clusters (the unit of the tests); absent otherwise. */
+    clusters?: number;
     /** Caveats of the method, in words. */
     notes: string[];
     /**
@@ -366,6 +398,9 @@ async function readSides(
     r.table!.params({ id }).derive({
       modelId: (_d: unknown, $: { id: string }) => $.id,
     });
+  checkClustersAcross(
+    runs.map((r, i) => ({ name: names[i], table: r.table! })),
+  );
   const table = relabel(runs[0], pairA).concat(relabel(runs[1], pairB));
   const notes = sumCounts(runs.map((r) => r.notes));
   const both = <T>(f: (r: RunInput) => readonly T[] | undefined) =>
@@ -379,6 +414,11 @@ async function readSides(
   const incomplete = both((r) => r.inputs);
   const run: RunInput = {
     format: runs[0].format,
+    unit: resolveUnit(
+      unitAsked(values, runs[0].format),
+      runs.some((r) => r.unit === "cluster"),
+      names.join(" + "),
+    ),
     stats: [...runs[0].stats, ...runs[1].stats],
     decisions: runs[0].decisions + runs[1].decisions,
     notes,
@@ -438,18 +478,25 @@ export async function compareRun(
   );
   const byTask = method === "bootstrap"
     ? null
-    : pairedTasks(run.table!, pairA, pairB);
+    : withUserValues(() =>
+      pairedTasks(run.table!, pairA, pairB, { unit: run.unit })
+    );
+  const units = byTask?.units;
   const accuracyDiff: PairedComparison | CompareDifference = byTask === null
     ? accuracyBoot
-    : accuracyDifference(byTask.groups, {
+    : accuracyDifference(byTask.groups, units, {
       level,
       resamples,
       seed: seedFor(seed, "test/accuracy"),
       pairs: accuracyBoot.pairs,
     });
+  // with clusters as the units, each side's rows weigh tasks (`n`) and
+  // count clusters (`taskShare`); else tasks both
   const [statsA, statsB] = byTask === null
     ? [[], []]
-    : pairedTaskStats(byTask.groups, [pairA, pairB]);
+    : units === undefined
+    ? pairedTaskStats(byTask.groups, [pairA, pairB])
+    : pairedUnitStats(byTask.groups, units, [pairA, pairB]);
   const loss: Record<string, CompareDifference> = Object.fromEntries(
     profiles.map((p): [string, CompareDifference] => {
       if (byTask === null) {
@@ -470,12 +517,13 @@ export async function compareRun(
         ...opts(`loss/${p.id}`),
         draws: resamples,
         matrix,
-        unit: "task",
+        ...(units === undefined ? { unit: "task" } : {}),
       });
       const t = pairedLossTest(byTask.groups, p, {
         matrix,
         resamples,
         prng: seededPrng(seedFor(seed, `test/loss/${p.id}`)),
+        ...(units === undefined ? {} : { units }),
       });
       return [p.id, {
         estimate: ci.estimate,
@@ -485,13 +533,20 @@ export async function compareRun(
         resamples: ci.resamples,
         undefinedResamples: 0,
         seed: ci.seed,
-        method: METHOD_LABELS.jeffreys,
+        method: units === undefined
+          ? METHOD_LABELS.jeffreys
+          : `${METHOD_LABELS.jeffreys}, evidence counted in clusters`,
         pValue: byTask.tasks === 0 ? null : t.pValue,
         pairs: accuracyDiff.pairs,
         interval: "jeffreys",
-        test: `sign-flip permutation, ${t.mode}`,
-        estimand: ci.estimand,
+        test: `sign-flip permutation, ${t.mode}${
+          units === undefined ? "" : ", a cluster's tasks flipped together"
+        }`,
+        estimand: units === undefined
+          ? ci.estimand
+          : LOSS_DIFFERENCE_TASK_ESTIMAND,
         tasks: byTask.tasks,
+        ...(units === undefined ? {} : { clusters: units.length }),
         testResamples: t.resamples,
       }];
     }),
@@ -514,12 +569,14 @@ export async function compareRun(
     seed,
     resamples,
     interval,
+    ...unitKeys(run),
     pairs: accuracyDiff.pairs,
     onlyA: paired.onlyA,
     onlyB: paired.onlyB,
     tasks: byTask?.tasks ?? null,
     onlyATasks: byTask?.onlyA ?? null,
     onlyBTasks: byTask?.onlyB ?? null,
+    ...(units === undefined ? {} : { clusters: units.length }),
     notes,
     ...warningsKey(intervalWarnings("compare", interval)),
     differences: { accuracy: accuracyDiff, loss },

@@ -19,8 +19,19 @@ import type { Mode } from "./score.ts";
 /** A flag's value: a string, or a number written as its decimal string. */
 export type FlagValue = string | number;
 
+/** The unit of a run's intervals, tests and plans (`--cluster`). */
+export interface ClusterOptions {
+  /**
+   * `taskId` (a task's trials count as one task) or `cluster` (a cluster's
+   * tasks count as one; the decisions name it); for harness logs a
+   * metadata path (`metadata.source_document`) that fills each decision's
+   * cluster. Default: `cluster` when the decisions name one, else `taskId`.
+   */
+  cluster?: FlagValue;
+}
+
 /** How a harness log's items become decisions (the harness mapping flags). */
-export interface MappingOptions {
+export interface MappingOptions extends ClusterOptions {
   /** Harness logs: one severity for every item (`LOW`, `MEDIUM`, `HIGH`, `CRITICAL`). */
   severity?: FlagValue;
   /** Harness logs: a file mapping items (by id or by a field) to severities. */
@@ -192,7 +203,7 @@ export interface BoardOptions extends InputOptions {
 }
 
 /** The options of `plan`. */
-export interface PlanOptions {
+export interface PlanOptions extends ClusterOptions {
   /** Model A, by its modelId. */
   a?: FlagValue;
   /** Model B, by its modelId. */

@@ -16,9 +16,10 @@ import {
   UsageError,
   withUserValues,
 } from "../commands/_command.ts";
-import { readRun } from "../commands/_input.ts";
+import { readRun, type UnitKeys, unitKeys } from "../commands/_input.ts";
 import { commonOptions, matrixOf, resolveProfiles } from "./score.ts";
 import {
+  CLUSTER_OPTION,
   formatOption,
   JSON_OPTION,
   PROBABILITY_OPTION,
@@ -100,6 +101,12 @@ export const PLAN_OPTIONS = {
     byDefault: "consequence",
   },
   seed: SEED_OPTION,
+  cluster: {
+    ...CLUSTER_OPTION,
+    value: "taskId|cluster",
+    doc:
+      "the unit of the pilot: taskId, or cluster (the decisions' cluster field); plan's suites are of independent tasks, so a pilot whose clusters hold several tasks is refused unless the unit is taskId",
+  },
   json: JSON_OPTION,
 } as const;
 
@@ -114,7 +121,7 @@ export interface PowerAt {
 }
 
 /** What `plan` prints with `--json`. Keys are a contract: extend, never rename. */
-export interface PlanDocument {
+export interface PlanDocument extends UnitKeys {
   /** The pilot run. */
   file: string;
   /** Model A. */
@@ -207,6 +214,27 @@ export async function planRun(
       );
     }
   }
+  // Likewise a cluster's tasks, which may fail together: each cluster must
+  // hold one task, or the unit be the task.
+  if (run.unit === "cluster") {
+    const tasksOf = new Map<string, Set<string>>();
+    const task = run.table!.array("taskId") as ArrayLike<string>;
+    const cluster = run.table!.array("cluster") as ArrayLike<string>;
+    for (let i = 0; i < task.length; i++) {
+      const seen = tasksOf.get(cluster[i]);
+      if (seen === undefined) tasksOf.set(cluster[i], new Set([task[i]]));
+      else seen.add(task[i]);
+    }
+    const shared = [...tasksOf].filter(([, t]) => t.size > 1);
+    if (shared.length > 0) {
+      const [c, t] = shared[0];
+      throw new UsageError(
+        `${path}: plan simulates suites of independent tasks, but ${shared.length} of the pilot's ${tasksOf.size} clusters hold several tasks (cluster ${
+          JSON.stringify(c)
+        }: ${t.size} tasks), which may fail together; plan with --cluster taskId sizes a suite of independent tasks, which overstates the power when a cluster's tasks fail together`,
+      );
+    }
+  }
   const paired = withUserValues(() =>
     pairedStats(run.table!, values.a!, values.b!)
   );
@@ -244,6 +272,7 @@ export async function planRun(
     profile: `${profile.id}@${profile.version}`,
     mode,
     matrix: matrixOf(mode).id,
+    ...unitKeys(run),
     pilotTasks: pairs,
     alpha,
     power,

@@ -71,6 +71,8 @@ import {
   inputKeys,
   readRunFrom,
   requireInputs,
+  type UnitKeys,
+  unitKeys,
 } from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
@@ -507,6 +509,7 @@ export function commonOptions(
 export type ScoreDocument =
   & ImportKeys
   & InputKeys
+  & UnitKeys
   & {
     /** The format the inputs were read as. */
     format: Format;
@@ -585,6 +588,7 @@ export async function scoreRun(
     interval: common.interval,
     lossIntervalMethod: METHOD_LABELS[resolveIntervalMethod(common.interval)],
     estimand: LOSS_ESTIMAND,
+    ...unitKeys(run),
     ...warningsKey(intervalWarnings("score", common.interval)),
     decisions: run.decisions,
     notes: run.notes,

@@ -31,6 +31,8 @@ import {
   inputKeys,
   readRunFrom,
   requireInputs,
+  type UnitKeys,
+  unitKeys,
 } from "../commands/_input.ts";
 import { MAPPING_FLAGS } from "../commands/_harness_input.ts";
 import {
@@ -374,6 +376,7 @@ export const SWEEP_OPTIONS = {
 export type SweepDocument =
   & ImportKeys
   & InputKeys
+  & UnitKeys
   & {
     /** The format the inputs were read as. */
     format: string;
@@ -473,6 +476,7 @@ export async function sweepRun(
     ...inputKeys(run),
     format: run.format,
     decisions: run.decisions,
+    ...unitKeys(run),
     ...importKeys(run),
     ...doc,
   };

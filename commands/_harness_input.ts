@@ -15,6 +15,7 @@ import {
   type SetAside,
 } from "../lib/import/harness.ts";
 import {
+  clusterResolver,
   describePCorrectSources,
   parsePCorrectFrom,
   type SeverityResolver,
@@ -26,12 +27,18 @@ import { UsageError } from "./_command.ts";
 import { InputRangeError } from "../lib/input_error.ts";
 import { stringMapKey, tupleKey } from "../lib/_tuple_key.ts";
 import { regularFile } from "../lib/read/_regular_file.ts";
+import { ClusterCheck } from "../lib/decision/cluster.ts";
 import {
   DEFAULT_MAX_ENTRY_BYTES,
   DEFAULT_MAX_ENTRY_RATIO,
 } from "../lib/import/_zip_caps.ts";
+import { CLUSTER_OPTION } from "./_options.ts";
 
-/** The mapping flags, as `parseFlags` specs; every command that reads logs takes them. */
+/**
+ * The mapping flags, as `parseFlags` specs; every command that reads logs
+ * takes them. `--cluster` is among them, as it fills a log's clusters, and
+ * applies to every format (for decisions it names the unit).
+ */
 export const MAPPING_FLAGS = {
   severity: {
     type: "string",
@@ -119,6 +126,7 @@ export const MAPPING_FLAGS = {
       "inspect .eval logs: refuse an archive entry past 1 MiB that inflates to more than R times its compressed size, checked while inflating",
     byDefault: String(DEFAULT_MAX_ENTRY_RATIO),
   },
+  cluster: CLUSTER_OPTION,
 } as const;
 
 /** The mapping flags' values. */
@@ -137,6 +145,8 @@ export interface MappingFlags {
   "allow-incomplete"?: boolean;
   "max-entry-bytes"?: string;
   "max-entry-ratio"?: string;
+  /** `--cluster PATH`: each decision's cluster, read at PATH of its item (`taskId`: none). */
+  cluster?: string;
 }
 
 const OPTION_FLAGS: ReadonlyArray<
@@ -197,6 +207,30 @@ export function refuseMappingFlags(flags: MappingFlags, format: string): void {
 }
 
 /**
+ * Refuse `--cluster` where it can only fill the clusters of harness logs
+ * (`import`, `ledger append`) but the input is not one: other formats'
+ * decisions name their own clusters, or none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseClusterFill } from "./_harness_input.ts";
+ *
+ * assert.throws(() => refuseClusterFill({ cluster: "metadata.source" }, "reconforge"), /--cluster fills the clusters of harness logs/);
+ * refuseClusterFill({}, "reconforge");
+ * ```
+ */
+export function refuseClusterFill(flags: MappingFlags, format: string): void {
+  if (flags.cluster !== undefined) {
+    throw new UsageError(
+      `--cluster fills the clusters of harness logs (${
+        HARNESS_FORMATS.join(", ")
+      }) here; --format ${format} decisions name their own cluster, or none`,
+    );
+  }
+}
+
+/**
  * Read the mapping flags into the importer options of one harness format:
  * severity (exactly one source, required, unless `severityOf` is given in
  * its place), `--pcorrect-from`, and the options this format reads; a flag
@@ -233,6 +267,13 @@ export async function harnessOptions(
   const options: {
     -readonly [K in keyof HarnessImportOptions]: HarnessImportOptions[K];
   } = { severityOf: severityOf ?? await severityFromFlags(flags) };
+  if (flags.cluster !== undefined && flags.cluster !== "taskId") {
+    try {
+      options.clusterOf = clusterResolver(flags.cluster);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   if (flags["pcorrect-from"] !== undefined) {
     try {
       options.pcorrectFrom = parsePCorrectFrom(flags["pcorrect-from"]);
@@ -357,6 +398,8 @@ export async function importHarness(
   const messages: string[] = [];
   const setAside: Array<SetAside & { file: string }> = [];
   const firstFile = new KeyFiles();
+  // a task's decisions name one cluster, across logs too
+  const clusters = new ClusterCheck(`Cannot import ${format} logs`, "");
   const inputs: IncompleteInput[] = [];
   const sink = options.onDecision;
   let count = 0;
@@ -378,6 +421,15 @@ export async function importHarness(
           }, trial ${d.trial} repeats one in ${first}`,
         );
         return;
+      }
+      if (d.cluster !== undefined) {
+        clusters.add(
+          d.taskId,
+          d.cluster,
+          `${path}'s decision for taskId ${
+            JSON.stringify(d.taskId)
+          }, trial ${d.trial}`,
+        );
       }
       tallyPCorrectSource(sources, d);
       tallyPCorrectSource(pCorrectSources, d);
@@ -419,6 +471,7 @@ export async function importHarness(
       messages.push(`${path}: ${m}`);
     }
   }
+  clusters.finish();
   if (options.quiet !== true) { for (const m of messages) console.error(m); }
   // zero decisions is never a result, whatever was allowed
   if (count === 0) {

@@ -25,16 +25,30 @@ import {
 } from "./_harness_input.ts";
 import { detectFormat } from "../lib/import/detect.ts";
 import { withStreams } from "./_stream_input.ts";
+import {
+  ClusterCheck,
+  type DecisionUnit,
+  parseUnit,
+} from "../lib/decision/cluster.ts";
 
 // The readers of the other formats and engines load when a run needs them
 // (importLater), so that reading a JSONL export loads neither Arquero nor
 // DuckDB, PostgreSQL, Arrow or the LossBench and ReconForge importers.
 const later = <T>(path: string): Promise<T> =>
   importLater<T>(new URL(path, import.meta.url));
-const decisionStatsOf = async (table: ColumnTable) =>
-  (await later<typeof import("../lib/decision/decision_stats.ts")>(
-    "../lib/decision/decision_stats.ts",
-  )).decisionStats(table);
+// The statistics of a table, and the unit they count: the one asked for,
+// else the cluster when the table's decisions name one.
+const decisionStatsOf = async (
+  table: ColumnTable,
+  asked: DecisionUnit | undefined,
+): Promise<{ stats: StatsRow[]; unit: DecisionUnit }> => {
+  let unit: DecisionUnit = "taskId";
+  const stats =
+    (await later<typeof import("../lib/decision/decision_stats.ts")>(
+      "../lib/decision/decision_stats.ts",
+    )).decisionStats(table, { unit: asked, onUnit: (u) => unit = u });
+  return { stats, unit };
+};
 const loadDecisionsModule = () =>
   later<typeof import("../lib/read/load_decisions.ts")>(
     "../lib/read/load_decisions.ts",
@@ -120,6 +134,13 @@ export interface InputFlags extends MappingFlags {
   "query-timeout"?: string;
   /** Skip (and list on stderr) keys a closed-schema importer does not know. */
   lenient?: boolean;
+  /**
+   * `--cluster taskId|cluster|PATH`: the unit of intervals and tests
+   * (`taskId`, or `cluster`, which the decisions name); for harness logs a
+   * metadata path that fills each decision's cluster. Default: the cluster
+   * when the decisions name one, else the task.
+   */
+  cluster?: string;
 }
 
 /** How the CLI's importers treat unknown keys: refuse, or list them on stderr and skip them. */
@@ -148,6 +169,8 @@ export interface RunInput {
   readonly inputs?: readonly IncompleteInput[];
   /** The database table read instead of files (`--engine postgres`). */
   readonly sqlTable?: string;
+  /** The unit the statistics count: the task, or the cluster the decisions name. */
+  readonly unit: DecisionUnit;
 }
 
 /** The JSON keys that name a run's input: a database table, one file, or several. */
@@ -236,11 +259,15 @@ export async function readRunFrom(
     typeof import("../lib/sql/postgres_stats.ts")
   >("../lib/sql/postgres_stats.ts");
   let stats: StatsRow[];
+  let unit: DecisionUnit = "taskId";
+  const asked = askedUnit(flags);
   try {
     stats = await postgresDecisionStats(flags.dsn, flags.table, {
       env: Deno.env.toObject(),
       ...secondsFlag("connect-timeout", "connectTimeout", flags),
       ...secondsFlag("query-timeout", "queryTimeout", flags),
+      unit: asked,
+      onUnit: (u) => unit = u,
     });
   } catch (error) {
     if (
@@ -257,7 +284,94 @@ export async function readRunFrom(
     table: null,
     files: [],
     sqlTable: flags.table,
+    unit,
   };
+}
+
+/**
+ * The unit `--cluster` asks of a run of decisions: `taskId`, `cluster`, or
+ * nothing (the decisions' own). A metadata path is for harness logs only.
+ */
+function askedUnit(flags: InputFlags): DecisionUnit | undefined {
+  try {
+    return parseUnit(flags.cluster);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * The unit `--cluster` asks of inputs of a format: for harness logs
+ * `taskId`, or nothing (a metadata path fills the clusters, which are then
+ * the unit); for other formats as {@linkcode parseUnit} reads it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unitAsked } from "./_input.ts";
+ *
+ * assert.equal(unitAsked({ cluster: "metadata.source" }, "inspect"), undefined);
+ * assert.equal(unitAsked({ cluster: "taskId" }, "decisions"), "taskId");
+ * assert.throws(() => unitAsked({ cluster: "metadata.source" }, "decisions"), /--cluster on decisions must be taskId or cluster/);
+ * ```
+ */
+export function unitAsked(
+  flags: InputFlags,
+  format: Format,
+): DecisionUnit | undefined {
+  if (isHarness(format)) {
+    return flags.cluster === "taskId" ? "taskId" : undefined;
+  }
+  return askedUnit(flags);
+}
+
+/**
+ * Refuse decisions of different inputs that break a cluster rule together
+ * (some name a cluster and others none, or a task in two clusters), naming
+ * both inputs and decisions: the check of {@linkcode readRun} across the
+ * runs of several inputs, each already checked alone.
+ *
+ * @param parts Each input's name and decision table.
+ * @throws {RangeError} For the first decision that breaks a rule.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkClustersAcross } from "./_input.ts";
+ * import { decisionTable } from "../lib/read/load_decisions.ts";
+ *
+ * const d = { runId: "r", modelId: "m", taskId: "t", trial: 0, severity: "LOW", trueClass: "MATCH",
+ *   predClass: "MATCH", parseOk: true, pCorrect: null, action: "auto", outcome: "resolved",
+ *   cost: { completeness: "unavailable", usd: null } } as const;
+ * assert.throws(
+ *   () => checkClustersAcross([
+ *     { name: "a.jsonl", table: decisionTable([{ ...d, cluster: "x" }]) },
+ *     { name: "b.jsonl", table: decisionTable([{ ...d, modelId: "n" }]) },
+ *   ]),
+ *   /Cannot combine runs: b\.jsonl's decision for .*: cluster is missing, but a\.jsonl's decision .* names one/,
+ * );
+ * ```
+ */
+export function checkClustersAcross(
+  parts: ReadonlyArray<{ readonly name: string; readonly table: ColumnTable }>,
+): void {
+  const clusters = new ClusterCheck("Cannot combine runs", "decision");
+  for (const { name, table } of parts) {
+    const cols = ["runId", "modelId", "taskId", "trial", "cluster"].map((c) =>
+      table.columnNames().includes(c) ? table.array(c) : null
+    ) as Array<ArrayLike<unknown> | null>;
+    const [run, model, task, trial, cluster] = cols;
+    for (let i = 0; i < table.numRows(); i++) {
+      clusters.add(
+        String(task![i]),
+        (cluster?.[i] ?? null) as string | null,
+        `${name}'s decision for runId ${JSON.stringify(run![i])}, modelId ${
+          JSON.stringify(model![i])
+        }, taskId ${JSON.stringify(task![i])}, trial ${trial![i]}`,
+      );
+    }
+  }
+  clusters.finish();
 }
 
 // A deadline flag of --engine postgres, as the option of the same meaning:
@@ -347,6 +461,79 @@ export function importKeys(run: RunInput): ImportKeys {
     out.inputs = run.inputs;
   }
   return out;
+}
+
+/** The key a command's JSON document gains when the unit is the cluster. */
+export interface UnitKeys {
+  /**
+   * `"cluster"` when every interval and test counts the clusters the
+   * decisions name (docs/method.md, "The unit"); absent when it counts
+   * tasks, as before the field existed.
+   */
+  unit?: "cluster";
+}
+
+/**
+ * What the unit adds to a command's JSON: `unit: "cluster"` when the
+ * intervals and tests count clusters, nothing when they count tasks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unitKeys } from "./_input.ts";
+ *
+ * assert.deepEqual(unitKeys({ unit: "taskId" }), {});
+ * assert.deepEqual(unitKeys({ unit: "cluster" }), { unit: "cluster" });
+ * ```
+ */
+export function unitKeys(run: Pick<RunInput, "unit">): UnitKeys {
+  return run.unit === "cluster" ? { unit: "cluster" } : {};
+}
+
+/**
+ * The unit, for a human report's header: `; unit: cluster` when the
+ * intervals and tests count clusters, nothing when they count tasks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unitLabel } from "./_input.ts";
+ *
+ * assert.equal(unitLabel({ unit: "taskId" }), "");
+ * assert.equal(unitLabel({ unit: "cluster" }), "; unit: cluster");
+ * ```
+ */
+export function unitLabel(run: Pick<RunInput, "unit">): string {
+  return run.unit === "cluster" ? "; unit: cluster" : "";
+}
+
+/**
+ * The warning of a figure that counts decisions as independent whatever
+ * the unit (calibrate's ECE interval): one line when the unit is the
+ * cluster, none when it is the task.
+ *
+ * @param run The run read.
+ * @param what The figure, as the sentence begins (`the ECE interval`).
+ * @returns The warning lines.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decisionCountWarnings } from "./_input.ts";
+ *
+ * assert.deepEqual(decisionCountWarnings({ unit: "taskId" }, "the ECE interval"), []);
+ * assert.match(decisionCountWarnings({ unit: "cluster" }, "the ECE interval")[0], /^the ECE interval counts decisions/);
+ * ```
+ */
+export function decisionCountWarnings(
+  run: Pick<RunInput, "unit">,
+  what: string,
+): string[] {
+  return run.unit === "cluster"
+    ? [
+      `${what} counts decisions, not the clusters they name: where a cluster's items fail together it is narrower than it should be (docs/method.md, "The unit")`,
+    ]
+    : [];
 }
 
 const LARGE = 50 * 1024 * 1024;
@@ -520,9 +707,11 @@ async function readPaths(
     // without a table, the statistics are reduced from the decisions as
     // they are made, as the JSONL reader reduces its lines, and no decision
     // is held once counted
+    // a metadata path fills each decision's cluster; taskId names none
+    const asked = flags.cluster === "taskId" ? "taskId" : undefined;
     const counted = needTable ? null : new (await later<
       typeof import("../lib/read/_stats_builder.ts")
-    >("../lib/read/_stats_builder.ts")).DecisionStats(paths.join(", "));
+    >("../lib/read/_stats_builder.ts")).DecisionStats(paths.join(", "), asked);
     const h = await importHarness(paths, format, flags, {
       quiet: true,
       ...(counted === null ? {} : { onDecision: (d) => counted.add(d) }),
@@ -531,11 +720,13 @@ async function readPaths(
     const table = needTable
       ? (await loadDecisionsModule()).decisionTable(h.decisions)
       : null;
+    const { stats, unit } = table !== null
+      ? await decisionStatsOf(table, asked)
+      : counted!.finish();
     return {
       format,
-      stats: table !== null
-        ? await decisionStatsOf(table)
-        : counted!.finish().stats,
+      stats,
+      unit,
       decisions: h.count,
       notes: h.notes,
       table,
@@ -546,6 +737,7 @@ async function readPaths(
     };
   }
   refuseMappingFlags(flags, format);
+  askedUnit(flags);
   if (paths.length > 1) return await readSeveral(paths, format, flags);
   const one = await readOne(paths[0], format, flags, needTable);
   return { ...one, files: paths };
@@ -553,7 +745,11 @@ async function readPaths(
 
 // The statistics of one run export through chdb (--engine chdb), refused
 // with the command that installs it when it is not installed.
-async function chdbStats(path: string): Promise<StatsRow[]> {
+async function chdbStats(
+  path: string,
+  unit: DecisionUnit | undefined,
+  onUnit: (unit: DecisionUnit) => void,
+): Promise<StatsRow[]> {
   const install = await later<typeof import("../lib/sql/chdb_install.ts")>(
     "../lib/sql/chdb_install.ts",
   );
@@ -568,7 +764,7 @@ async function chdbStats(path: string): Promise<StatsRow[]> {
   const { chdbDecisionStats } = await later<
     typeof import("../lib/sql/chdb_stats.ts")
   >("../lib/sql/chdb_stats.ts");
-  return await chdbDecisionStats(path, { library });
+  return await chdbDecisionStats(path, { library, unit, onUnit });
 }
 
 // Several files of one non-harness format: each is read as a table, the
@@ -585,15 +781,17 @@ async function readSeveral(
   }
   const parts: Omit<RunInput, "files">[] = [];
   for (const p of paths) parts.push(await readOne(p, format, flags, true));
-  return await combine(parts, paths, format);
+  return await combine(parts, paths, format, askedUnit(flags));
 }
 
 // Runs read as tables, one per input, joined into one: a decision key
-// repeated across inputs is refused, naming both.
+// repeated across inputs is refused, naming both, and so is a decision that
+// breaks a cluster rule against another input's.
 async function combine(
   parts: readonly Omit<RunInput, "files">[],
   paths: readonly string[],
   format: Format,
+  asked: DecisionUnit | undefined,
 ): Promise<RunInput> {
   const { decisionKey } = await later<typeof import("../lib/read/arrow.ts")>(
     "../lib/read/arrow.ts",
@@ -619,6 +817,9 @@ async function combine(
       first.set(key, paths[i]);
     }
   });
+  checkClustersAcross(
+    parts.map((part, i) => ({ name: paths[i], table: part.table! })),
+  );
   const table = parts.slice(1).reduce(
     (t, part) => t.concat(part.table!),
     parts[0].table!,
@@ -629,7 +830,7 @@ async function combine(
     : undefined;
   return {
     format,
-    stats: await decisionStatsOf(table),
+    ...await decisionStatsOf(table, asked),
     decisions: table.numRows(),
     notes,
     table,
@@ -667,6 +868,7 @@ async function readWithMemory(
     );
   }
   refuseMappingFlags(flags, "decisions");
+  const asked = askedUnit(flags);
   const { decisionTable } = await loadDecisionsModule();
   const { decisionFromValue } = await later<
     typeof import("../lib/read/_jsonl_decision.ts")
@@ -713,13 +915,13 @@ async function readWithMemory(
     const table = decisionTable(decisions);
     parts.push({
       format: "decisions",
-      stats: await decisionStatsOf(table),
+      ...await decisionStatsOf(table, asked),
       decisions: decisions.length,
       notes: {},
       table,
     });
   }
-  return await combine(parts, names, "decisions");
+  return await combine(parts, names, "decisions", asked);
 }
 
 /**
@@ -820,6 +1022,7 @@ async function readOneUnchecked(
   if (format !== "lossbench" && flags.probability !== undefined) {
     throw new UsageError(`--probability applies to --format lossbench only`);
   }
+  const asked = askedUnit(flags);
   if (
     (format === "decisions" || format === "lossbench") &&
     flags["pcorrect-from"] !== undefined
@@ -859,7 +1062,7 @@ async function readOneUnchecked(
     const table = decisionTable(decisions);
     return {
       format,
-      stats: await decisionStatsOf(table),
+      ...await decisionStatsOf(table, asked),
       decisions: decisions.length,
       notes,
       table,
@@ -884,7 +1087,7 @@ async function readOneUnchecked(
     const table = decisionTable(decisions);
     return {
       format,
-      stats: await decisionStatsOf(table),
+      ...await decisionStatsOf(table, asked),
       decisions: decisions.length,
       notes,
       table,
@@ -924,19 +1127,26 @@ async function readOneUnchecked(
         `--engine ${engine} reads .parquet, .csv and .jsonl files, got ${path}`,
       );
     }
+    let unit: DecisionUnit = "taskId";
+    const onUnit = (u: DecisionUnit) => unit = u;
     const stats = engine === "chdb"
-      ? await chdbStats(path)
+      ? await chdbStats(path, asked, onUnit)
       : fileFormat === "jsonl"
       ? await (await later<typeof import("../lib/sql/duckdb_jsonl.ts")>(
         "../lib/sql/duckdb_jsonl.ts",
-      )).duckdbJsonlStats(path, ENGINE_DUCKDB)
+      )).duckdbJsonlStats(path, { ...ENGINE_DUCKDB, unit: asked, onUnit })
       : await (await later<typeof import("../lib/sql/duckdb_stats.ts")>(
         "../lib/sql/duckdb_stats.ts",
       ))
-        .duckdbDecisionStats(path, routed ? DEFAULT_DUCKDB : ENGINE_DUCKDB);
+        .duckdbDecisionStats(path, {
+          ...(routed ? DEFAULT_DUCKDB : ENGINE_DUCKDB),
+          unit: asked,
+          onUnit,
+        });
     return {
       format,
       stats,
+      unit,
       decisions: stats.reduce((a, r) => a + r.n, 0),
       notes: {},
       table: null,
@@ -947,11 +1157,11 @@ async function readOneUnchecked(
     const { arrowDecisionStats } = await later<
       typeof import("../lib/read/arrow.ts")
     >("../lib/read/arrow.ts");
-    const { stats, decisions } = arrowDecisionStats(
+    const { stats, decisions, unit } = arrowDecisionStats(
       await Deno.readFile(path),
-      { path },
+      { path, unit: asked },
     );
-    return { format, stats, decisions, notes: {}, table: null };
+    return { format, stats, unit, decisions, notes: {}, table: null };
   }
   if (fileFormat !== "jsonl") {
     const { loadDecisions } = await later<
@@ -960,7 +1170,7 @@ async function readOneUnchecked(
     const table = await loadDecisions(path);
     return {
       format,
-      stats: await decisionStatsOf(table),
+      ...await decisionStatsOf(table, asked),
       decisions: table.numRows(),
       notes: {},
       table,
@@ -976,7 +1186,7 @@ async function readOneUnchecked(
     const table = decisionTable(decisions);
     return {
       format,
-      stats: await decisionStatsOf(table),
+      ...await decisionStatsOf(table, asked),
       decisions: decisions.length,
       notes: {},
       table,
@@ -985,9 +1195,10 @@ async function readOneUnchecked(
   const { jsonlStatsFile } = await later<
     typeof import("../lib/read/jsonl_stats.ts")
   >("../lib/read/jsonl_stats.ts");
-  const { stats, decisions } = await jsonlStatsFile(path, {
+  const { stats, decisions, unit } = await jsonlStatsFile(path, {
     ...(onProgress ? { onProgress } : {}),
+    unit: asked,
   });
   done(path, size);
-  return { format, stats, decisions, notes: {}, table: null };
+  return { format, stats, unit, decisions, notes: {}, table: null };
 }

@@ -135,3 +135,15 @@ export function outOption(what: string, value = "FILE") {
     required: true,
   } as const satisfies OptionDoc;
 }
+
+/**
+ * `--cluster taskId|cluster|PATH`: the unit of a run's intervals, tests and
+ * plans, and, for harness logs, where each decision's cluster is read.
+ */
+export const CLUSTER_OPTION = {
+  type: "string",
+  value: "taskId|cluster|PATH",
+  doc:
+    "the unit every interval, test and plan counts: taskId (a task's trials count as one task) or cluster (a cluster's tasks count as one, from the decisions' cluster field); for harness logs a metadata PATH of each item, e.g. metadata.source_document, fills that field (an item without it is refused)",
+  byDefault: "cluster when the decisions name one, else taskId",
+} as const satisfies OptionDoc;

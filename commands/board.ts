@@ -39,7 +39,9 @@ function human(doc: BoardDocument): string {
         : ""
     }; ${doc.mode} mode, ${doc.matrix} matrix; compare's sign-flip test on ${pairs} ${
       pairs === 1 ? "pair" : "pairs"
-    }, Holm at alpha ${doc.alpha}; seed ${doc.seed}, ${doc.resamples} sign assignments`,
+    }, Holm at alpha ${doc.alpha}${
+      doc.unit === "cluster" ? "; unit: cluster" : ""
+    }; seed ${doc.seed}, ${doc.resamples} sign assignments`,
   ];
   for (const p of doc.profiles) {
     lines.push(

@@ -142,6 +142,10 @@ export const compareCommand: Command = {
         byTask === null
           ? "paired bootstrap"
           : "Newcombe's paired score interval, sign-flip (McNemar) test"
+      }${
+        document.clusters === undefined
+          ? ""
+          : `; unit: cluster (${document.clusters} clusters)`
       }; seed ${seed}, ${resamples} resamples\n${alignRows(rows)}\n${
         notes.map((n) => `note: ${n}`).join("\n")
       }`,

@@ -10,6 +10,7 @@ import {
   UsageError,
 } from "./_command.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
+import { decisionCountWarnings } from "./_input.ts";
 import { matrixFlag } from "./_matrix.ts";
 import { commandHelp } from "./_help.ts";
 import { JSON_OPTION, MATRIX_MODE_OPTION, profileOption } from "./_options.ts";
@@ -122,6 +123,16 @@ export const driftCommand: Command = {
       alpha,
       calibration: { window, bound },
     });
+    // drift's tests count decisions, whatever the ledger's decisions name
+    const warnings = decisionCountWarnings(
+      {
+        unit: columns.caseCluster.some((c) => c !== null)
+          ? "cluster"
+          : "taskId",
+      },
+      "each of drift's tests",
+    );
+    for (const w of warnings) console.error(`warning: ${w}`);
     const alerts = d.calibration.filter((w) => w.alert).length;
     const code = values["fail-on-alert"] && (d.detector.fired || alerts > 0)
       ? 1
@@ -137,6 +148,7 @@ export const driftCommand: Command = {
             expectedLossAssumedStrict: columns.expectedLossAssumedStrict,
           },
           matrix: matrix.id,
+          ...(warnings.length === 0 ? {} : { warnings }),
           ...d,
         },
         null,

@@ -8,7 +8,8 @@ import {
 import { checkTableName } from "../lib/sql/postgres_stats.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
 import { commandHelp } from "./_help.ts";
-import { JSON_OPTION } from "./_options.ts";
+import { CLUSTER_OPTION, JSON_OPTION } from "./_options.ts";
+import { parseUnit } from "../lib/decision/cluster.ts";
 
 /** The options of `export-sql`, as `--help` lists them and `parseFlags` reads them. */
 const EXPORT_SQL_OPTIONS = {
@@ -23,6 +24,13 @@ const EXPORT_SQL_OPTIONS = {
     value: "NAME",
     doc: "name of the decisions table in the SQL",
     byDefault: "decisions",
+  },
+  cluster: {
+    ...CLUSTER_OPTION,
+    value: "taskId|cluster",
+    doc:
+      "the unit the aggregate counts: taskId (its window partitioned by modelId, taskId) or cluster (by modelId, cluster, with the query counting tasks that name two clusters, which must be 0)",
+    byDefault: "taskId",
   },
   constraints: {
     type: "boolean",
@@ -72,7 +80,13 @@ export const exportSqlCommand: Command = {
         "--constraints is not available on clickhouse: its primary key does not refuse a repeated key; the repeatedKeys query finds them",
       );
     }
-    const sql = decisionSqlExport(dialect, table);
+    let unit;
+    try {
+      unit = parseUnit(values.cluster) ?? "taskId";
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const sql = decisionSqlExport(dialect, table, unit);
     const constrained = values.constraints
       ? decisionsTableSql(dialect, table, { checks: true, primaryKey: true })
       : null;
@@ -100,9 +114,19 @@ export const exportSqlCommand: Command = {
         ),
       ]),
       part(
-        "sufficient statistics per (modelId, severity, trueClass, predClass, action), with invalidRows",
+        `sufficient statistics per (modelId, severity, trueClass, predClass, action), with invalidRows${
+          unit === "cluster"
+            ? "; taskTrials counts each model's rows per cluster"
+            : ""
+        }`,
         sql.aggregate,
       ),
+      ...(sql.clusterSplitTasks === undefined ? [] : [
+        part(
+          "tasks whose rows name two clusters: refuse the statistics unless 0 (and unless every row names a cluster)",
+          sql.clusterSplitTasks,
+        ),
+      ]),
       part(
         "the first rows failing a row check (checkN = 1: the row fails check N)",
         sql.rowChecks,

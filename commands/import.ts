@@ -6,7 +6,12 @@ import { onPath } from "../lib/io_error.ts";
 import { decisionTable } from "../lib/read/load_decisions.ts";
 import { decisionFormatOf, writeDecisions } from "../lib/read/load_any.ts";
 import { type Command, parseFlags, UsageError } from "./_command.ts";
-import { importHarness, isHarness, MAPPING_FLAGS } from "./_harness_input.ts";
+import {
+  importHarness,
+  isHarness,
+  MAPPING_FLAGS,
+  refuseClusterFill,
+} from "./_harness_input.ts";
 import {
   fileKeys,
   FORMATS,
@@ -116,6 +121,7 @@ export const importCommand: Command = {
             messages,
           };
         } else {
+          refuseClusterFill(values, format);
           const run = await readRun(logs, { ...values, format }, true);
           count = run.decisions;
           await writeDecisions(out, run.table!);

@@ -46,6 +46,7 @@ import {
   importHarness,
   isHarness,
   MAPPING_FLAGS,
+  refuseClusterFill,
   refuseMappingFlags,
 } from "./_harness_input.ts";
 import { resolveFormats } from "./_input.ts";
@@ -367,7 +368,10 @@ async function append(args: string[]): Promise<number> {
       }), got ${JSON.stringify(format)}`,
     );
   }
-  if (!isHarness(format)) refuseMappingFlags(values, format);
+  if (!isHarness(format)) {
+    refuseMappingFlags(values, format);
+    refuseClusterFill(values, format);
+  }
   if (!isHarness(format) && values["pcorrect-from"] !== undefined) {
     throw new UsageError(
       `--pcorrect-from applies to imported logs, not to --format ${format}`,

@@ -23,11 +23,13 @@ import {
   seedFlag,
   UsageError,
 } from "./_command.ts";
+import { parseUnit } from "../lib/decision/cluster.ts";
 import { oneProfile, readVerifiedLedger } from "./ledger.ts";
 import { formatLevel, formatRule } from "./_format.ts";
 import { commandHelp } from "./_help.ts";
 import {
   CI_OPTION,
+  CLUSTER_OPTION,
   JSON_OPTION,
   MATRIX_MODE_OPTION,
   profileOption,
@@ -178,6 +180,12 @@ const REPLAY_OPTIONS = {
     type: "boolean",
     doc:
       "list every case whose outcome changes (the human report shows the first 10 without it; --json adds the list only with it)",
+  },
+  cluster: {
+    ...CLUSTER_OPTION,
+    value: "taskId|cluster",
+    doc:
+      "the unit of the paired difference's interval and test: cluster (the ledger's decisions name it: a cluster's changed cases count as one unit and flip together) or taskId (each case counts alone, as before clusters existed)",
   },
   json: JSON_OPTION,
 } as const;
@@ -335,6 +343,12 @@ export const replayCommand: Command = {
         `--interval must be auto or bootstrap, got ${JSON.stringify(interval)}`,
       );
     }
+    let unit;
+    try {
+      unit = parseUnit(values.cluster);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     const r = replay(columns, policy, {
       profile,
       matrix,
@@ -343,6 +357,7 @@ export const replayCommand: Command = {
       level,
       interval,
       diff: values.diff ?? !values.json,
+      ...(unit === undefined ? {} : { unit }),
     });
     const warnings = intervalWarnings("replay", interval);
     for (const w of warnings) console.error(`warning: ${w}`);
@@ -420,7 +435,9 @@ export const replayCommand: Command = {
       } (${
         d.interval === "bootstrap"
           ? `paired bootstrap over ${d.pairs} cases, ${d.resamples} resamples`
-          : `${d.method}; ${d.test} test over ${d.pairs} cases; ${d.resamples} draws`
+          : `${d.method}; ${d.test} test over ${d.pairs} cases${
+            r.clusters === undefined ? "" : ` in ${r.clusters} clusters`
+          }; ${d.resamples} draws`
       }, seed ${d.seed})`,
     );
     console.log(

@@ -10,7 +10,8 @@ import {
   formatNumber,
   parseFlags,
 } from "./_command.ts";
-import { inputLabel } from "./_input.ts";
+import { inputLabel, unitLabel } from "./_input.ts";
+import type { DecisionUnit } from "../lib/decision/cluster.ts";
 import { commandHelp } from "./_help.ts";
 import { formatLevel, formatRateMethod } from "./_format.ts";
 import {
@@ -41,7 +42,7 @@ function humanReport(
   models: readonly ModelScore[],
   verdictModels: ReadonlySet<string>,
   profiles: readonly CostProfile[],
-  options: ScoreSettings,
+  options: ScoreSettings & { readonly unit: DecisionUnit },
 ): string {
   const lv = formatLevel(options.level);
   const lines = [header];
@@ -56,7 +57,10 @@ function humanReport(
           m.intervals.accuracy?.hi ?? null,
         )
       } (${lv} ${
-        formatRateMethod(m.intervals.accuracy)
+        formatRateMethod(
+          m.intervals.accuracy,
+          options.unit === "cluster" ? "clusters" : "tasks",
+        )
       }), ${m.escalated} escalated, ${m.parseFailures} parse failures`,
     );
     if (m.severityWeightedRecall !== null) {
@@ -163,7 +167,9 @@ export const scoreCommand: Command = {
       document.models.length === 1 ? "" : "s"
     }, ${run.decisions} decisions${
       notes.length ? `; ${notes.join(", ")}` : ""
-    }; loss intervals: ${document.lossIntervalMethod} (--interval ${document.interval}); seed ${settings.seed}, ${settings.resamples} resamples`;
+    }; loss intervals: ${document.lossIntervalMethod} (--interval ${document.interval})${
+      unitLabel(run)
+    }; seed ${settings.seed}, ${settings.resamples} resamples`;
     // harness runs grade answers (classes verdict:*): they have no exceptions
     const verdictModels = new Set(
       run.stats.filter((r) => r.n > 0 && isVerdictClass(r.trueClass)).map((
@@ -171,7 +177,10 @@ export const scoreCommand: Command = {
       ) => r.modelId),
     );
     console.log(
-      humanReport(header, document.models, verdictModels, profiles, settings),
+      humanReport(header, document.models, verdictModels, profiles, {
+        ...settings,
+        unit: run.unit,
+      }),
     );
     return 0;
   },

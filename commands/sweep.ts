@@ -6,7 +6,7 @@ import {
   formatNumber,
   parseFlags,
 } from "./_command.ts";
-import { inputLabel } from "./_input.ts";
+import { inputLabel, unitLabel } from "./_input.ts";
 import { commandHelp } from "./_help.ts";
 import { SWEEP_OPTIONS, type SweepResult, sweepRun } from "../api/sweep.ts";
 
@@ -15,11 +15,12 @@ function human(
   format: string,
   decisions: number,
   doc: SweepResult,
+  unit: string,
 ): string {
   const lines = [
     `${path} (${format}, ${doc.mode} mode, ${doc.matrix} matrix, loss per ${doc.per}): ${doc.models.length} model${
       doc.models.length === 1 ? "" : "s"
-    }, ${decisions} decisions`,
+    }, ${decisions} decisions${unit}`,
     `family: ${doc.family.base} with K(${
       doc.family.scaled.join(", ")
     }) x r; grid ${formatNumber(doc.grid.from)} to ${
@@ -132,7 +133,15 @@ export const sweepCommand: Command = {
       return 0;
     }
     const doc = document;
-    console.log(human(inputLabel(run), run.format, run.decisions, doc));
+    console.log(
+      human(
+        `${inputLabel(run)}`,
+        run.format,
+        run.decisions,
+        doc,
+        unitLabel(run),
+      ),
+    );
     return 0;
   },
 };

@@ -13,6 +13,8 @@ import {
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
 import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
+import { resolveUnit, type UnitOptions } from "./cluster.ts";
+import { InputRangeError } from "../input_error.ts";
 
 /**
  * Group a decision table into sufficient statistics per (model, severity,
@@ -23,13 +25,17 @@ import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
  * The same grouping in SQL is `GROUP BY modelId, severity, trueClass,
  * predClass, action` with `count(*)`, `sum(1 - pCorrect)`,
  * `count(*) - count(pCorrect)` and `sum(CASE WHEN parseOk THEN 0 ELSE 1 END)`.
- * `taskShare` sums 1 / (decisions of the same model on the same task) over
- * the cell, so trials of a task (epochs, repeated runs) count as one task.
+ * `taskShare` sums 1 / (decisions of the same model in the same unit) over
+ * the cell, so trials of a task (epochs, repeated runs) count as one task,
+ * and, when the unit is the cluster, a cluster's tasks as one cluster.
  * Both non-integer sums are exact and rounded once (see
  * lib/math/exact_sum.ts), so they do not depend on the order of the rows.
  *
  * @param table A decision table, as made by `decisionTable` or a loader.
+ * @param options The unit (default: `cluster` when the table's decisions
+ * name one, else `taskId`).
  * @returns Statistics rows, in canonical order (see `sortStats`).
+ * @throws {RangeError} When the unit is the cluster and a decision names none.
  *
  * @example
  * ```ts
@@ -50,13 +56,33 @@ import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
  * assert.deepEqual(stats.map((r) => [r.predClass, r.n]), [["AMOUNT_MISMATCH", 1], ["MATCH", 2]]);
  * ```
  */
-export function decisionStats(table: ColumnTable): StatsRow[] {
+export function decisionStats(
+  table: ColumnTable,
+  options: UnitOptions = {},
+): StatsRow[] {
+  const clusters = table.columnNames().includes("cluster")
+    ? table.array("cluster") as ArrayLike<string | null>
+    : null;
+  let named = 0;
+  for (let i = 0; clusters !== null && i < clusters.length; i++) {
+    if (clusters[i] != null) named++;
+  }
+  const unit = resolveUnit(options.unit, named > 0, "the decision table");
+  if (unit === "cluster" && named < table.numRows()) {
+    const row = Array.from(clusters!).findIndex((c) => c == null);
+    throw new InputRangeError(
+      `Cannot count clusters: row ${
+        row + 1
+      } of the decision table names no cluster, but ${named} of its rows do`,
+    );
+  }
+  options.onUnit?.(unit);
   if (table.numRows() === 0) return [];
   // the non-integer sums are taken exactly from each cell's values (its
-  // pCorrect values, its tasks' trial counts) and rounded once, so that
+  // pCorrect values, its units' decision counts) and rounded once, so that
   // they equal every other engine's to the last bit
   const rolled = table
-    .groupby("modelId", "taskId")
+    .groupby("modelId", unit)
     .derive({ _taskTrials: op.count() })
     .ungroup()
     .derive({

@@ -13,6 +13,7 @@ import type {
 } from "../metrics/paired_loss_test.ts";
 import type { Action } from "../metrics/sufficient_stats.ts";
 import { byOrderThenKey, tupleKey } from "../_tuple_key.ts";
+import type { DecisionUnit } from "./cluster.ts";
 
 /** Paired task groups, and the tasks only one model answered. */
 export interface PairedTasks {
@@ -24,11 +25,28 @@ export interface PairedTasks {
   readonly onlyA: number;
   /** Tasks only model B answered. */
   readonly onlyB: number;
+  /**
+   * With the cluster as the unit: the clusters of the paired tasks, each
+   * the indices into `groups` of its tasks (one entry per task), in the
+   * order of the clusters' ids. Absent when the unit is the task.
+   */
+  readonly units?: number[][];
+}
+
+/** Options for {@linkcode pairedTasks}. */
+export interface PairedTasksOptions {
+  /**
+   * The unit of the pairing's tests: `taskId` (each paired task its own)
+   * or `cluster` (the tasks of a cluster together, `units`). Default:
+   * `taskId`.
+   */
+  unit?: DecisionUnit;
 }
 
 interface Side {
   severity: Severity;
   trueClass: string;
+  cluster: string | null;
   trials: Map<string, TrialCount>;
   kinds: Map<string, ItemTrials>;
 }
@@ -53,8 +71,8 @@ export interface ItemTrials extends TrialCount {
 
 // Every decision of models a and b, by side and task: the (predicted class,
 // action) counts, and with `parse` the (predicted class, action, parse
-// result) counts too. A task's decisions must agree on severity and gold
-// class across both sides.
+// result) counts too. A task's decisions must agree on severity, gold
+// class and cluster across both sides.
 function pairSides(
   table: ColumnTable,
   a: string,
@@ -72,21 +90,27 @@ function pairSides(
   const gold = table.array("trueClass") as ArrayLike<string>;
   const pred = table.array("predClass") as ArrayLike<string>;
   const action = table.array("action") as ArrayLike<Action>;
+  const clusters = table.columnNames().includes("cluster")
+    ? table.array("cluster") as ArrayLike<string | null>
+    : null;
   const parsed = parse ? table.array("parseOk") as ArrayLike<boolean> : null;
   const sides: [Map<string, Side>, Map<string, Side>] = [new Map(), new Map()];
-  const first = new Map<string, [Severity, string]>();
+  const first = new Map<string, [Severity, string, string | null]>();
   for (let i = 0; i < model.length; i++) {
     const mine = model[i] === a ? sides[0] : model[i] === b ? sides[1] : null;
     if (mine === null) continue;
     const t = task[i];
+    const c = clusters?.[i] ?? null;
     const seen = first.get(t);
-    if (seen === undefined) first.set(t, [sev[i], gold[i]]);
-    else if (seen[0] !== sev[i] || seen[1] !== gold[i]) {
+    if (seen === undefined) first.set(t, [sev[i], gold[i], c]);
+    else if (seen[0] !== sev[i] || seen[1] !== gold[i] || seen[2] !== c) {
+      const show = (s: Severity, g: string, k: string | null) =>
+        `${s}/${g}${k === null ? "" : ` in cluster ${JSON.stringify(k)}`}`;
       throw new RangeError(
         `Cannot pair models on task ${
           JSON.stringify(t)
-        }: its decisions disagree, ${seen[0]}/${seen[1]} and ${sev[i]}/${
-          gold[i]
+        }: its decisions disagree, ${show(...seen)} and ${
+          show(sev[i], gold[i], c)
         } (${model[i]})`,
       );
     }
@@ -97,6 +121,7 @@ function pairSides(
         side = {
           severity: sev[i],
           trueClass: gold[i],
+          cluster: c,
           trials: new Map(),
           kinds: new Map(),
         },
@@ -233,13 +258,16 @@ export function pairedTaskItems(
  * action); tasks with the same severity, gold class and multisets on both
  * sides form one group. With one trial per task the groups are the paired
  * cells of `pairedStats`. Every decision of a task, on both sides, must
- * agree on its severity and gold class. Cost is O(n).
+ * agree on its severity, gold class and cluster. With the cluster as the
+ * unit, `units` holds each cluster's tasks by their groups, so that a test
+ * can take a cluster's tasks together. Cost is O(n).
  *
  * @param table A decision table.
  * @param a Model A's id.
  * @param b Model B's id.
- * @returns The groups and the unpaired task counts.
- * @throws {RangeError} When the ids are equal, a model is absent, or a task's decisions disagree on severity or gold class.
+ * @param options The unit (default: the task).
+ * @returns The groups, the unpaired task counts and, by cluster, the units.
+ * @throws {RangeError} When the ids are equal, a model is absent, or a task's decisions disagree on severity, gold class or cluster, or the unit is the cluster and a paired task names none.
  *
  * @example Two epochs of model a beside one of model b
  * ```ts
@@ -264,10 +292,15 @@ export function pairedTasks(
   table: ColumnTable,
   a: string,
   b: string,
+  options: PairedTasksOptions = {},
 ): PairedTasks {
   const sides = pairSides(table, a, b, false);
   const groups = new Map<string, PairedTaskGroup>();
   const order = new Map<string, string>();
+  // with the cluster as the unit: each cluster's tasks, by group key
+  const byCluster = options.unit === "cluster"
+    ? new Map<string, string[]>()
+    : null;
   let tasks = 0;
   for (const [t, sa] of sides[0]) {
     const sb = sides[1].get(t);
@@ -276,6 +309,18 @@ export function pairedTasks(
     const ta = byTrial(sa.trials);
     const tb = byTrial(sb.trials);
     const k = tupleKey([sa.severity, sa.trueClass, key(ta), key(tb)]);
+    if (byCluster !== null) {
+      if (sa.cluster === null) {
+        throw new RangeError(
+          `Cannot pair models by cluster: task ${
+            JSON.stringify(t)
+          } names no cluster`,
+        );
+      }
+      const members = byCluster.get(sa.cluster);
+      if (members === undefined) byCluster.set(sa.cluster, [k]);
+      else members.push(k);
+    }
     if (!order.has(k)) {
       order.set(
         k,
@@ -291,13 +336,18 @@ export function pairedTasks(
       tasks: (prev?.tasks ?? 0) + 1,
     });
   }
-  const ordered = [...groups.entries()].sort(([x], [y]) =>
+  const sorted = [...groups.entries()].sort(([x], [y]) =>
     byOrderThenKey(order.get(x)!, x, order.get(y)!, y)
-  ).map(([, g]) => g);
+  );
+  const index = new Map(sorted.map(([k], i) => [k, i]));
+  const units = byCluster === null ? undefined : [...byCluster.entries()]
+    .sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0)
+    .map(([, members]) => members.map((k) => index.get(k)!));
   return {
-    groups: ordered,
+    groups: sorted.map(([, g]) => g),
     tasks,
     onlyA: sides[0].size - tasks,
     onlyB: sides[1].size - tasks,
+    ...(units === undefined ? {} : { units }),
   };
 }

@@ -272,6 +272,15 @@ export const DECISION_FIELDS = [
     nulls: ABSENT,
     doc: "The target text a harness recorded; never used for correctness.",
   },
+  {
+    key: "cluster",
+    column: "cluster",
+    rule: ID,
+    required: false,
+    nulls: ABSENT,
+    doc:
+      "The cluster the task belongs to (its source document or scenario), when given: the unit of intervals and tests.",
+  },
 ] as const satisfies readonly DecisionField[];
 
 /** The name of one column of the flat Decision layout. */
@@ -419,7 +428,7 @@ export function fieldOfColumn(column: DecisionColumn | string): DecisionField {
  * import { DECISION_COLUMNS } from "./schema.ts";
  *
  * assert.equal(DECISION_COLUMNS[0], "runId");
- * assert.equal(DECISION_COLUMNS.length, 19);
+ * assert.equal(DECISION_COLUMNS.length, 20);
  * ```
  */
 export const DECISION_COLUMNS: readonly DecisionColumn[] = DECISION_FIELDS

@@ -173,6 +173,7 @@ export function formatCount(n: number): string {
  * trials (the interval's `effectiveN`); "n/a" without an interval.
  *
  * @param ci A rate's interval: its `method` and, when clustered, `effectiveN`.
+ * @param unit What its effective count counts, plural. Default: `tasks`.
  * @returns The name, as the reports print it.
  *
  * @example
@@ -185,10 +186,15 @@ export function formatCount(n: number): string {
  *   formatRateMethod({ method: "clopper-pearson-clustered", effectiveN: 4.764705882352941 }),
  *   "Clopper-Pearson, 4.76471 effective tasks",
  * );
+ * assert.equal(
+ *   formatRateMethod({ method: "wilson-clustered", effectiveN: 40 }, "clusters"),
+ *   "Wilson, 40 effective clusters",
+ * );
  * ```
  */
 export function formatRateMethod(
   ci: { readonly method: string; readonly effectiveN?: number } | null,
+  unit = "tasks",
 ): string {
   if (ci === null) return "n/a";
   const name = ci.method.startsWith("clopper-pearson")
@@ -196,7 +202,7 @@ export function formatRateMethod(
     : "Wilson";
   return ci.effectiveN === undefined
     ? name
-    : `${name}, ${formatQuantity(ci.effectiveN, 6)} effective tasks`;
+    : `${name}, ${formatQuantity(ci.effectiveN, 6)} effective ${unit}`;
 }
 
 /** Move the decimal point of a decimal literal `places` to the right, in the text. */

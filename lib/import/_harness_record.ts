@@ -29,6 +29,7 @@ export type HarnessDecision = Decision & {
   readonly pCorrectSource: PCorrectSource | null;
   readonly answer?: string;
   readonly target?: string;
+  readonly cluster?: string;
 };
 
 /** One parsed harness item, before it becomes a Decision. */
@@ -48,6 +49,7 @@ export interface HarnessItem {
   readonly tokensIn?: number;
   readonly tokensOut?: number;
   readonly latencyMs?: number;
+  readonly cluster?: string;
 }
 
 /** The Decision of one parsed harness item; absent optional fields stay absent. */
@@ -72,6 +74,7 @@ export function harnessDecision(item: HarnessItem): HarnessDecision {
     ...(item.tokensIn !== undefined ? { tokensIn: item.tokensIn } : {}),
     ...(item.tokensOut !== undefined ? { tokensOut: item.tokensOut } : {}),
     ...(item.latencyMs !== undefined ? { latencyMs: item.latencyMs } : {}),
+    ...(item.cluster !== undefined ? { cluster: item.cluster } : {}),
   };
 }
 

@@ -8,7 +8,8 @@
  *    constant (for example `export const lmEvalImporter: HarnessImporter =
  *    { format: "lm-eval", flags: [...], metadataPaths: ["doc"], detect,
  *    import }`). Its `import`
- *    resolves severity with `options.severityOf` (never on its own), picks
+ *    resolves severity with `options.severityOf` (never on its own), and the
+ *    cluster with `options.clusterOf` when it is given, picks
  *    probabilities with `pickPCorrect` from `./mapping.ts` in the format's
  *    documented default order (or `options.pcorrectFrom`), sets
  *    `pCorrectSource` on every decision, and reads JSON with
@@ -39,7 +40,7 @@
 import type { FailureClass } from "../evidence/cost_evidence.ts";
 import type { Decision } from "../decision/decision.ts";
 import { inspectImporter } from "./inspect.ts";
-import type { SeverityResolver } from "./mapping.ts";
+import type { ClusterResolver, SeverityResolver } from "./mapping.ts";
 import { lmEvalImporter } from "./lm_eval.ts";
 import { helmImporter } from "./helm.ts";
 import { promptfooImporter } from "./promptfoo.ts";
@@ -71,6 +72,11 @@ export type HarnessOption =
 export interface HarnessImportOptions {
   /** Gives every decision its severity (from `--severity`, `--severity-map` or `--severity-field`). */
   readonly severityOf: SeverityResolver;
+  /**
+   * Gives every decision its cluster (`--cluster PATH`); without it, the
+   * decisions name none.
+   */
+  readonly clusterOf?: ClusterResolver;
   /** `--pcorrect-from SOURCE`: overrides the format's default probability order (`none`: no probability). */
   readonly pcorrectFrom?: string;
   /** `--scorer NAME`: which scorer decides correctness when a log has several. */

@@ -12,6 +12,7 @@ import type {
   HarnessImportResult,
 } from "./harness.ts";
 import {
+  type ClusterResolver,
   countPCorrectSources,
   describePCorrectSources,
   pickPCorrect,
@@ -36,6 +37,8 @@ export const HELM_DEFAULT_METRIC = "exact_match";
 export interface HelmOptions {
   /** Resolves each decision's severity (from the shared mapping module). */
   severityOf: SeverityResolver;
+  /** Resolves each decision's cluster (`--cluster PATH`). Default: none, the decisions name no cluster. */
+  clusterOf?: ClusterResolver;
   /** The run folder, shown in errors; its name is the run id. Default: `"<inline>"`. */
   path?: string;
   /** `--metric`: the per-instance stat that says correct (0/1). Default: `exact_match`. */
@@ -418,6 +421,7 @@ export function parseHelmRun(
       taskId: s.id,
       trial: s.trial,
       severity: options.severityOf({ taskId: s.id, record }, s.at),
+      cluster: options.clusterOf?.({ taskId: s.id, record }, s.at),
       verdict: correct ? "correct" : "incorrect",
       pCorrect: picked,
       cost: { completeness: "unavailable", usd: null },
@@ -569,6 +573,7 @@ export const helmImporter: HarnessImporter = {
     handOver(
       await loadHelmRun(path, {
         severityOf: options.severityOf,
+        clusterOf: options.clusterOf,
         pcorrectFrom: options.pcorrectFrom,
         metric: options.metric,
       }),

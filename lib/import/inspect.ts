@@ -76,6 +76,7 @@ export type InspectOptions = Pick<
   HarnessImportOptions,
   | "onDecision"
   | "severityOf"
+  | "clusterOf"
   | "pcorrectFrom"
   | "scorer"
   | "partial"
@@ -340,6 +341,8 @@ interface Scored {
   readonly verdict: Verdict | null;
   readonly answer: string | undefined;
   readonly severity: Severity | Error | null;
+  /** The cluster (`--cluster PATH`), an error to raise if the sample is scored, or undefined without the flag. */
+  readonly cluster: string | Error | undefined;
   readonly tokenProbability: number | null | Error;
   /**
    * The answers of the scored samples of its id, in log order, when the id
@@ -487,6 +490,12 @@ function scoreSample(
   } catch (error) {
     severity = error as Error;
   }
+  let cluster: string | Error | undefined;
+  try {
+    cluster = options.clusterOf?.({ taskId: k, record: s }, atText);
+  } catch (error) {
+    cluster = error as Error;
+  }
   let tokenP: number | null | Error;
   try {
     tokenP = tokenProbability(s.output, atText);
@@ -508,6 +517,7 @@ function scoreSample(
     verdict,
     answer,
     severity,
+    cluster,
     tokenProbability: tokenP,
     group: null,
   };
@@ -707,6 +717,7 @@ export function inspectDecisions(
           x.score.value < 1))
     ) notes.partialCounted++;
     const severity = rethrown<Severity>(x.severity);
+    const cluster = rethrown<string | undefined>(x.cluster);
     const group = x.group;
     const candidates: PCorrectCandidate[] = [];
     if (group !== null && group.length >= 2) {
@@ -804,6 +815,7 @@ export function inspectDecisions(
     if (x.answer !== undefined) d.answer = x.answer;
     const target = text(x.target);
     if (target !== undefined) d.target = target;
+    if (cluster !== undefined) d.cluster = cluster;
     if (sink === undefined) decisions.push(d as unknown as Decision);
     else sink(d as unknown as Decision);
   }

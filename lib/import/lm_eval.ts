@@ -14,6 +14,7 @@ import type {
   HarnessImportResult,
 } from "./harness.ts";
 import {
+  type ClusterResolver,
   describePCorrectSources,
   pickPCorrect,
   type SeverityResolver,
@@ -56,6 +57,8 @@ const MC_SCORING: Readonly<Record<string, "none" | "chars" | "bytes">> = {
 export interface LmEvalOptions {
   /** Resolves each decision's severity (from the shared mapping module). */
   severityOf: SeverityResolver;
+  /** Resolves each decision's cluster (`--cluster PATH`). Default: none, the decisions name no cluster. */
+  clusterOf?: ClusterResolver;
   /** Path of the samples file, shown in errors and read for task and date. Default: `"<inline>"`. */
   path?: string;
   /** Task name. Default: from a file name `samples_<task>_<date>.jsonl`. */
@@ -614,6 +617,7 @@ function samplesReader(
       taskId,
       trial: 0,
       severity: options.severityOf({ taskId, record: sample }, at),
+      cluster: options.clusterOf?.({ taskId, record: sample }, at),
       verdict,
       pCorrect: picked,
       cost: { completeness: "unavailable", usd: null },
@@ -801,6 +805,7 @@ export const lmEvalImporter: HarnessImporter = {
   import: (path, options) =>
     loadLmEvalSamples(path, {
       severityOf: options.severityOf,
+      clusterOf: options.clusterOf,
       pcorrectFrom: options.pcorrectFrom,
       modelId: options.modelId,
       filter: options.filter,

@@ -692,3 +692,55 @@ export function describePCorrectSources(
     parts.length === 0 ? "no decisions" : parts.join(", ")
   }`;
 }
+
+/** Gives one item its cluster; `where` names the file and item in errors. */
+export type ClusterResolver = (item: SeverityItem, where: string) => string;
+
+/**
+ * A function that gives each item its cluster: the value at a path of the
+ * item's record (`--cluster metadata.source_document`, the path syntax of
+ * `--severity-field`), a non-empty string or a number (taken as its
+ * decimal text). An item without it is refused, naming the item (`where`)
+ * and the path: a cluster is never guessed, and never left out of some
+ * decisions only.
+ *
+ * @param path The dotted path, as given to `--cluster`.
+ * @returns The resolver.
+ * @throws {TypeError} For a path with an empty key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clusterResolver } from "./mapping.ts";
+ *
+ * const clusterOf = clusterResolver("metadata.source");
+ * assert.equal(clusterOf({ taskId: "1", record: { metadata: { source: "doc-7" } } }, "a.eval: sample 1 epoch 1"), "doc-7");
+ * assert.throws(
+ *   () => clusterOf({ taskId: "2", record: { metadata: {} } }, "a.eval: sample 2 epoch 1"),
+ *   /a\.eval: sample 2 epoch 1: metadata\.source is missing \(--cluster metadata\.source\)/,
+ * );
+ * ```
+ */
+export function clusterResolver(path: string): ClusterResolver {
+  const keys = parseFieldPath(path, "--cluster");
+  const name = keys.join(".");
+  return (item, where) => {
+    const value = valueAtPath(item.record, keys);
+    if (value === undefined) {
+      throw new InputTypeError(
+        `${where}: ${name} is missing (--cluster ${name})`,
+      );
+    }
+    if (typeof value === "number" && Number.isFinite(value)) {
+      return String(value);
+    }
+    if (typeof value !== "string" || value === "") {
+      throw new InputTypeError(
+        `${where}: ${name} must be a non-empty string or a number to name a cluster (--cluster ${name}), got ${
+          JSON.stringify(value)
+        }`,
+      );
+    }
+    return value;
+  };
+}

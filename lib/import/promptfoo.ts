@@ -12,6 +12,7 @@ import type {
   SetAside,
 } from "./harness.ts";
 import {
+  type ClusterResolver,
   countPCorrectSources,
   describePCorrectSources,
   pickPCorrect,
@@ -37,6 +38,8 @@ const FAILURE_ERROR = 2;
 export interface PromptfooOptions {
   /** Resolves each decision's severity (from the shared mapping module). */
   severityOf: SeverityResolver;
+  /** Resolves each decision's cluster (`--cluster PATH`). Default: none, the decisions name no cluster. */
+  clusterOf?: ClusterResolver;
   /**
    * `--correct TYPE[,TYPE]`: the assertion types that mean "correct"
    * (required: `success` also fails on cost and latency assertions).
@@ -354,6 +357,7 @@ export function parsePromptfooResults(
       taskId,
       trial: 0,
       severity: options.severityOf({ taskId, record: r }, at),
+      cluster: options.clusterOf?.({ taskId, record: r }, at),
       verdict,
       pCorrect: pickPCorrect(
         [{ source: "logprob-token", value }],
@@ -473,6 +477,7 @@ export const promptfooImporter: HarnessImporter = {
     }
     return loadPromptfooResults(path, {
       severityOf: options.severityOf,
+      clusterOf: options.clusterOf,
       pcorrectFrom: options.pcorrectFrom,
       correct: options.correct,
     }).then((result) => handOver(result, options));

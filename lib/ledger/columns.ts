@@ -4,7 +4,8 @@
  * Replay, drift and the review workflow read these columns, never the JSON.
  *
  * Building them also checks what the hash chain cannot: decision ids are
- * unique; every case has at most one served answer and one severity; a
+ * unique; every case has at most one served answer and one severity; the
+ * decisions name a cluster all or none, a task's decisions one cluster; a
  * review is opened only for an escalated served decision and resolved at
  * most once; an approval names the answer's own class and an amendment
  * another one.
@@ -22,6 +23,7 @@ import { CLEAN_CLASS } from "../decision/decision.ts";
 import type { LedgerEntry, PolicyRecord, Resolution } from "./record.ts";
 import { decisionKey } from "./_decision_id.ts";
 import { InputRangeError } from "../input_error.ts";
+import { ClusterCheck } from "../decision/cluster.ts";
 
 /** One review: opened by an escalation, perhaps resolved. */
 export interface ReviewState {
@@ -85,6 +87,11 @@ export interface LedgerColumns {
   readonly caseLabelSource: Uint8Array;
   /** Answer index of the served answer, -1 when no answer was served. */
   readonly caseServed: Int32Array;
+  /**
+   * The cluster of each case (its decisions' `cluster`), or `null` for
+   * every case when the ledger's decisions name none.
+   */
+  readonly caseCluster: readonly (string | null)[];
   /** Answers: decision records. */
   readonly answers: number;
   /** Case of each answer. */
@@ -264,6 +271,9 @@ function* columnsCore(
   const caseNot: number[] = [];
   const caseLabelSource: number[] = [];
   const caseServed: number[] = [];
+  const caseCluster: (string | null)[] = [];
+  // a ledger's decisions name a cluster all or none, a task's one cluster
+  const clusters = new ClusterCheck(`Cannot read ledger ${path}`, "record");
 
   const answerIndex = new Map<string, number>();
   const answerKey = new Map<string, number>();
@@ -320,6 +330,9 @@ function* columnsCore(
         );
       }
       answerKey.set(k, entry.seq);
+      // refused at the record that breaks a rule, as every reference is
+      clusters.add(d.taskId, d.cluster, entry.seq);
+      clusters.finish();
       const key = `${d.taskId}\u0000${d.trial}`;
       let c = caseIndex.get(key);
       const sev = sevCode.get(d.severity)!;
@@ -333,6 +346,7 @@ function* columnsCore(
         caseNot.push(-1);
         caseLabelSource.push(0);
         caseServed.push(-1);
+        caseCluster.push(d.cluster ?? null);
       } else if (caseSeverity[c] !== sev) {
         throw new InputRangeError(
           `${at}: task ${
@@ -484,6 +498,7 @@ function* columnsCore(
     caseNot: Int32Array.from(caseNot),
     caseLabelSource: Uint8Array.from(caseLabelSource),
     caseServed: Int32Array.from(caseServed),
+    caseCluster,
     answers: answerId.length,
     answerCase: Int32Array.from(answerCase),
     answerModel: Int32Array.from(answerModel),

@@ -29,6 +29,7 @@ import {
 import { multinomial, seededPrng, seedFor } from "../math/sampling.ts";
 import { type Bounds, fayFeuerInterval } from "../metrics/fay_feuer.ts";
 import { signFlipTest } from "../metrics/sign_flip.ts";
+import { type DecisionUnit, resolveUnit } from "../decision/cluster.ts";
 import {
   type Action,
   type Outcome,
@@ -93,6 +94,14 @@ export interface ReplayOptions {
   interval?: "auto" | "bootstrap";
   /** Include the per-case diff. Default: `true`. */
   diff?: boolean;
+  /**
+   * The unit of the default interval and test: `taskId`, where each case
+   * (a task's trial) counts alone, as before clusters existed, or
+   * `cluster`, where a cluster's changed cases count as one unit's
+   * evidence and their differences flip together. Default: `cluster` when
+   * the ledger's decisions name one, else `taskId`.
+   */
+  unit?: DecisionUnit;
 }
 
 /** The estimand of replay's paired interval, as its JSON states it. */
@@ -170,6 +179,8 @@ export interface ReplayDiffRow {
   readonly costBefore: number | null;
   /** Cost after, `null` when unknown. */
   readonly costAfter: number | null;
+  /** The case's cluster, when the unit is the cluster; absent otherwise. */
+  readonly cluster?: string;
 }
 
 /** What a replay found. */
@@ -213,6 +224,16 @@ export interface ReplayResult {
   };
   /** The changed cases, in ledger order (empty when `diff` is false). */
   readonly diff: readonly ReplayDiffRow[];
+  /**
+   * `"cluster"` when the interval and test count the clusters the
+   * ledger's decisions name; absent when each case counts alone.
+   */
+  readonly unit?: "cluster";
+  /**
+   * Clusters of the evaluable cases, the units of the test, when the unit is
+   * the cluster (one whose cases do not change adds a difference of 0).
+   */
+  readonly clusters?: number;
 }
 
 interface Resolved {
@@ -416,6 +437,15 @@ export function replay(
   const cells = new Map<number, number>();
   // changed cases by (severity, gold class, models, actions, same answer)
   const strata = new Map<string, Stratum>();
+  const unit = resolveUnit(
+    options.unit,
+    cols.caseCluster.some((c) => c !== null),
+    `Cannot replay ledger ${cols.path}`,
+  );
+  // with the cluster as the unit: each changed evaluable case, its stratum
+  // and costs, for the shares of its cluster; and each cluster's difference
+  const changedCases: { st: Stratum; c0: number; c1: number; k: string }[] = [];
+  const clusterDelta = new Map<string, number>();
   const add = (
     side: ReturnType<typeof emptySide>,
     j: number,
@@ -463,6 +493,7 @@ export function replay(
           actionAfter: a1 < 0 ? null : a1 === 1 ? "escalate" : "auto",
           costBefore: Number.isNaN(c0) ? null : c0,
           costAfter: Number.isNaN(c1) ? null : c1,
+          ...(unit === "cluster" ? { cluster: cols.caseCluster[c]! } : {}),
         });
       }
     }
@@ -477,6 +508,10 @@ export function replay(
     add(after, j1, a1, c1);
     const key = codeOf(c0) * 65536 + codeOf(c1);
     cells.set(key, (cells.get(key) ?? 0) + 1);
+    if (unit === "cluster") {
+      const k = cols.caseCluster[c]!;
+      clusterDelta.set(k, (clusterDelta.get(k) ?? 0) + (c1 - c0));
+    }
     if (isChanged) {
       // Chow's rule selects on whether the answer predicted clean, so its
       // strata condition on it too; other policies select on risk alone
@@ -508,8 +543,12 @@ export function replay(
       st.pairs.set(`${c0}|${c1}`, (st.pairs.get(`${c0}|${c1}`) ?? 0) + 1);
       st.before.set(c0, (st.before.get(c0) ?? 0) + 1);
       st.after.set(c1, (st.after.get(c1) ?? 0) + 1);
+      if (unit === "cluster") {
+        changedCases.push({ st, c0, c1, k: cols.caseCluster[c]! });
+      }
     }
   }
+  if (unit === "cluster") countClusterShares(changedCases);
   const o = {
     resamples: options.resamples ?? 1000,
     level: options.level ?? 0.95,
@@ -536,6 +575,7 @@ export function replay(
       costValues,
       kindCostsOf(cols, profile, matrix),
       o,
+      unit === "cluster" ? clusterDelta : null,
     );
   return {
     policy: {
@@ -555,7 +595,34 @@ export function replay(
     difference,
     changed,
     diff,
+    ...(unit === "cluster"
+      ? { unit: "cluster" as const, clusters: clusterDelta.size }
+      : {}),
   };
+}
+
+// Each changed case's share of its cluster, 1 / (the cluster's changed
+// evaluable cases), added to its stratum's effective counts: a cluster's
+// changed cases count as one unit's evidence, as score counts a unit's
+// decisions (docs/method.md, "The unit").
+function countClusterShares(
+  changed: readonly { st: Stratum; c0: number; c1: number; k: string }[],
+): void {
+  const size = new Map<string, number>();
+  for (const x of changed) size.set(x.k, (size.get(x.k) ?? 0) + 1);
+  for (const { st, c0, c1, k } of changed) {
+    const share = 1 / size.get(k)!;
+    const e = st.effective ??= {
+      n: 0,
+      pairs: new Map(),
+      before: new Map(),
+      after: new Map(),
+    };
+    e.n += share;
+    e.pairs.set(`${c0}|${c1}`, (e.pairs.get(`${c0}|${c1}`) ?? 0) + share);
+    e.before.set(c0, (e.before.get(c0) ?? 0) + share);
+    e.after.set(c1, (e.after.get(c1) ?? 0) + share);
+  }
 }
 
 /** Changed cases that share a severity, a gold class, both models and both actions. */
@@ -575,6 +642,16 @@ interface Stratum {
   pairs: Map<string, number>;
   before: Map<number, number>;
   after: Map<number, number>;
+  /**
+   * With the cluster as the unit, the same counts in clusters: each case
+   * weighs 1 / (its cluster's changed cases). Absent when each case counts.
+   */
+  effective?: {
+    n: number;
+    pairs: Map<string, number>;
+    before: Map<number, number>;
+    after: Map<number, number>;
+  };
 }
 
 /**
@@ -645,20 +722,27 @@ function newPool(): GammaPool {
   return { terms: [], maxWeight: 0, floor: 0, ceiling: 0 };
 }
 
-/** Add a cell of n cases whose kinds cost `kinds` (count, cost >= 0) to a pool. */
+/**
+ * Add a cell of n cases whose kinds cost `kinds` (count, cost >= 0) to a
+ * pool. With counts in units (clusters), each weight is the cost times
+ * `scale`, the cell's cases per unit, so that weight × count keeps the
+ * cost of the cases (as the gamma loss interval weighs a cell).
+ */
 function addToPool(
   pool: GammaPool,
   n: number,
   kinds: readonly { count: number; cost: number }[],
+  scale = 1,
 ): void {
   let lo = Infinity;
   let hi = -Infinity;
   for (const k of kinds) {
     lo = Math.min(lo, k.cost);
     hi = Math.max(hi, k.cost);
-    pool.maxWeight = Math.max(pool.maxWeight, k.cost);
-    if (k.cost > 0 && k.count > 0) {
-      pool.terms.push({ weight: k.cost, count: k.count });
+    const weight = k.cost * scale;
+    pool.maxWeight = Math.max(pool.maxWeight, weight);
+    if (weight > 0 && k.count > 0) {
+      pool.terms.push({ weight, count: k.count });
     }
   }
   pool.floor += n * lo;
@@ -689,7 +773,9 @@ function poolBounds(pool: GammaPool, level: number): Bounds {
  * outcomes when both sides act on the same answer, one per side when they
  * act on different answers). With k pools in use, each is computed at level
  * 1 − (1 − level)/k and the bounds are added (Bonferroni), so the whole
- * holds at the level whenever each pool does.
+ * holds at the level whenever each pool does. With `clusters` (the
+ * difference of each cluster), counts are in clusters (each stratum's
+ * `effective` counts) and the test flips a cluster's cases together.
  */
 function pairedCostInterval(
   strata: readonly Stratum[],
@@ -697,6 +783,7 @@ function pairedCostInterval(
   values: readonly number[],
   kindsOf: ReturnType<typeof kindCostsOf>,
   o: { resamples: number; level: number; seed: number },
+  clusters: ReadonlyMap<string, number> | null,
 ): ReplayDifference {
   checkPairedOptions(o);
   const costCells: CostCell[] = [];
@@ -706,15 +793,22 @@ function pairedCostInterval(
   for (const st of strata) {
     const before = kindsOf(st.severity, st.gold, st.a0, st.f0);
     const after = kindsOf(st.severity, st.gold, st.a1, st.f1);
-    const beforeKinds = kindsFrom(st.before, before.map(before.cost), (k) => k);
-    const afterKinds = kindsFrom(st.after, after.map(after.cost), (k) => k);
+    // the counts, in cases or (with clusters) in clusters
+    const counts = st.effective ?? st;
+    const scale = st.effective === undefined ? 1 : st.n / st.effective.n;
+    const beforeKinds = kindsFrom(
+      counts.before,
+      before.map(before.cost),
+      (k) => k,
+    );
+    const afterKinds = kindsFrom(counts.after, after.map(after.cost), (k) => k);
     const beforeFixed = beforeKinds.length === 1;
     const afterFixed = afterKinds.length === 1;
     if (beforeFixed) fixed -= st.n * beforeKinds[0].cost;
     if (afterFixed) fixed += st.n * afterKinds[0].cost;
     if (beforeFixed && afterFixed) continue;
-    if (beforeFixed) addToPool(plus, st.n, afterKinds);
-    else if (afterFixed) addToPool(minus, st.n, beforeKinds);
+    if (beforeFixed) addToPool(plus, st.n, afterKinds, scale);
+    else if (afterFixed) addToPool(minus, st.n, beforeKinds, scale);
     else if (st.same) {
       // one answer on both sides: one posterior over its outcomes, each
       // priced before and after; the kind's cost is the difference
@@ -722,7 +816,7 @@ function pairedCostInterval(
       costCells.push({
         n: st.n,
         sign: 1,
-        kinds: kindsFrom(st.pairs, possible, (k) => {
+        kinds: kindsFrom(counts.pairs, possible, (k) => {
           const [b, a] = k.split("|").map(Number);
           return a - b;
         }),
@@ -772,8 +866,11 @@ function pairedCostInterval(
   const n = weights.reduce((a, b) => a + b, 0);
   let estimate = 0;
   for (let i = 0; i < keys.length; i++) estimate += weights[i] * delta[i];
-  const test = signFlipTest(delta, {
-    weights,
+  // the units the test flips: each case, or (with clusters) each cluster's
+  // cases together, clusters of equal difference as one weight
+  const units = clusters === null ? null : clusterWeights(clusters);
+  const test = signFlipTest(units?.delta ?? delta, {
+    weights: units?.weights ?? weights,
     resamples: o.resamples,
     seed: seedFor(o.seed, "replay/test"),
   });
@@ -797,9 +894,23 @@ function pairedCostInterval(
     pValue: n === 0 ? null : test.pValue,
     pairs: n,
     interval: "auto",
-    test: `sign-flip permutation, ${test.mode}`,
+    test: `sign-flip permutation, ${test.mode}${
+      clusters === null ? "" : ", a cluster's cases flipped together"
+    }`,
     estimand: REPLAY_DIFFERENCE_ESTIMAND,
   };
+}
+
+// The clusters' differences as the sign-flip test reads them: each
+// distinct difference once, in ascending order, with how many clusters
+// have it.
+function clusterWeights(
+  clusters: ReadonlyMap<string, number>,
+): { delta: number[]; weights: number[] } {
+  const count = new Map<number, number>();
+  for (const d of clusters.values()) count.set(d, (count.get(d) ?? 0) + 1);
+  const delta = [...count.keys()].sort((a, b) => a - b);
+  return { delta, weights: delta.map((d) => count.get(d)!) };
 }
 
 /** The words of the default method's `method` field, by part. */

@@ -78,6 +78,10 @@ export const LOSS_ESTIMAND =
 export const LOSS_DIFFERENCE_ESTIMAND =
   "difference of the two models' expected losses on this suite (A - B), conditional on its counts per severity and gold class, under the profile and the cost matrix";
 
+/** The estimand of a loss difference with each task's trials averaged (the unit of `compare`). */
+export const LOSS_DIFFERENCE_TASK_ESTIMAND =
+  `${LOSS_DIFFERENCE_ESTIMAND}, each task's trials averaged`;
+
 /** What the `method` field of an interval says for each method. */
 export const METHOD_LABELS: Readonly<Record<ResolvedIntervalMethod, string>> = {
   jeffreys: "jeffreys posterior per cell, monte carlo",
@@ -429,7 +433,7 @@ export function lossDifferenceInterval(
       level,
       seed: prng.seed,
       estimand: options.unit === "task"
-        ? `${LOSS_DIFFERENCE_ESTIMAND}, each task's trials averaged`
+        ? LOSS_DIFFERENCE_TASK_ESTIMAND
         : LOSS_DIFFERENCE_ESTIMAND,
     },
   );

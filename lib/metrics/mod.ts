@@ -37,5 +37,6 @@ export * from "./paired_loss_test.ts";
 export * from "./rank_probability.ts";
 export * from "./pooled_posterior.ts";
 export * from "./paired_proportion.ts";
+export * from "./paired_units.ts";
 export * from "./weighted_recall_interval.ts";
 export * from "./interval_warnings.ts";

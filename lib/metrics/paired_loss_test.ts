@@ -12,6 +12,7 @@ import { CONSEQUENCE_MATRIX, type CostMatrix, ruleCost } from "./loss.ts";
 import type { Prng } from "../math/sampling.ts";
 import { type SignFlipResult, signFlipTest } from "./sign_flip.ts";
 import { type Action, outcomeOf, type StatsRow } from "./sufficient_stats.ts";
+import { unitDifferences } from "./paired_units.ts";
 
 /** How many of one side's trials of a task were a (predicted class, action). */
 export interface TrialCount {
@@ -124,6 +125,13 @@ export interface PairedLossTestOptions extends PairedLossOptions {
   seed?: number;
   /** A seeded generator. */
   prng?: Prng;
+  /**
+   * The units of the test, when tasks are not independent: each unit's
+   * tasks as indices of their groups (`pairedTasks` with the cluster as
+   * the unit); a unit's differences are added and flip together
+   * (`unitDifferences`). Default: each task its own unit.
+   */
+  units?: readonly (readonly number[])[];
 }
 
 /**
@@ -131,7 +139,8 @@ export interface PairedLossTestOptions extends PairedLossOptions {
  * per-task loss differences under a profile and a matrix.
  *
  * The task is the unit: trials of a task are averaged on each side before
- * differencing, so repeated trials never pass for independent pairs. See
+ * differencing, so repeated trials never pass for independent pairs; with
+ * `units`, a cluster's tasks are added and flip together. See
  * `signFlipTest` for the p-value; its level holds under heavy tails when the
  * two models are exchangeable, and is not claimed when they have equal
  * expected loss but err at different severities.
@@ -160,11 +169,10 @@ export function pairedLossTest(
   profile: CostProfile,
   options: PairedLossTestOptions = {},
 ): SignFlipResult {
-  const { differences, weights } = taskLossDifferences(
-    groups,
-    profile,
-    options,
-  );
+  const tasks = taskLossDifferences(groups, profile, options);
+  const { differences, weights } = options.units === undefined
+    ? tasks
+    : unitDifferences(tasks.differences, options.units);
   return signFlipTest(differences, { ...options, weights });
 }
 

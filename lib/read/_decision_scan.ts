@@ -111,9 +111,26 @@ for (const [field, f] of FIELDS.entries()) {
   });
 }
 const WHEN: readonly WhenRule[] = whenRules;
-/** The fields a `when` rule reads: whether each was present is kept per line. */
+/**
+ * The optional field the statistics read when a line has it: the cluster,
+ * whose value groups decisions into units (lib/decision/cluster.ts).
+ */
+const CLUSTER = (() => {
+  const f = FIELDS.findIndex((x) => x.key === "cluster");
+  if (f < 0 || FIELDS[f].rule.kind !== "id" || FIELDS[f].required) {
+    throw new Error(
+      "the JSONL reader reads cluster: an optional id field of the Decision schema",
+    );
+  }
+  return f;
+})();
+
+/**
+ * The fields whose presence is kept per line: those a `when` rule reads,
+ * and the cluster.
+ */
 const WHEN_FIELDS = Int32Array.from(
-  new Set(WHEN.flatMap((r) => [r.field, r.column])),
+  new Set([...WHEN.flatMap((r) => [r.field, r.column]), CLUSTER]),
 );
 
 /**
@@ -352,6 +369,9 @@ export class DecisionScan {
   parseOk = false;
   /** P(correct), or null. */
   pCorrect: number | null = null;
+  /** The cluster's byte range, or -1 and -1 when the line names none. */
+  clusterStart = -1;
+  clusterEnd = -1;
   // the last string's content range and the last number's value
   #s = 0;
   #e = 0;
@@ -495,6 +515,9 @@ export class DecisionScan {
     this.action = this.#code[ACTION];
     this.parseOk = this.#code[PARSE_OK] === 1;
     this.pCorrect = this.#isNull[P_CORRECT] === 1 ? null : this.#num[P_CORRECT];
+    const named = present[CLUSTER] === 1;
+    this.clusterStart = named ? start[CLUSTER] : -1;
+    this.clusterEnd = named ? end[CLUSTER] : -1;
     return true;
   }
 

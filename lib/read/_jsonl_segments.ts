@@ -9,6 +9,7 @@
 // exact error or result; so the workers only ever speed a clean file up.
 
 import type { Decision } from "../decision/decision.ts";
+import { type DecisionUnit, resolveUnit } from "../decision/cluster.ts";
 import { DecisionScan } from "./_decision_scan.ts";
 import { importLater } from "../_late_import.ts";
 import {
@@ -269,8 +270,8 @@ export async function readLinesWasm(
 }
 
 /**
- * The second pass of a run whose tasks repeat: each model's decisions per
- * task (every line was checked by the first pass).
+ * The second pass of a run whose units repeat: the cluster rules, and each
+ * model's decisions per unit (every line passed the first pass's checks).
  */
 export async function shareLines(
   builder: StatsBuilder,
@@ -280,10 +281,12 @@ export async function shareLines(
   const where = `Cannot load run export ${path}`;
   const scan = new DecisionScan();
   await jsonlByteLines(path, options, (b, s, e, line, offset, matched) => {
-    if (matched || scan.scan(b, s, e)) builder.shareScanned(b, scan);
+    if (matched || scan.scan(b, s, e)) builder.shareScanned(b, scan, line);
     else if (!isBlank(b, s, e)) {
       const text = decodeLine(b.subarray(s, e), where, line, offset);
-      if (text.trim() !== "") builder.share(JSON.parse(text) as Decision);
+      if (text.trim() !== "") {
+        builder.share(JSON.parse(text) as Decision, line);
+      }
     }
   }, (b, s, limit) => scan.matchAt(b, s, limit));
 }
@@ -437,12 +440,14 @@ export interface ParallelOptions extends JsonlLinesOptions {
   memoryKeys?: number;
   /** Called after each segment merged, with the lines and bytes so far. */
   onSegment?: (lines: number, bytes: number, decisions: number) => void;
+  /** The unit asked for (default: the decisions' own). */
+  unit?: DecisionUnit;
 }
 
 /**
  * The statistics of a clean file read by workers, or null when the file
  * needs the one-thread reader (an error to name, a repeated key, tasks that
- * repeat).
+ * repeat, a line that names a cluster).
  */
 export async function parallelJsonlStats(
   path: string,
@@ -571,6 +576,11 @@ export async function parallelJsonlStats(
   } finally {
     stopWorkers(team);
   }
-  // a clean file read in segments has one trial per task: taskShare = n
-  return { stats: statsOfCells(list), decisions };
+  // a clean file read in segments has one trial per task and names no
+  // cluster (a segment that does goes to the one-thread reader): taskShare = n
+  return {
+    stats: statsOfCells(list),
+    decisions,
+    unit: resolveUnit(options.unit, false, `Cannot load run export ${path}`),
+  };
 }

@@ -19,6 +19,11 @@ import {
 } from "./_decision_scan.ts";
 import { InputRangeError } from "../input_error.ts";
 import { ComplementSum, reciprocalSum, trialsSum } from "../math/exact_sum.ts";
+import {
+  ClusterCheck,
+  type DecisionUnit,
+  resolveUnit,
+} from "../decision/cluster.ts";
 
 /** Statistics of a run export, and how many decisions they cover. */
 export interface JsonlStats {
@@ -26,6 +31,8 @@ export interface JsonlStats {
   readonly stats: StatsRow[];
   /** Decisions read. */
   readonly decisions: number;
+  /** The unit the statistics count: the one asked for, or the decisions' own. */
+  readonly unit: DecisionUnit;
 }
 
 export interface Cell {
@@ -86,18 +93,77 @@ export function statsOfCells(cells: readonly Cell[]): StatsRow[] {
 }
 
 /**
+ * The cluster rules over a columnar reader's rows (after every other check
+ * passed), and the run's unit: the one asked for, else the cluster when the
+ * rows name one.
+ *
+ * @param rows Rows, read by index.
+ * @param taskAt A row's taskId.
+ * @param clusterAt A row's cluster (null for none), or null without the column.
+ * @param where What is read, as errors begin.
+ * @param unit The unit asked for.
+ * @returns The unit.
+ */
+export function unitOfRows(
+  rows: number,
+  taskAt: (i: number) => string,
+  clusterAt: ((i: number) => string | null) | null,
+  where: string,
+  unit: DecisionUnit | undefined,
+): DecisionUnit {
+  const check = new ClusterCheck(where, "row");
+  for (let i = 0; clusterAt !== null && i < rows; i++) {
+    check.add(taskAt(i), clusterAt(i), i + 1);
+  }
+  check.finish();
+  return resolveUnit(unit, check.clustered, where);
+}
+
+/**
+ * Give each cell its decisions by the size of their unit (the rows of one
+ * model and one unit id: its task, or its cluster), for `taskShare`: the
+ * second pass of the columnar readers.
+ *
+ * @param cells The cells.
+ * @param rows Rows, read by index.
+ * @param cellOf A row's cell.
+ * @param unitAt A row's unit id.
+ */
+export function countUnitSizes(
+  cells: readonly Cell[],
+  rows: number,
+  cellOf: (i: number) => Cell,
+  unitAt: (i: number) => unknown,
+): void {
+  const key = (i: number) => `${cellOf(i).modelId}\u0000${unitAt(i)}`;
+  const sizes = new Map<string, number>();
+  for (let i = 0; i < rows; i++) {
+    const k = key(i);
+    sizes.set(k, (sizes.get(k) ?? 0) + 1);
+  }
+  for (const c of cells) c.trials = new Map();
+  for (let i = 0; i < rows; i++) {
+    const k = sizes.get(key(i))!;
+    const t = cellOf(i).trials!;
+    t.set(k, (t.get(k) ?? 0) + 1);
+  }
+}
+
+/**
  * The statistics of decisions already in memory (an imported harness log),
  * reduced as the JSONL reader reduces its lines, without a table.
  *
  * @param decisions Checked decisions, keys not repeated.
  * @param path What they were read from, for messages.
- * @returns Their statistics and count.
+ * @param unit The unit asked for (default: the decisions' own).
+ * @returns Their statistics, count and unit.
  */
 export function statsOfDecisionList(
   decisions: readonly Decision[],
   path: string,
+  unit?: DecisionUnit,
 ): JsonlStats {
-  const stats = new DecisionStats(path);
+  const stats = new DecisionStats(path, unit);
   for (const d of decisions) stats.add(d);
   return stats.finish();
 }
@@ -111,11 +177,16 @@ export function statsOfDecisionList(
 export class DecisionStats {
   readonly #builder: StatsBuilder;
   readonly #tasks: string[] = [];
+  readonly #clusters: (string | undefined)[] = [];
   readonly #cells: Cell[] = [];
 
-  /** @param path What the decisions are read from, for messages. */
-  constructor(path: string) {
+  /**
+   * @param path What the decisions are read from, for messages.
+   * @param unit The unit asked for (default: the decisions' own).
+   */
+  constructor(path: string, unit?: DecisionUnit) {
     this.#builder = new StatsBuilder(path, () => "", (offset) => offset + 1);
+    this.#builder.unit = unit;
   }
 
   /** Count one checked decision (its key not repeated). */
@@ -123,13 +194,16 @@ export class DecisionStats {
     const i = this.#builder.decisions;
     this.#cells.push(this.#builder.add(d, i + 1, i));
     this.#tasks.push(d.taskId);
+    this.#clusters.push(d.cluster);
   }
 
   /** The statistics of every decision added. */
   finish(): JsonlStats {
     const builder = this.#builder;
     if (builder.repeatedTasks) {
-      this.#cells.forEach((c, i) => builder.shareCell(this.#tasks[i], c));
+      this.#cells.forEach((c, i) =>
+        builder.shareCell(this.#tasks[i], this.#clusters[i], c, i + 1)
+      );
     }
     return builder.finish();
   }
@@ -156,7 +230,12 @@ export class StatsBuilder {
   decisions = 0;
   firstRun: string | null = null;
   firstRunBytes: Uint8Array | null = null;
+  // some unit has several decisions of one model: a second pass counts them
   repeatedTasks = false;
+  /** The unit asked for; absent, the decisions' own. */
+  unit: DecisionUnit | undefined = undefined;
+  // a line names a cluster: the second pass checks the cluster rules
+  clustered = false;
 
   constructor(
     readonly path: string,
@@ -172,8 +251,13 @@ export class StatsBuilder {
     }),
   ) {}
 
+  /** What is read, as errors begin. */
+  get prefix(): string {
+    return `Cannot load run export ${this.path}`;
+  }
+
   where(lineNo: number): string {
-    return `Cannot load run export ${this.path}: line ${lineNo}`;
+    return `${this.prefix}: line ${lineNo}`;
   }
 
   cell(
@@ -282,6 +366,7 @@ export class StatsBuilder {
     this.#count(c, d.pCorrect, d.parseOk);
     if (this.firstRun === null) this.firstRun = d.runId;
     if (d.trial !== 0 || d.runId !== this.firstRun) this.repeatedTasks = true;
+    if (d.cluster !== undefined) this.clustered = this.repeatedTasks = true;
     return c;
   }
 
@@ -319,6 +404,7 @@ export class StatsBuilder {
     if (s.trial !== 0 || !this.#isFirstRun(b, s.runStart, s.runEnd)) {
       this.repeatedTasks = true;
     }
+    if (s.clusterStart >= 0) this.clustered = this.repeatedTasks = true;
   }
 
   #isFirstRun(b: Uint8Array, start: number, end: number): boolean {
@@ -328,22 +414,44 @@ export class StatsBuilder {
     return equalAt(b, start, end, first);
   }
 
-  // the second pass, for runs where a task can have several decisions of
-  // one model: every line was validated by the first pass
+  // the second pass, for runs where a unit can have several decisions of
+  // one model: every line was validated by the first pass but for the
+  // cluster rules, checked here
   readonly tasks = new Map<number, Map<string, Cell[]>>();
-  #share(model: number, taskId: string, c: Cell): void {
-    let byTask = this.tasks.get(model);
-    if (byTask === undefined) this.tasks.set(model, byTask = new Map());
-    const seen = byTask.get(taskId);
-    if (seen === undefined) byTask.set(taskId, [c]);
+  #clusters: ClusterCheck | null = null;
+  #unitIsCluster = false;
+
+  // the unit: the one asked for, or the lines' own (known after the first pass)
+  #resolved(): DecisionUnit {
+    return resolveUnit(this.unit, this.clustered, this.prefix);
+  }
+
+  #share(
+    model: number,
+    taskId: string,
+    cluster: string | null,
+    c: Cell,
+    lineNo: number,
+  ): void {
+    if (this.#clusters === null) {
+      this.#clusters = new ClusterCheck(this.prefix, "line");
+      this.#unitIsCluster = this.#resolved() === "cluster";
+    }
+    if (this.clustered) this.#clusters.add(taskId, cluster, lineNo);
+    const unit = this.#unitIsCluster ? cluster ?? "" : taskId;
+    let byUnit = this.tasks.get(model);
+    if (byUnit === undefined) this.tasks.set(model, byUnit = new Map());
+    const seen = byUnit.get(unit);
+    if (seen === undefined) byUnit.set(unit, [c]);
     else seen.push(c);
   }
 
-  share(d: Decision): void {
+  share(d: Decision, lineNo: number): void {
     const model = this.models.ofString(d.modelId);
     this.#share(
       model,
       d.taskId,
+      d.cluster ?? null,
       this.cell(
         model,
         SEVERITY_WORDS.indexOf(d.severity),
@@ -351,19 +459,32 @@ export class StatsBuilder {
         this.classes.ofString(d.trueClass),
         this.classes.ofString(d.predClass),
       ),
+      lineNo,
     );
   }
 
-  /** {@linkcode share} of a decision of task `taskId` that {@linkcode add} counted in cell `c`. */
-  shareCell(taskId: string, c: Cell): void {
-    this.#share(this.models.ofString(c.modelId), taskId, c);
+  /** {@linkcode share} of a decision that {@linkcode add} counted in cell `c`. */
+  shareCell(
+    taskId: string,
+    cluster: string | undefined,
+    c: Cell,
+    lineNo: number,
+  ): void {
+    this.#share(
+      this.models.ofString(c.modelId),
+      taskId,
+      cluster ?? null,
+      c,
+      lineNo,
+    );
   }
 
-  shareScanned(b: Uint8Array, s: DecisionScan): void {
+  shareScanned(b: Uint8Array, s: DecisionScan, lineNo: number): void {
     const model = this.models.ofBytes(b, s.modelStart, s.modelEnd);
     this.#share(
       model,
       ascii(b, s.taskStart, s.taskEnd),
+      s.clusterStart < 0 ? null : ascii(b, s.clusterStart, s.clusterEnd),
       this.cell(
         model,
         s.severity,
@@ -371,20 +492,23 @@ export class StatsBuilder {
         this.classes.ofBytes(b, s.trueStart, s.trueEnd),
         this.classes.ofBytes(b, s.predStart, s.predEnd),
       ),
+      lineNo,
     );
   }
 
   finish(): JsonlStats {
+    this.#clusters?.finish();
+    const unit = this.#resolved();
     if (this.repeatedTasks) {
       for (const c of this.list) c.trials = new Map();
-      for (const byTask of this.tasks.values()) {
-        for (const trials of byTask.values()) {
+      for (const byUnit of this.tasks.values()) {
+        for (const trials of byUnit.values()) {
           const k = trials.length;
           for (const c of trials) c.trials!.set(k, (c.trials!.get(k) ?? 0) + 1);
         }
       }
     }
-    return { stats: statsOfCells(this.list), decisions: this.decisions };
+    return { stats: statsOfCells(this.list), decisions: this.decisions, unit };
   }
 }
 

@@ -50,7 +50,14 @@ import {
 } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
 import type { StatsRow } from "../metrics/sufficient_stats.ts";
-import { type Cell, emptyCell, statsOfCells } from "./_stats_builder.ts";
+import {
+  type Cell,
+  countUnitSizes,
+  emptyCell,
+  statsOfCells,
+  unitOfRows,
+} from "./_stats_builder.ts";
+import { ClusterCheck, type DecisionUnit } from "../decision/cluster.ts";
 import { DecisionKeySet } from "./_key_spill.ts";
 import { Interner } from "./_decision_scan.ts";
 import { SEVERITIES } from "../costs/severity.ts";
@@ -600,6 +607,17 @@ export interface ArrowDecisionStats {
   readonly stats: StatsRow[];
   /** Decisions read. */
   readonly decisions: number;
+  /** The unit the statistics count: the one asked for, or the decisions' own. */
+  readonly unit: DecisionUnit;
+}
+
+/** Options for {@linkcode arrowDecisionStats}. */
+export interface ArrowStatsOptions extends ParseDecisionsOptions {
+  /**
+   * The unit counted: `taskId` or `cluster`. Default: `cluster` when the
+   * decisions name one, else `taskId`.
+   */
+  unit?: DecisionUnit;
 }
 
 /**
@@ -620,13 +638,14 @@ export interface ArrowDecisionStats {
  * column of a type read otherwise (large or viewed text, decimals, half
  * floats, a text column of numbers), or a check stricter than the schema's
  * on some row, sends the table through the row by row reader instead.
- * When some model has a second runId or a trial other than 0, a second
- * pass counts each task's trials for `taskShare`. Cost is O(rows); memory
- * is the bytes and a few typed arrays of one entry per row.
+ * When some model has a second runId or a trial other than 0, or the unit
+ * is the cluster, a second pass counts each unit's decisions for
+ * `taskShare`, after the cluster rules are checked (`ClusterCheck`). Cost is
+ * O(rows); memory is the bytes and a few typed arrays of one entry per row.
  *
  * @param bytes The file's bytes.
- * @param options Where the bytes came from.
- * @returns The statistics and the number of decisions.
+ * @param options Where the bytes came from, and the unit.
+ * @returns The statistics, the number of decisions and the unit counted.
  * @throws {SyntaxError | TypeError | RangeError} As {@linkcode parseDecisionsArrow}.
  *
  * @example
@@ -646,12 +665,12 @@ export interface ArrowDecisionStats {
  */
 export function arrowDecisionStats(
   bytes: Uint8Array,
-  options: ParseDecisionsOptions = {},
+  options: ArrowStatsOptions = {},
 ): ArrowDecisionStats {
   const where = `Cannot load run export ${options.path ?? "<inline>"}`;
   const table = arrowTable(bytes, where);
-  return columnarStats(table, where) ??
-    rowStats(tableColumns(table), table.numRows, where);
+  return columnarStats(table, where, options.unit) ??
+    rowStats(tableColumns(table), table.numRows, where, options.unit);
 }
 
 // The statistics from columns as arrays, row by row: for a table whose
@@ -660,6 +679,7 @@ function rowStats(
   cols: Record<DecisionColumn, ArrayLike<unknown>>,
   rows: number,
   where: string,
+  unit: DecisionUnit | undefined,
 ): ArrowDecisionStats {
   const arrays = DECISION_COLUMNS.map((c) => cols[c]);
   const row = Object.fromEntries(
@@ -714,22 +734,21 @@ function rowStats(
     firstRun ??= d.runId;
     if (d.trial !== 0 || d.runId !== firstRun) repeatedTasks = true;
   }
-  if (repeatedTasks) {
-    // a task's trials are the rows of its (modelId, taskId): every row
-    // passed the checks, so the columns hold its strings as they are
-    const trials = new Map<string, number>();
-    const task = (i: number) => `${modelId[i]}\u0000${taskId[i]}`;
-    for (let i = 0; i < rows; i++) {
-      trials.set(task(i), (trials.get(task(i)) ?? 0) + 1);
-    }
-    for (const c of list) c.trials = new Map();
-    for (let i = 0; i < rows; i++) {
-      const k = trials.get(task(i))!;
-      const t = cellOf[i].trials!;
-      t.set(k, (t.get(k) ?? 0) + 1);
-    }
+  // every row passed the checks, so the columns hold its strings as they are
+  const { cluster } = cols;
+  const u = unitOfRows(
+    rows,
+    (i) => taskId[i] as string,
+    (i) => value(cluster[i]) as string | null,
+    where,
+    unit,
+  );
+  if (repeatedTasks || u === "cluster") {
+    // a unit's decisions are the rows of its (modelId, taskId or cluster)
+    const ids = u === "cluster" ? cluster : taskId;
+    countUnitSizes(list, rows, (i) => cellOf[i], (i) => ids[i]);
   }
-  return { stats: statsOfCells(list), decisions: rows };
+  return { stats: statsOfCells(list), decisions: rows, unit: u };
 }
 
 // Statistics from the columns, record batch by record batch, on typed
@@ -1262,6 +1281,7 @@ function firstRepeat(
 function columnarStats(
   table: ArrowTable,
   where: string,
+  unit: DecisionUnit | undefined,
 ): ArrowDecisionStats | null {
   perDictionary = new WeakMap();
   const rows = table.numRows;
@@ -1468,23 +1488,22 @@ function columnarStats(
     flatDecision(rowAt(firstBad), `${where}: row ${firstBad + 1}`); // throws the loaders' message
     return null; // a check here stricter than the schema's: read the rows
   }
-  if (repeatedTasks) {
-    // a task's trials are the rows of its (modelId, taskId)
-    const task = (g: number) =>
-      `${list[cellOf[g]].modelId}\u0000${taskCol.at(g)}`;
-    const trials = new Map<string, number>();
-    for (let g = 0; g < rows; g++) {
-      const k = task(g);
-      trials.set(k, (trials.get(k) ?? 0) + 1);
-    }
-    for (const c of list) c.trials = new Map();
-    for (let g = 0; g < rows; g++) {
-      const k = trials.get(task(g))!;
-      const t = list[cellOf[g]].trials!;
-      t.set(k, (t.get(k) ?? 0) + 1);
-    }
+  const clusterCol = names.has("cluster") ? table.getChild("cluster") : null;
+  const u = unitOfRows(
+    rows,
+    (g) => taskCol.at(g) as string,
+    clusterCol === null
+      ? null
+      : (g) => value(clusterCol.at(g)) as string | null,
+    where,
+    unit,
+  );
+  if (repeatedTasks || u === "cluster") {
+    // a unit's decisions are the rows of its (modelId, taskId or cluster)
+    const ids = u === "cluster" ? clusterCol! : taskCol;
+    countUnitSizes(list, rows, (g) => list[cellOf[g]], (g) => ids.at(g));
   }
-  return { stats: statsOfCells(list), decisions: rows };
+  return { stats: statsOfCells(list), decisions: rows, unit: u };
 }
 
 // Arrow type ids of temporal types (Date 8, Time 9, Timestamp 10, Interval 11, Duration 18)
@@ -1507,8 +1526,10 @@ function value(v: unknown): unknown {
 }
 
 /**
- * Check flat columns row by row into Decision records, refusing duplicates.
- * Shared by the columnar readers; rows are labelled `row N` (1-based).
+ * Check flat columns row by row into Decision records, refusing duplicates
+ * and, once every row passed, a row that breaks a cluster rule
+ * (`ClusterCheck`). Shared by the columnar readers; rows are labelled `row
+ * N` (1-based).
  *
  * @param cols One array per column of {@linkcode DECISION_COLUMNS}.
  * @param rows Number of rows.
@@ -1542,6 +1563,7 @@ export function decisionsFromColumns(
 ): Decision[] {
   const out: Decision[] = new Array(rows);
   const seen = new Map<string, number>();
+  const clusters = new ClusterCheck(where, "row");
   const arrays = DECISION_COLUMNS.map((c) =>
     (cols as Readonly<Record<string, ArrayLike<unknown> | undefined>>)[c]
   );
@@ -1564,8 +1586,10 @@ export function decisionsFromColumns(
       throw duplicateDecisionError(d, at, `row ${first}`);
     }
     seen.set(key, i + 1);
+    clusters.add(d.taskId, d.cluster, i + 1);
     out[i] = d;
   }
+  clusters.finish();
   return out;
 }
 

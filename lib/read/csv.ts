@@ -42,6 +42,7 @@ import {
   readCsvText,
 } from "./_csv_records.ts";
 import { InputSyntaxError } from "../input_error.ts";
+import { ClusterCheck } from "../decision/cluster.ts";
 
 /**
  * The number syntax accepted in numeric CSV cells: an optional minus sign,
@@ -94,6 +95,7 @@ class CsvDecisions {
   #order: DecisionColumn[] | null = null;
   #cells: ((text: string) => unknown)[] = [];
   #seen = new Map<string, number>();
+  #clusters: ClusterCheck;
   #options: VisitOptions;
   #visit: (d: Decision) => void;
   #row = {} as FlatDecisionRow;
@@ -104,6 +106,7 @@ class CsvDecisions {
     visit: (d: Decision) => void,
   ) {
     this.#where = where;
+    this.#clusters = new ClusterCheck(where, "line");
     this.#options = options;
     this.#visit = visit;
   }
@@ -116,6 +119,7 @@ class CsvDecisions {
         })`,
       );
     }
+    this.#clusters.finish();
   }
 
   record = (r: CsvRecord): void => {
@@ -148,6 +152,7 @@ class CsvDecisions {
         this.#seen.set(key, r.line);
       }
     }
+    this.#clusters.add(d.taskId, d.cluster, r.line);
     this.#visit(d);
   };
 }
@@ -162,7 +167,8 @@ class CsvDecisions {
  * {@linkcode CSV_NUMBER_PATTERN}, `parseOk` must be `true` or `false`, and
  * text that is none of these is an error, not a zero. Then each record is
  * checked like a JSONL line (`flatDecision`), and a repeated (runId,
- * modelId, taskId, trial) is an error. Cost is O(n) in the text.
+ * modelId, taskId, trial) is an error, as is a record that breaks a cluster
+ * rule (`ClusterCheck`). Cost is O(n) in the text.
  *
  * @param text The file's text.
  * @param options Where the text came from.
@@ -357,6 +363,7 @@ export async function checkDecisionsCsvRecords(
   const state = new CsvDecisions(where, {}, () => {});
   state.record({ fields: [...header], line: 1 });
   for (const r of found) state.record(r);
+  state.finish();
   return true;
 }
 
@@ -415,7 +422,7 @@ export async function readCsvHeader(path: string): Promise<string[]> {
  * import { decisionsToCsv } from "./csv.ts";
  * import { decisionTable } from "./load_decisions.ts";
  *
- * assert.equal(decisionsToCsv(decisionTable([])).split("\n")[0].split(",").length, 19);
+ * assert.equal(decisionsToCsv(decisionTable([])).split("\n")[0].split(",").length, 20);
  * ```
  */
 export function decisionsToCsv(table: ColumnTable): string {

@@ -17,6 +17,7 @@
 import { importLater } from "../_late_import.ts";
 import { type JsonlStats, StatsBuilder } from "./_stats_builder.ts";
 import { DecisionKeySet } from "./_key_spill.ts";
+import type { DecisionUnit } from "../decision/cluster.ts";
 import { type JsonlLinesOptions, LineReader } from "./_jsonl_lines.ts";
 import {
   parallelJsonlStats,
@@ -44,6 +45,11 @@ export interface JsonlStatsFileOptions extends JsonlLinesOptions {
   memoryKeys?: number;
   /** Called every 100,000 decisions with the lines and bytes read so far. */
   onProgress?: (lines: number, bytes: number) => void;
+  /**
+   * The unit counted: `taskId` or `cluster`. Default: `cluster` when the
+   * decisions name one, else `taskId`.
+   */
+  unit?: DecisionUnit;
 }
 
 /**
@@ -57,8 +63,8 @@ export interface JsonlStatsFileOptions extends JsonlLinesOptions {
  * would put U+FFFD in its place). CRLF line ends are read as LF.
  *
  * @param path The `.jsonl` file.
- * @param options Read chunk size, progress.
- * @returns The statistics and the decision count.
+ * @param options Read chunk size, progress, the unit.
+ * @returns The statistics, the decision count and the unit counted.
  * @throws {Deno.errors.NotFound} When the file does not exist.
  * @throws {SyntaxError | RangeError | TypeError} As `parseDecisionsJsonl`, naming file, line and field.
  *
@@ -88,6 +94,7 @@ export async function jsonlStatsFile(
       segmentBytes,
       chunkSize: options.chunkSize,
       memoryKeys: options.memoryKeys,
+      unit: options.unit,
       onSegment: (lines, bytes, decisions) => {
         if (progress === undefined) return;
         const step = Math.floor(decisions / 100_000);
@@ -111,6 +118,7 @@ export async function jsonlStatsFile(
     null,
     keys,
   );
+  builder.unit = options.unit;
   // once keys went to disk a repeat is found later: before any other error
   // at a line, and at the end, so that the first problem is the one named
   const repeatBefore = async (offset: number) => {

@@ -8,6 +8,7 @@
 
 import type { Decision } from "../decision/decision.ts";
 import type { ParseDecisionsOptions } from "./load_decisions.ts";
+import type { DecisionUnit } from "../decision/cluster.ts";
 import { decisionFromLine } from "./_jsonl_decision.ts";
 import { type JsonlStats, StatsBuilder } from "./_stats_builder.ts";
 
@@ -45,14 +46,15 @@ function* textLines(text: string): Generator<[string, number, number]> {
  * counts, so memory grows with the number of distinct decision keys, not
  * with whole decisions. Gives the same statistics as
  * `decisionStats(decisionTable(parseDecisionsJsonl(text)))`; a test pins
- * this. Cost is O(n). When every decision has trial 0 and one runId, no
- * task has two decisions of one model and `taskShare` equals `n` at no
- * cost; otherwise a second pass over the lines counts each model's
- * decisions per task (memory grows with the number of tasks).
+ * this. Cost is O(n). When every decision has trial 0 and one runId and
+ * none names a cluster, no task has two decisions of one model and
+ * `taskShare` equals `n` at no cost; otherwise a second pass over the lines
+ * checks the cluster rules and counts each model's decisions per unit
+ * (memory grows with the number of tasks).
  *
  * @param text The JSONL text.
- * @param options Path for errors, and a progress callback.
- * @returns The statistics and the decision count.
+ * @param options Path for errors, a progress callback, the unit.
+ * @returns The statistics, the decision count and the unit counted.
  * @throws {SyntaxError | RangeError | TypeError} As `parseDecisionsJsonl`.
  *
  * @example
@@ -72,7 +74,7 @@ function* textLines(text: string): Generator<[string, number, number]> {
  */
 export function jsonlStats(
   text: string,
-  options: ParseDecisionsOptions = {},
+  options: ParseDecisionsOptions & { unit?: DecisionUnit } = {},
 ): JsonlStats {
   const path = options.path ?? "<inline>";
   const builder = new StatsBuilder(
@@ -83,6 +85,7 @@ export function jsonlStats(
     },
     (o) => lineOf(text, o),
   );
+  builder.unit = options.unit;
   for (const [line, lineNo, offset] of textLines(text)) {
     if (line.length === 0 || line.trim() === "") continue;
     builder.add(decisionFromLine(line, builder.where(lineNo)), lineNo, offset);
@@ -91,8 +94,10 @@ export function jsonlStats(
     ) options.onProgress(lineNo, offset);
   }
   if (builder.repeatedTasks) {
-    for (const [line] of textLines(text)) {
-      if (line.trim() !== "") builder.share(JSON.parse(line) as Decision);
+    for (const [line, lineNo] of textLines(text)) {
+      if (line.trim() !== "") {
+        builder.share(JSON.parse(line) as Decision, lineNo);
+      }
     }
   }
   return builder.finish();

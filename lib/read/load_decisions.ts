@@ -14,6 +14,7 @@ import { jsonlLines, type JsonlLinesOptions } from "./_jsonl_lines.ts";
 import { stripBom } from "../_bom.ts";
 import { recordColumns } from "../decision/schema.ts";
 import { decisionTupleKey } from "../_tuple_key.ts";
+import { ClusterCheck } from "../decision/cluster.ts";
 
 /** Options for parsing a run export. */
 export interface ParseDecisionsOptions {
@@ -37,7 +38,8 @@ export {
  * Every non-blank line must be one JSON object matching the Decision schema
  * (docs/formats.md). Blank lines are skipped. Unknown fields are errors, not
  * silently dropped, and so is a second decision for the same (runId, modelId,
- * taskId, trial). Cost is O(n) in the size of the text.
+ * taskId, trial), and a decision that breaks a cluster rule (see
+ * `ClusterCheck`). Cost is O(n) in the size of the text.
  *
  * @param text The file's text.
  * @param options Where the text came from.
@@ -73,6 +75,7 @@ export function parseDecisionsJsonl(
   text = stripBom(text);
   const out: Decision[] = [];
   const seen = new Map<string, number>();
+  const clusters = new ClusterCheck(`Cannot load run export ${path}`, "line");
   let start = 0;
   let lineNo = 0;
   while (start <= text.length) {
@@ -102,12 +105,14 @@ export function parseDecisionsJsonl(
       );
     }
     seen.set(key, lineNo);
+    clusters.add(d.taskId, d.cluster, lineNo);
     out.push(d);
     if (options.onProgress !== undefined && out.length % 100_000 === 0) {
       options.onProgress(lineNo, start);
     }
     if (end === text.length) break;
   }
+  clusters.finish();
   return out;
 }
 
@@ -207,6 +212,7 @@ export async function readDecisionsJsonl(
   const where = `Cannot load run export ${path}`;
   const out: Decision[] = [];
   const seen = new Map<string, number>();
+  const clusters = new ClusterCheck(where, "line");
   for await (const batch of jsonlLines(path, where, options)) {
     for (const { text, line, offset } of batch) {
       if (text.trim() === "") continue;
@@ -224,6 +230,7 @@ export async function readDecisionsJsonl(
         );
       }
       seen.set(key, line);
+      clusters.add(d.taskId, d.cluster, line);
       out.push(d);
       options.onDecision?.(line);
       if (options.onProgress !== undefined && out.length % 100_000 === 0) {
@@ -231,5 +238,6 @@ export async function readDecisionsJsonl(
       }
     }
   }
+  clusters.finish();
   return out;
 }

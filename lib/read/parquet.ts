@@ -185,7 +185,7 @@ export async function openDecisionsParquet(
  *
  * assert.match(parquetSource("/data/a.parquet", ["runId"]), /CAST\(NULL AS VARCHAR\) AS "answer"/);
  * assert.match(parquetSource("/data/a.parquet", ["runId"]), /CAST\(NULL AS DOUBLE\) AS "tokensIn"/);
- * assert.equal(parquetSource("/data/a.parquet", ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource", "answer", "target"]), "read_parquet('/data/a.parquet')");
+ * assert.equal(parquetSource("/data/a.parquet", ["tokensIn", "tokensOut", "latencyMs", "pCorrectSource", "answer", "target", "cluster"]), "read_parquet('/data/a.parquet')");
  * ```
  */
 export function parquetSource(

@@ -12,8 +12,10 @@
  * JSONL lines are read as text (`JSONAsString`) and each field extracted
  * with `JSONExtract`; one more query checks each line's shape as the line
  * loader does (no unknown or repeated key, the required keys present, each
- * value of its JSON type). When any check fails, a key repeats, or chdb
- * refuses the file, the file is read by the in-process loader, which
+ * value of its JSON type). Then the cluster rules (every row names a
+ * cluster or none, no task names two), and with the cluster as the unit
+ * the window of the aggregate is by cluster. When any check fails, a key
+ * repeats, a cluster rule is broken, or chdb refuses the file, the file is read by the in-process loader, which
  * throws its error naming file, row or line, and field (or, should chdb
  * have refused what the loader accepts, gives its statistics).
  *
@@ -29,10 +31,16 @@ import {
 } from "../decision/schema.ts";
 import { sqlNullType } from "../decision/schema_sql.ts";
 import {
+  clusterSplitTasksSql,
   decisionStatsSql,
   duplicateDecisionsSql,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
+import {
+  type DecisionUnit,
+  resolveUnit,
+  type UnitOptions,
+} from "../decision/cluster.ts";
 import { CHDB_INSTALL_COMMAND, installedChdb } from "./chdb_install.ts";
 import { decisionFormatOf } from "../read/load_any.ts";
 import { CSV_NUMBER_PATTERN } from "../read/csv.ts";
@@ -338,7 +346,7 @@ const FORMATS: Readonly<Record<string, string>> = {
 };
 
 /** Options of {@linkcode chdbDecisionStats}. */
-export interface ChdbStatsOptions {
+export interface ChdbStatsOptions extends UnitOptions {
   /** The `libchdb.so` to load. Default: the installed one. */
   readonly library?: string | null;
   /**
@@ -351,13 +359,19 @@ export interface ChdbStatsOptions {
 
 // Reads the file in process, which throws the loaders' error for a file
 // chdb flagged; the statistics when it does not.
-async function inProcess(path: string, format: string): Promise<StatsRow[]> {
+async function inProcess(
+  path: string,
+  format: string,
+  options: UnitOptions,
+): Promise<StatsRow[]> {
   if (format === "jsonl") {
     type Jsonl = typeof import("../read/jsonl_stats.ts");
     const m = await importLater<Jsonl>(
       new URL("../read/jsonl_stats.ts", import.meta.url),
     );
-    return (await m.jsonlStatsFile(path)).stats;
+    const read = await m.jsonlStatsFile(path, { unit: options.unit });
+    options.onUnit?.(read.unit);
+    return read.stats;
   }
   type Any = typeof import("../read/load_any.ts");
   type Stats = typeof import("../decision/decision_stats.ts");
@@ -367,7 +381,7 @@ async function inProcess(path: string, format: string): Promise<StatsRow[]> {
   const { decisionStats } = await importLater<Stats>(
     new URL("../decision/decision_stats.ts", import.meta.url),
   );
-  return decisionStats(await loadDecisions(path));
+  return decisionStats(await loadDecisions(path), options);
 }
 
 /**
@@ -400,6 +414,7 @@ export async function chdbDecisionStats(
     );
   }
   const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  let unit: DecisionUnit = "taskId";
   const found = await withChdb((s) => {
     try {
       const relation = format === "jsonl"
@@ -432,7 +447,7 @@ export async function chdbDecisionStats(
           }
         }
       }
-      const rows = s.query(
+      let rows = s.query(
         decisionStatsSql(relation, "clickhouse"),
       );
       if (rows.some((r) => Number(r[9]) !== 0)) return "a row fails a check";
@@ -440,6 +455,25 @@ export async function chdbDecisionStats(
         duplicateDecisionsSql(relation),
       );
       if (Number(repeated) !== 0) return "a decision key repeats";
+      // the cluster rules, once every row passed its checks
+      const [[named, all]] = s.query(
+        `SELECT COUNT(cluster), COUNT(*) FROM ${relation}`,
+      );
+      if (Number(named) > 0) {
+        if (Number(named) !== Number(all)) {
+          return "some rows name a cluster, others none";
+        }
+        const [[split]] = s.query(clusterSplitTasksSql(relation));
+        if (Number(split) !== 0) return "a task names two clusters";
+      }
+      unit = resolveUnit(
+        options.unit,
+        Number(named) > 0,
+        `Cannot load run export ${path}`,
+      );
+      if (unit === "cluster") {
+        rows = s.query(decisionStatsSql(relation, "clickhouse", unit));
+      }
       return statsRowsOfSql(rows, Number);
     } catch (error) {
       if (error instanceof ChdbError) {
@@ -448,7 +482,10 @@ export async function chdbDecisionStats(
       throw error;
     }
   }, options.library === undefined ? installedChdb() : options.library);
-  if (typeof found !== "string") return found;
+  if (typeof found !== "string") {
+    options.onUnit?.(unit);
+    return found;
+  }
   options.onFallback?.(found);
-  return await inProcess(path, format);
+  return await inProcess(path, format, options);
 }

@@ -18,11 +18,13 @@ import {
   repeatedDecisionKeysSql,
 } from "./decision_sql_rows.ts";
 import {
+  clusterSplitTasksSql,
   DECISION_CHECKS,
   decisionStatsSql,
   duplicateDecisionsSql,
 } from "./duckdb_stats_sql.ts";
 import { decisionColumnsSql } from "../decision/schema_sql.ts";
+import type { DecisionUnit } from "../decision/cluster.ts";
 
 /** The engines the decision SQL is run on in lossbook's tests. */
 export const SQL_DIALECTS = [
@@ -118,6 +120,14 @@ export interface DecisionSqlExport {
   readonly duplicateKeys: string;
   /** The first repeated keys, with their row counts. */
   readonly repeatedKeys: string;
+  /** `"cluster"` when the aggregate counts clusters; absent when it counts tasks. */
+  readonly unit?: "cluster";
+  /**
+   * With the cluster as the unit: how many tasks name two clusters
+   * (`clusterSplitTasksSql`; 0 for a table the statistics may be read
+   * from). Absent when the unit is the task.
+   */
+  readonly clusterSplitTasks?: string;
 }
 
 /**
@@ -125,6 +135,9 @@ export interface DecisionSqlExport {
  *
  * @param dialect The engine.
  * @param table The table or view. Default: `decisions`.
+ * @param unit The unit the aggregate counts: `taskId` (its window by task)
+ * or `cluster` (by cluster, with the query that finds tasks in two
+ * clusters). Default: `taskId`.
  * @returns The queries.
  *
  * @example
@@ -136,19 +149,26 @@ export interface DecisionSqlExport {
  * const lite = decisionSqlExport("sqlite", "runs.decisions");
  * assert.equal(pg.aggregate, lite.aggregate);
  * assert.match(pg.aggregate, /FROM runs\.decisions/);
+ * const byCluster = decisionSqlExport("postgres", "d", "cluster");
+ * assert.match(byCluster.aggregate, /PARTITION BY modelId, cluster\)/);
+ * assert.match(byCluster.clusterSplitTasks!, /COUNT\(DISTINCT cluster\) > 1/);
  * ```
  */
 export function decisionSqlExport(
   dialect: SqlDialect,
   table = "decisions",
+  unit: DecisionUnit = "taskId",
 ): DecisionSqlExport {
   return {
     dialect,
     table,
     createTable: decisionsTableSql(dialect, table),
-    aggregate: decisionStatsSql(table, dialect),
+    aggregate: decisionStatsSql(table, dialect, unit),
     rowChecks: firstInvalidDecisionsSql(table, 100),
     duplicateKeys: duplicateDecisionsSql(table),
     repeatedKeys: repeatedDecisionKeysSql(table, 100),
+    ...(unit === "cluster"
+      ? { unit, clusterSplitTasks: clusterSplitTasksSql(table) }
+      : {}),
   };
 }

@@ -22,7 +22,10 @@
  * no decision repeats and every task has one trial, so `taskShare` = `n`.
  * Otherwise the exact checks run (`duplicateDecisionsSql`, and trials per
  * task by a `GROUP BY` joined back), so a hash collision costs time, never
- * correctness. When any check fails, the file is read again line by line
+ * correctness. When a line names a cluster, the cluster rules are checked
+ * (every line names one, `clusterSplitTasksSql` finds no task in two), and
+ * with the cluster as the unit the lines per cluster are counted the same
+ * way. When any check fails, the file is read again line by line
  * (`jsonlStatsFile`), which throws the loaders' error (or, should DuckDB
  * have refused what the line loader accepts, returns its statistics).
  *
@@ -38,12 +41,18 @@ import {
   withDuckDB,
 } from "../read/duckdb_session.ts";
 import {
+  clusterSplitTasksSql,
   duplicateDecisionsSql,
   invalidDecisionSql,
   pErrorUnitsSql,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
 import { jsonlStatsFile } from "../read/jsonl_stats.ts";
+import {
+  type DecisionUnit,
+  resolveUnit,
+  type UnitOptions,
+} from "../decision/cluster.ts";
 import {
   DECISION_FIELDS,
   type DecisionField,
@@ -289,6 +298,8 @@ function structure(
  *
  * @param path The `.jsonl` file (glob characters are escaped).
  * @param firstKeys The first line's key list.
+ * @param perUnit Count each line's unit (`taskId` or `cluster`) for
+ * `taskTrials`, or not (null, the default: every unit has one line).
  * @returns The `CREATE TEMP TABLE lines AS ...` statement.
  *
  * @example
@@ -304,7 +315,7 @@ function structure(
 export function duckdbJsonlScanSql(
   path: string,
   firstKeys: readonly string[],
-  perTask = false,
+  perUnit: DecisionUnit | null = null,
 ): string {
   const keysLiteral = `[${firstKeys.map(sqlString).join(", ")}]::VARCHAR[]`;
   const typeOk = [
@@ -364,8 +375,8 @@ export function duckdbJsonlScanSql(
   FROM typed
 )
 ${
-    perTask
-      ? PER_TASK
+    perUnit !== null
+      ? perUnitTrials(perUnit)
       : "SELECT"
   } modelId, severity, trueClass, predClass, action,
   COUNT(*) AS n,
@@ -373,29 +384,31 @@ ${
   COUNT(*) - COUNT(pCorrect) AS pMissing,
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN bad THEN 1 ELSE 0 END) AS invalidRows,
-  ${perTask ? "taskTrials" : "1"} AS taskTrials,
+  ${perUnit !== null ? "taskTrials" : "1"} AS taskTrials,
   kh, costKh,
   MIN(kOther), MAX(kOther), COUNT(kOther),
   MIN(costOther), MAX(costOther), COUNT(costOther),
   ${NOT_NULL_OPTIONAL.map((f) => `COUNT(${f}Json)`).join(", ")},
   COUNT(DISTINCT dh) AS decisionHashes, COUNT(DISTINCT th) AS taskHashes,
   GROUPING(kh) AS total
-FROM ${perTask ? "withTrials" : "checked"}
+FROM ${perUnit !== null ? "withTrials" : "checked"}
 GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, action${
-    perTask ? ", taskTrials" : ""
+    perUnit !== null ? ", taskTrials" : ""
   }), ())`;
 }
 
-// trials per (modelId, taskId) by a GROUP BY joined back: the second query,
-// run only when some task has more than one line
-const PER_TASK = `, trials AS (
-  SELECT modelId AS m, taskId AS t, COUNT(*) AS taskTrials
-  FROM checked GROUP BY modelId, taskId
+// lines per (modelId, unit) by a GROUP BY joined back: the second query,
+// run only when some unit has more than one line
+function perUnitTrials(unit: DecisionUnit): string {
+  return `, trials AS (
+  SELECT modelId AS m, ${unit} AS t, COUNT(*) AS taskTrials
+  FROM checked GROUP BY modelId, ${unit}
 ), withTrials AS (
   SELECT checked.*, taskTrials FROM checked
-  JOIN trials ON checked.modelId = trials.m AND checked.taskId = trials.t
+  JOIN trials ON checked.modelId = trials.m AND checked.${unit} = trials.t
 )
 SELECT`;
+}
 
 // The row checks, with `x NOT IN ('a', ...)` written as a list lookup:
 // DuckDB plans a long IN list as a join, which materializes the scan.
@@ -411,7 +424,7 @@ function toNumber(v: unknown): number {
 }
 
 /** Options for {@linkcode duckdbJsonlStats}. */
-export interface DuckDBJsonlOptions extends DuckDBOptions {
+export interface DuckDBJsonlOptions extends DuckDBOptions, UnitOptions {
   /** Called when the file goes to the line loader, with the reason. */
   onFallback?: (reason: string) => void;
 }
@@ -436,6 +449,11 @@ export interface DuckDBJsonlOptions extends DuckDBOptions {
  * import assert from "node:assert/strict";
  * import { duckdbJsonlStats } from "./duckdb_jsonl.ts";
  * import { jsonlStatsFile } from "../read/jsonl_stats.ts";
+import {
+  type DecisionUnit,
+  resolveUnit,
+  type UnitOptions,
+} from "../decision/cluster.ts";
  *
  * const path = new URL("../../data/examples/model_ab.jsonl", import.meta.url).pathname;
  * const sql = await duckdbJsonlStats(path, { threads: 1 });
@@ -446,7 +464,9 @@ export async function duckdbJsonlStats(
   path: string,
   options: DuckDBJsonlOptions = {},
 ): Promise<StatsRow[]> {
-  await regularFile(path, `Cannot load run export ${path}`);
+  const where = `Cannot load run export ${path}`;
+  await regularFile(path, where);
+  let unit: DecisionUnit = "taskId";
   const outcome = await withDuckDB(async (connection) => {
     const all = async (sql: string) =>
       (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
@@ -462,13 +482,14 @@ export async function duckdbJsonlStats(
       if (firstKeys === null) return "a line is not an object";
       const firstProblem = keyListProblem(firstKeys);
       if (firstProblem !== null) return `line 1: ${firstProblem}`;
-      const scan = (perTask: boolean) =>
-        all(duckdbJsonlScanSql(path, firstKeys, perTask));
-      let result = await scan(false);
+      const scan = (perUnit: DecisionUnit | null) =>
+        all(duckdbJsonlScanSql(path, firstKeys, perUnit));
+      let result = await scan(null);
       const total = result.find((r) => Number(r[r.length - 1]) === 1)!;
       const [n, decisions, tasks] = [5, total.length - 3, total.length - 2]
         .map((i) => Number(total[i]));
       const groups = result.filter((r) => Number(r[r.length - 1]) === 0);
+      let clustered = 0; // lines that name a cluster
       // each group has one key-list hash and one cost key-list hash; the key
       // lists themselves (other than the first line's and the canonical cost)
       // come as their least and greatest, so two lists sharing a hash show
@@ -490,6 +511,7 @@ export async function duckdbJsonlStats(
           ? "a line is not an object"
           : keyListProblem(keys);
         if (problem !== null) return `${lines} lines: ${problem}`;
+        if (keys!.includes("cluster")) clustered += lines;
         for (const [i, f] of NOT_NULL_OPTIONAL.entries()) {
           if (keys!.includes(f) && notNull[i] !== lines) {
             return `${f} is null on a line`;
@@ -519,7 +541,21 @@ export async function duckdbJsonlStats(
         );
         if (toNumber(repeated[0]) > 0) return "a decision key repeats";
       }
-      if (tasks !== n) result = await scan(true);
+      // the cluster rules, once every line passed its checks
+      if (clustered > 0) {
+        if (clustered < n) return "some lines name a cluster, others none";
+        const [[split]] = await all(
+          `${
+            duckdbJsonlScanSql(path, firstKeys).replace(
+              /\nSELECT modelId, severity[^]*$/,
+              "",
+            )
+          }\n${clusterSplitTasksSql("checked")}`,
+        );
+        if (toNumber(split) > 0) return "a task names two clusters";
+      }
+      unit = resolveUnit(options.unit, clustered > 0, where);
+      if (tasks !== n || unit === "cluster") result = await scan(unit);
       // the groups are per key list too: statsRowsOfSql adds up the rows
       // of each statistics cell, exactly
       rows = result.filter((r) => Number(r[r.length - 1]) === 0)
@@ -533,7 +569,10 @@ export async function duckdbJsonlStats(
   }, options);
   if (typeof outcome === "string") {
     options.onFallback?.(outcome);
-    return (await jsonlStatsFile(path)).stats;
+    const read = await jsonlStatsFile(path, { unit: options.unit });
+    options.onUnit?.(read.unit);
+    return read.stats;
   }
+  options.onUnit?.(unit);
   return statsRowsOfSql(outcome, toNumber);
 }

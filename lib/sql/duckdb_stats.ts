@@ -33,14 +33,22 @@ import {
   withDuckDB,
 } from "../read/duckdb_session.ts";
 import {
+  clusterSplitTasksSql,
   DECISION_CHECKS,
   decisionCellsSql,
   decisionStatsSql,
   duplicateDecisionsSql,
+  firstClusterBreakSql,
   invalidDecisionSql,
+  namedClusters,
   singleTrialCells,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
+import {
+  clusterRuleError,
+  resolveUnit,
+  type UnitOptions,
+} from "../decision/cluster.ts";
 import { DECISION_COLUMNS } from "../read/load_decisions.ts";
 import { type DecisionColumn, fieldOfColumn } from "../decision/schema.ts";
 import { sqlNullType } from "../decision/schema_sql.ts";
@@ -80,7 +88,7 @@ export interface DuckDBProgress {
 }
 
 /** Options for {@linkcode duckdbDecisionStats}. */
-export interface DuckDBStatsOptions extends DuckDBOptions {
+export interface DuckDBStatsOptions extends DuckDBOptions, UnitOptions {
   /** File format. Default: from the extension (`.parquet` or `.csv`). */
   format?: "parquet" | "csv";
   /**
@@ -469,7 +477,11 @@ ORDER BY runId, modelId, taskId, trial LIMIT 1000`,
  * types are checked before the scan. With `checkDuplicates` (the default) a
  * second scan refuses repeated (runId, modelId, taskId, trial); a repeat is
  * located the same way (Parquet: by `file_row_number`; CSV: the first row
- * whose key an earlier row has, and that row, by their numbers). Memory
+ * whose key an earlier row has, and that row, by their numbers). Then the
+ * cluster rules (`ClusterCheck`): when some row names a cluster, a query
+ * counts the tasks in two clusters, and a row that breaks a rule is
+ * located the same way. The unit (`options.unit`, else the cluster when
+ * the rows name one) groups the window of {@linkcode decisionStatsSql}. Memory
  * stays under `memoryLimit` (default 4GB; the queries locating a CSV file's
  * bad or repeated row run in one thread, under 256MB unless `memoryLimit`
  * is given); the statistics themselves are a few rows per model and class
@@ -582,15 +594,96 @@ export async function duckdbDecisionStats(
         );
       }
     }
-    // taskShare = n holds only where no decision repeats
-    if (!(options.checkDuplicates !== false && singleTrialCells(rows))) {
+    // the cluster rules, once every row passed its checks
+    const clusters = namedClusters(rows);
+    if (clusters.named > 0) {
+      const [[split]] = await runWatched(
+        connection,
+        instance,
+        clusterSplitTasksSql(relation),
+        options,
+      );
+      if (clusters.named < clusters.rows || toNumber(split) > 0) {
+        if (format === "parquet") {
+          await firstClusterBreakParquet(connection, path);
+        }
+        await firstClusterBreakCsv(connection, instance, path, header, options);
+        await checkDecisionsCsv(path); // when the rows found are not the reader's
+        throw new InputRangeError(
+          `${where}: a row breaks a cluster rule that the CSV reader accepts`,
+        );
+      }
+    }
+    const unit = resolveUnit(options.unit, clusters.named > 0, where);
+    options.onUnit?.(unit);
+    // taskShare = n holds only where no decision repeats and the unit is
+    // the task
+    if (
+      unit === "cluster" ||
+      !(options.checkDuplicates !== false && singleTrialCells(rows))
+    ) {
       rows = await runWatched(
         connection,
         instance,
-        decisionStatsSql(relation),
+        decisionStatsSql(relation, "duckdb", unit),
         options,
       );
     }
     return statsRowsOfSql(rows, toNumber);
   }, options);
+}
+
+// Throws the loaders' error for the first row of a Parquet file that breaks
+// a cluster rule, found by its file_row_number.
+async function firstClusterBreakParquet(
+  connection: DuckDBConnection,
+  path: string,
+): Promise<never> {
+  const reader = await connection.runAndReadAll(
+    firstClusterBreakSql(
+      parquetSource(path, await parquetColumnNames(connection, path), true),
+      "file_row_number + 1",
+    ),
+  );
+  const r = reader.getRowObjectsJS()[0];
+  const where = `Cannot load run export ${path}`;
+  if (r === undefined) {
+    throw new Error(`${where}: a cluster rule failed but no row was found`);
+  }
+  throw clusterRuleError(
+    {
+      at: `${where}: row ${Number(r.rowNumber)}`,
+      taskId: String(r.taskId),
+      cluster: r.cluster === null ? null : String(r.cluster),
+    },
+    {
+      at: `row ${Number(r.earlierRow)}`,
+      cluster: r.earlierCluster === null ? null : String(r.earlierCluster),
+    },
+  );
+}
+
+// Throws the CSV reader's error for the first record that breaks a cluster
+// rule, read with the record it disagrees with, both found by their numbers;
+// returns when the reader does not refuse them (the caller then streams the
+// file through the reader).
+async function firstClusterBreakCsv(
+  connection: DuckDBConnection,
+  instance: DuckDBInstance,
+  path: string,
+  header: readonly string[],
+  options: DuckDBStatsOptions,
+): Promise<void> {
+  await locateInOneThread(connection, options);
+  const [found] = await runWatched(
+    connection,
+    instance,
+    firstClusterBreakSql(numberedCsvRelation(path, header), "csvRecord"),
+    options,
+  );
+  if (found === undefined) return;
+  await checkDecisionsCsvRecords(path, header, [
+    { index: Number(found[6]) },
+    { index: Number(found[0]) },
+  ]);
 }

@@ -73,6 +73,7 @@ import {
 } from "../decision/schema_sql.ts";
 import type { SqlDialect } from "./decision_sql_export.ts";
 import { reciprocalSum, roundUnits, trialsSum } from "../math/exact_sum.ts";
+import type { DecisionUnit } from "../decision/cluster.ts";
 
 export type { DecisionCheck };
 
@@ -138,7 +139,8 @@ export function invalidDecisionSql(): string {
  *
  * One scan of the relation, grouped by (modelId, severity, trueClass,
  * predClass, action) and by `taskTrials`, the rows of the same modelId and
- * taskId (a window count); per group: `n` = count(*), `pErrorUnits` = the
+ * unit (a window count: the unit is `taskId`, or `cluster`, which then
+ * groups the window); per group: `n` = count(*), `pErrorUnits` = the
  * sum of 1 - pCorrect over rows that state it, in units of 2^-53
  * ({@linkcode pErrorUnitsSql}), `pMissing` = rows with null pCorrect,
  * `parseFailures` = rows whose output did not parse, `invalidRows` = rows
@@ -153,6 +155,7 @@ export function invalidDecisionSql(): string {
  * function call such as `read_parquet('a.parquet')`. Default: `decisions`.
  * @param dialect The engine, which changes only the integer type of the
  * sum ({@linkcode pErrorUnitsSql}). Default: `duckdb`.
+ * @param unit The column of the unit: `taskId` or `cluster`. Default: `taskId`.
  * @returns The query text.
  *
  * @example
@@ -163,11 +166,13 @@ export function invalidDecisionSql(): string {
  * const sql = decisionStatsSql("read_parquet('a.parquet')");
  * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action, taskTrials/);
  * assert.match(sql, /FROM read_parquet\('a\.parquet'\)/);
+ * assert.match(decisionStatsSql("d", "duckdb", "cluster"), /PARTITION BY modelId, cluster\)/);
  * ```
  */
 export function decisionStatsSql(
   relation = "decisions",
   dialect: SqlDialect = "duckdb",
+  unit: DecisionUnit = "taskId",
 ): string {
   return `SELECT
   modelId, severity, trueClass, predClass, action,
@@ -179,7 +184,7 @@ export function decisionStatsSql(
     THEN 1 ELSE 0 END) AS invalidRows,
   taskTrials
 FROM (
-  SELECT *, COUNT(*) OVER (PARTITION BY modelId, taskId) AS taskTrials
+  SELECT *, COUNT(*) OVER (PARTITION BY modelId, ${unit}) AS taskTrials
   FROM ${relation}
 ) withTrials
 GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
@@ -309,7 +314,8 @@ FROM (
  * per cell, followed by the least and greatest `runId`
  * and `trial` of each cell (runId is grouped, not aggregated: the least
  * and greatest of a text column per row cost PostgreSQL more than one
- * more key to hash).
+ * more key to hash), then the count of its rows that name a cluster
+ * (column 15, see {@linkcode namedClusters}).
  * When, for every model, those are one runId and one trial value (one run,
  * one trial: the common case) and no decision repeats, every (modelId,
  * taskId) has one row, so `taskShare` = `n` is exact; otherwise run
@@ -397,7 +403,8 @@ export function decisionCellsWithoutChecksSql(
  * and whose runIds per model are known from elsewhere (an index): one
  * `GROUP BY` on the cell key, the bare aggregate and the greatest `trial`,
  * in the column order of {@linkcode decisionCellsWithoutChecksSql} up to
- * `taskTrials` (1: `taskShare` = `n`), then `MAX(trial)` as column 11. With the rows'
+ * `taskTrials` (1: `taskShare` = `n`), then `MAX(trial)` as column 11 and
+ * the rows that name a cluster as column 12. With the rows'
  * `trial` >= 0, a greatest trial of 0 in every cell means one trial value.
  *
  * @param relation The relation to scan. Default: `decisions`.
@@ -409,7 +416,7 @@ export function decisionCellsWithoutChecksSql(
  * import { decisionCellsByKeySql } from "./duckdb_stats_sql.ts";
  *
  * const sql = decisionCellsByKeySql("t");
- * assert.match(sql, /MAX\(trial\) AS trialHi\nFROM t\nGROUP BY modelId, severity, trueClass, predClass, action$/);
+ * assert.match(sql, /MAX\(trial\) AS trialHi,\n  COUNT\(cluster\) AS clustered\nFROM t\nGROUP BY modelId, severity, trueClass, predClass, action$/);
  * assert.doesNotMatch(sql, /runId|OVER/);
  * ```
  */
@@ -422,7 +429,8 @@ export function decisionCellsByKeySql(relation = "decisions"): string {
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   0 AS invalidRows,
   1 AS taskTrials,
-  MAX(trial) AS trialHi
+  MAX(trial) AS trialHi,
+  COUNT(cluster) AS clustered
 FROM ${relation}
 GROUP BY modelId, severity, trueClass, predClass, action`;
 }
@@ -447,7 +455,8 @@ function cellsQuery(
     bad === null ? "0" : "SUM(invalidRows)"
   } AS invalidRows,
   1 AS taskTrials,
-  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi)
+  MIN(runLo${text}), MAX(runHi${text}), MIN(trialLo), MAX(trialHi),
+  SUM(clustered) AS clustered
 FROM (
   SELECT modelId, severity, trueClass, predClass, action,
     COUNT(*) AS n,
@@ -455,7 +464,8 @@ FROM (
     COUNT(*) - COUNT(pCorrect) AS pMissing,
     SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
 ${invalid}    runId AS runLo, runId AS runHi,
-    MIN(trial) AS trialLo, MAX(trial) AS trialHi
+    MIN(trial) AS trialLo, MAX(trial) AS trialHi,
+    COUNT(cluster) AS clustered
   FROM ${relation}
   GROUP BY ${group.join(", ")}
 ) cells
@@ -618,6 +628,116 @@ export function decisionCellChecks(
       }
     }
   });
+}
+
+/**
+ * How many rows of a result of {@linkcode decisionCellsSql} (or of the
+ * other cell queries) name a cluster, and how many rows there are: when the
+ * first is neither 0 nor the second, some row breaks the rule that a run's
+ * decisions name a cluster all or none, and when it is not 0,
+ * {@linkcode clusterSplitTasksSql} looks for a task in two clusters.
+ *
+ * @param rows The result rows, in the query's column order.
+ * @returns The rows naming a cluster, and all the rows.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { namedClusters } from "./duckdb_stats_sql.ts";
+ *
+ * const cell = (n: number, named: number) => ["m", "LOW", "X", "X", "auto", n, 0, 0, 0, 0, 1, "r", "r", 0, 0, named];
+ * assert.deepEqual(namedClusters([cell(3, 3), cell(2, 0)]), { named: 3, rows: 5 });
+ * ```
+ */
+export function namedClusters(
+  rows: readonly (readonly unknown[])[],
+): { named: number; rows: number } {
+  let named = 0;
+  let all = 0;
+  for (const r of rows) {
+    named += Number(r[15]);
+    all += Number(r[5]);
+  }
+  return { named, rows: all };
+}
+
+/**
+ * The ANSI SQL query that counts the tasks whose decisions name more than
+ * one cluster: 0 when every task keeps to one.
+ *
+ * @param relation The relation to scan. Default: `decisions`.
+ * @returns A query giving one row: `splitTasks`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clusterSplitTasksSql } from "./duckdb_stats_sql.ts";
+ *
+ * assert.match(clusterSplitTasksSql("d"), /HAVING COUNT\(DISTINCT cluster\) > 1/);
+ * ```
+ */
+export function clusterSplitTasksSql(relation = "decisions"): string {
+  return `SELECT COUNT(*) AS splitTasks FROM (
+  SELECT taskId FROM ${relation}
+  WHERE cluster IS NOT NULL
+  GROUP BY taskId
+  HAVING COUNT(DISTINCT cluster) > 1
+) split`;
+}
+
+/**
+ * The ANSI SQL query that finds the first row, in the order `order` gives,
+ * that breaks a cluster rule, as `ClusterCheck` finds it reading the rows
+ * in that order: one that names a cluster while the first row names none
+ * (or the other way round), or one whose cluster differs from that of the
+ * first row of its task that names one. It gives at most one row: the row
+ * (`rowNumber`, its key, `cluster`), then the row it disagrees with
+ * (`earlierRow`, its key, `earlierCluster`).
+ *
+ * @param relation The relation to scan, with the decision columns.
+ * @param order An expression numbering the rows in reading order (`file_row_number + 1`).
+ * @returns The query text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstClusterBreakSql } from "./duckdb_stats_sql.ts";
+ *
+ * const sql = firstClusterBreakSql("d", "file_row_number + 1");
+ * assert.match(sql, /SELECT file_row_number \+ 1 AS rowNumber/);
+ * assert.match(sql, /ORDER BY rowNumber\nLIMIT 1$/);
+ * ```
+ */
+export function firstClusterBreakSql(relation: string, order: string): string {
+  const pair = (n: string, e: string) =>
+    `${n}.rowNumber, ${n}.runId, ${n}.modelId, ${n}.taskId, ${n}.trial, ${n}.cluster,
+    ${e}.rowNumber AS earlierRow, ${e}.runId AS earlierRunId, ${e}.modelId AS earlierModelId,
+    ${e}.taskId AS earlierTaskId, ${e}.trial AS earlierTrial, ${e}.cluster AS earlierCluster`;
+  return `WITH numbered AS (
+  SELECT ${order} AS rowNumber, runId, modelId, taskId, trial, cluster
+  FROM ${relation}
+), firstRow AS (
+  SELECT * FROM numbered ORDER BY rowNumber LIMIT 1
+), taskFirst AS (
+  SELECT taskId, MIN(rowNumber) AS firstNumber FROM numbered
+  WHERE cluster IS NOT NULL GROUP BY taskId
+), taskEarlier AS (
+  SELECT numbered.* FROM numbered JOIN taskFirst
+    ON numbered.taskId = taskFirst.taskId
+    AND numbered.rowNumber = taskFirst.firstNumber
+)
+SELECT * FROM (
+  SELECT ${pair("n", "f")}
+  FROM numbered n CROSS JOIN firstRow f
+  WHERE (CASE WHEN n.cluster IS NULL THEN 1 ELSE 0 END) <>
+    (CASE WHEN f.cluster IS NULL THEN 1 ELSE 0 END)
+  UNION ALL
+  SELECT ${pair("n", "e")}
+  FROM numbered n JOIN taskEarlier e ON n.taskId = e.taskId
+  WHERE n.cluster <> e.cluster
+) breaks
+ORDER BY rowNumber
+LIMIT 1`;
 }
 
 /**

@@ -31,12 +31,15 @@ import {
 } from "./decision_sql_rows.ts";
 import {
   type CellSqlOptions,
+  clusterSplitTasksSql,
   DECISION_CHECKS,
   decisionCellsByKeySql,
   decisionCellsSql,
   decisionCellsWithoutChecksSql,
   decisionStatsSql,
   duplicateDecisionsSql,
+  firstClusterBreakSql,
+  namedClusters,
   singleTrialCells,
   statsRowsOfSql,
 } from "./duckdb_stats_sql.ts";
@@ -49,6 +52,11 @@ import {
 } from "../decision/schema.ts";
 import { fieldOfColumn } from "../decision/schema.ts";
 import { sqlNullType } from "../decision/schema_sql.ts";
+import {
+  clusterRuleError,
+  resolveUnit,
+  type UnitOptions,
+} from "../decision/cluster.ts";
 import {
   InputRangeError,
   InputSyntaxError,
@@ -374,7 +382,7 @@ export function postgresRelation(
 }
 
 /** Options for {@linkcode postgresDecisionStats}. */
-export interface PostgresStatsOptions {
+export interface PostgresStatsOptions extends UnitOptions {
   /**
    * Refuse a table in which a (runId, modelId, taskId, trial) repeats, as
    * the loaders do (a second scan). Default: `true`.
@@ -551,7 +559,11 @@ export function pgFlatRow(found: Record<string, unknown>): FlatDecisionRow {
  * text least and greatest in byte order (`postgresCellOptions`). When some
  * model has several runIds or trial values, `taskShare` needs the trials per task and
  * `decisionStatsSql` (its window) runs; with one run and one trial per
- * model, `taskShare` = `n`.
+ * model, `taskShare` = `n`. When some row names a cluster, the cluster
+ * rules are checked (`ClusterCheck`, rows taken in key order; a row that
+ * breaks one is named by its key), and with the cluster as the unit
+ * (`options.unit`, else the cluster when the rows name one) the window is
+ * by cluster.
  *
  * @param dsn Where the server is (see {@linkcode parsePostgresDsn}).
  * @param table The table or view (unquoted name or `schema.name`).
@@ -710,10 +722,45 @@ export async function postgresDecisionStats(
           );
         }
       }
-      // taskShare = n holds only where no decision repeats
+      // the cluster rules, once every row passed its checks
+      const clusters = namedClusters(rows);
+      if (clusters.named > 0) {
+        const [[split]] = await sql.unsafe(clusterSplitTasksSql(relation))
+          .values();
+        if (clusters.named < clusters.rows || num(split) > 0) {
+          const [r] = await sql.unsafe(
+            firstClusterBreakSql(
+              relation,
+              `ROW_NUMBER() OVER (ORDER BY runId COLLATE "C", modelId COLLATE "C", taskId COLLATE "C", trial)`,
+            ),
+          );
+          const text = (v: unknown) => v === null ? null : String(v);
+          throw clusterRuleError(
+            {
+              at: `${where}: ${keyText(r)}`,
+              taskId: String(r.taskid),
+              cluster: text(r.cluster),
+            },
+            {
+              at: keyText({
+                runid: r.earlierrunid,
+                modelid: r.earliermodelid,
+                taskid: r.earliertaskid,
+                trial: r.earliertrial,
+              }),
+              cluster: text(r.earliercluster),
+            },
+          );
+        }
+      }
+      const unit = resolveUnit(options.unit, clusters.named > 0, where);
+      options.onUnit?.(unit);
+      // taskShare = n holds only where no decision repeats and the unit is
+      // the task
       const noRepeats = uniqueKey || options.checkDuplicates !== false;
-      if (!(noRepeats && singleTrialCells(rows))) {
-        rows = await sql.unsafe(decisionStatsSql(relation)).values();
+      if (unit === "cluster" || !(noRepeats && singleTrialCells(rows))) {
+        rows = await sql.unsafe(decisionStatsSql(relation, "postgres", unit))
+          .values();
       }
       return statsRowsOfSql(rows, num);
     };
@@ -802,7 +849,7 @@ function withRunBounds(
     if (list === undefined) {
       throw new Error(`model ${String(r[0])} has cells but no runId`);
     }
-    return [...r.slice(0, 11), list[0], list.at(-1), "0", r[11]];
+    return [...r.slice(0, 11), list[0], list.at(-1), "0", r[11], r[12]];
   });
 }
 

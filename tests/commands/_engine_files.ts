@@ -47,6 +47,15 @@ export function repeatedTrials(): Decision[] {
   return out;
 }
 
+// the rows of repeatedTrials, each task in one of 13 clusters of tasks of
+// mixed severities (its task number mod 13)
+export function clusteredTrials(): Decision[] {
+  return repeatedTrials().map((d) => ({
+    ...d,
+    cluster: `source-${Number(d.taskId.slice(1)) % 13}`,
+  }));
+}
+
 // one trial per task: `n` decisions, most of them in a few cells
 export function oneTrial(n: number): Decision[] {
   return Array.from({ length: n }, (_, i) =>

@@ -4,8 +4,9 @@
 // apart from the keys that name the input (file, files, table). The rows
 // are chosen so that a float sum of 1 - pCorrect depends on the order of
 // addition, and each format and engine holds them in another order; tasks
-// repeat with several trial counts, and one file is large enough for the
-// JSONL reader's workers and DuckDB's threads. The
+// repeat with several trial counts, one run names clusters (the unit), and
+// one file is large enough for the JSONL reader's workers and DuckDB's
+// threads. The
 // PostgreSQL part is that of tests/_pg.ts: skipped with a notice without a
 // server, failing when CI=true.
 import assert from "node:assert/strict";
@@ -22,6 +23,7 @@ import { duckdbDecisionStats } from "../../lib/sql/duckdb_stats.ts";
 import { duckdbJsonlStats } from "../../lib/sql/duckdb_jsonl.ts";
 import { runCli } from "../_helpers.ts";
 import {
+  clusteredTrials,
   type Files,
   oneTrial,
   repeatedTrials,
@@ -134,6 +136,38 @@ Deno.test("score and sweep print the same bytes on every engine and format, with
   const f = await write("trials", repeatedTrials());
   await assertSameBytes(f);
   await assertSameAtAnyThreads(f);
+});
+
+Deno.test("score and sweep print the same bytes on every engine and format for a run whose decisions name clusters, and under --cluster taskId those of the run without them", async () => {
+  const f = await write("clusters", clusteredTrials());
+  await assertSameBytes(f);
+  await assertSameAtAnyThreads(f);
+  const plain = await write("plain", repeatedTrials());
+  for (const [command, extra] of COMMANDS) {
+    const clustered = await printed([command, f.jsonl, ...extra]);
+    assert.match(clustered, /\n {2}"unit": "cluster",\n/, command);
+    const want = withoutInput(await printed([command, plain.jsonl, ...extra]));
+    assert.notEqual(withoutInput(clustered), want, command);
+    for (const path of [f.jsonl, f.parquet, f.csv]) {
+      for (const engine of ["memory", "duckdb"]) {
+        assert.equal(
+          withoutInput(
+            await printed([
+              command,
+              path,
+              "--engine",
+              engine,
+              "--cluster",
+              "taskId",
+              ...extra,
+            ]),
+          ),
+          want,
+          `${command} ${engine} ${path} --cluster taskId`,
+        );
+      }
+    }
+  }
 });
 
 Deno.test("score and sweep print the same bytes on every engine and format for sums whose float value depends on the order", async () => {

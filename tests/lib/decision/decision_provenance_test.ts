@@ -67,9 +67,9 @@ Deno.test("pCorrectSource, answer and target survive JSONL, CSV, Arrow and Parqu
 Deno.test("exports written before the optional columns existed still load, with the new fields null", async () => {
   const dir = await tempDir();
   const old = decisionTable([decision()]).select(
-    // the sixteen original columns: all but the three added last
+    // the sixteen original columns: all but the four added last
     ...DECISION_COLUMNS.filter((c) =>
-      !["pCorrectSource", "answer", "target"].includes(c)
+      !["pCorrectSource", "answer", "target", "cluster"].includes(c)
     ),
   );
   // CSV and Parquet with the sixteen original columns

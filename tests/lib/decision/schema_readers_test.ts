@@ -279,7 +279,7 @@ Deno.test("a columnar row's int64 cells read as numbers when safe, and non-finit
   );
 });
 
-Deno.test("the JSONL file reader behind score accepts exactly the rows the Decision schema accepts, with the same statistics (property, seed 30)", async () => {
+Deno.test("the JSONL file reader behind score accepts exactly the rows the Decision schema and the cluster rules accept, with the same statistics (property, seed 30)", async () => {
   const dir = await tempDir();
   let n = 0;
   await fc.assert(
@@ -289,7 +289,11 @@ Deno.test("the JSONL file reader behind score accepts exactly the rows the Decis
         path,
         rows.map((r) => JSON.stringify(unflattenRow(r))).join("\n") + "\n",
       );
-      const valid = rows.every(isValidFlatRow);
+      // each row valid alone, and (every task being its own) a cluster on
+      // every row or on none
+      const named = rows.filter((r) => r.cluster != null).length;
+      const valid = rows.every(isValidFlatRow) &&
+        (named === 0 || named === rows.length);
       let stats;
       try {
         stats = (await jsonlStatsFile(path)).stats;

@@ -10,7 +10,13 @@ import {
   type CostMatrix,
   ruleCost,
 } from "../../../lib/metrics/loss.ts";
-import { multinomial, type Prng } from "../../../lib/math/sampling.ts";
+import {
+  multinomial,
+  type Prng,
+  seededPrng,
+} from "../../../lib/math/sampling.ts";
+import type { Decision } from "../../../lib/decision/decision.ts";
+import { decision } from "../../_helpers.ts";
 import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
 import type { PairedRow } from "../../../lib/metrics/bootstrap.ts";
 import type { PairedTaskGroup } from "../../../lib/metrics/paired_loss_test.ts";
@@ -228,4 +234,56 @@ export function simulatePair(
     }
   }
   return { groups, rows };
+}
+
+/**
+ * A suite whose items come from source documents that fail together: the
+ * items of `cells`, shuffled once (seed 11) into sources of `perSource`; in
+ * each suite drawn, each model's source is bad with probability `bad`, its
+ * items then err at their severity's rate divided by `bad` (the kinds of
+ * {@linkcode kindProbs}), the items of a good source never: each item errs
+ * at its rate, and a source's items fail together. Decisions name their
+ * source as `cluster`.
+ */
+export function sourceSuite(
+  cells: readonly SuiteCell[],
+  perSource: number,
+  bad: number,
+): (rng: Prng, modelIds: readonly string[]) => Decision[] {
+  const items = cells.flatMap((c, i) => Array.from({ length: c.n }, () => i));
+  const shuffle = seededPrng(11);
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(shuffle.next() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return (rng, modelIds) => {
+    const out: Decision[] = [];
+    for (const modelId of modelIds) {
+      for (let s = 0; s * perSource < items.length; s++) {
+        const isBad = rng.next() < bad;
+        for (let k = s * perSource; k < (s + 1) * perSource; k++) {
+          const c = cells[items[k]];
+          const kind = isBad
+            ? multinomial(rng, 1, kindProbs(c, HEAVY_RATES[c.severity] / bad))
+              .indexOf(1)
+            : 0;
+          out.push(decision({
+            modelId,
+            taskId: `item-${k}`,
+            cluster: `source-${s}`,
+            severity: c.severity,
+            trueClass: c.trueClass,
+            predClass: kind === 0
+              ? c.trueClass
+              : c.trueClass === "MATCH"
+              ? `${c.severity}_EXC`
+              : kind === 1
+              ? "MATCH"
+              : `${c.severity}_OTHER`,
+          }));
+        }
+      }
+    }
+    return out;
+  };
 }

@@ -205,11 +205,11 @@ Deno.test("parseDecisionsCsv() names the line of a record with the wrong number 
   fails(csv(line(decision()), `${line(decision({ taskId: "b" }))},extra`), {
     name: "SyntaxError",
     message:
-      /^Cannot load run export runs\/a\.csv: line 3: expected 19 fields, got 20$/,
+      /^Cannot load run export runs\/a\.csv: line 3: expected 20 fields, got 21$/,
   });
   fails(csv("r1,m,t9"), {
     name: "SyntaxError",
-    message: /line 2: expected 19 fields, got 3/,
+    message: /line 2: expected 20 fields, got 3/,
   });
 });
 

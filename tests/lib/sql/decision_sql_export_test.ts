@@ -36,6 +36,7 @@ const GOOD: Record<string, string | number | boolean | null> = {
   pCorrectSource: "agreement@5",
   answer: null,
   target: null,
+  cluster: null,
 };
 const BAD = [
   { taskId: "" },
@@ -44,6 +45,7 @@ const BAD = [
   { costCompleteness: "unavailable" },
   { tokensIn: -1 },
   { pCorrectSource: "agreement@0" },
+  { cluster: "" },
 ];
 
 function values(row: Record<string, unknown>): unknown[] {

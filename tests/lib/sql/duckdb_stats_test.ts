@@ -288,7 +288,7 @@ Deno.test("duckdbDecisionStats() refuses malformed CSV and wrong columns with th
   );
   assert.match(
     (await sameError(short)).message,
-    /line 4: expected 19 fields, got 3$/,
+    /line 4: expected 20 fields, got 3$/,
   );
   const quote = await write(
     "quote.csv",
