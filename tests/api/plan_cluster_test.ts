@@ -139,6 +139,9 @@ Deno.test("plan() with clusters of several tasks states the power of compare's c
   });
   assert.equal(byTask.unit, undefined);
   assert.equal(byTask.clustersNeeded, undefined);
+  console.log(
+    `tasks needed: ${doc.tasksNeeded} in ${doc.clustersNeeded} clusters; ${byTask.tasksNeeded} counting tasks`,
+  );
   assert.ok(byTask.tasksNeeded! < doc.tasksNeeded!);
 });
 
