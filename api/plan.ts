@@ -3,7 +3,15 @@
 // sign-flip test from a pilot run: the power at the pilot's estimates, and
 // the assurance over its uncertainty beside it; the library function and
 // its flags.
-import { planSampleSize } from "../lib/metrics/sample_size.ts";
+import {
+  planClusterSampleSize,
+  planSampleSize,
+  type SampleSizePlan,
+} from "../lib/metrics/sample_size.ts";
+import { pairedTasks } from "../lib/decision/paired_tasks.ts";
+import { taskLossDifferences } from "../lib/metrics/paired_loss_test.ts";
+import { pairedAccuracyTable } from "../lib/metrics/paired_proportion.ts";
+import { unitDifferences } from "../lib/metrics/paired_units.ts";
 import type { CostProfile } from "../lib/costs/profile.ts";
 import { type RunSource, sourceName } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
@@ -32,8 +40,10 @@ export const SIMULATIONS = 400;
 export const POWER_SIMULATIONS = 1000;
 /** Sign assignments of each Monte Carlo permutation test. */
 export const RESAMPLES = 400;
-/** From this many tasks on, the permutation test is its normal approximation. */
+/** From this many tasks (or clusters) on, the permutation test is its normal approximation. */
 export const NORMAL_FROM = 5000;
+/** Fewest paired clusters of a pilot whose clusters hold several tasks. */
+export const MIN_CLUSTERS = 20;
 
 function probability(name: string, raw: string | undefined, fallback: number) {
   if (raw === undefined) return fallback;
@@ -83,7 +93,8 @@ export const PLAN_OPTIONS = {
   "n-tasks": {
     type: "string",
     value: "N",
-    doc: "also report the power and assurance of a suite of N tasks",
+    doc:
+      "also report the power and assurance of a suite of N tasks (with clusters: of the nearest whole number of the pilot's mean cluster size)",
   },
   "max-tasks": {
     type: "string",
@@ -105,15 +116,17 @@ export const PLAN_OPTIONS = {
     ...CLUSTER_OPTION,
     value: "taskId|cluster",
     doc:
-      "the unit of the pilot: taskId, or cluster (the decisions' cluster field); plan's suites are of independent tasks, so a pilot whose clusters hold several tasks is refused unless the unit is taskId",
+      "the unit of the pilot: taskId, or cluster (the decisions' cluster field); with clusters of several tasks, plan's suites are made of the pilot's clusters, drawn whole, and sized in clusters",
   },
   json: JSON_OPTION,
 } as const;
 
 /** Simulated power and assurance at one suite size. */
 export interface PowerAt {
-  /** Tasks in the suite. */
+  /** Tasks in the suite; with clusters, the clusters times the pilot's mean tasks per cluster, rounded. */
   tasks: number;
+  /** Clusters in the suite, when the unit is the cluster; absent otherwise. */
+  clusters?: number;
   /** Power at the pilot's estimates: the probability that compare's test rejects when the truth equals the pilot's estimates. */
   power: number;
   /** Assurance: that probability averaged over the pilot's posterior. */
@@ -136,6 +149,8 @@ export interface PlanDocument extends UnitKeys {
   matrix: string;
   /** Tasks of the pilot that both models answered. */
   pilotTasks: number;
+  /** Clusters of those tasks, when the unit is the cluster; absent otherwise. */
+  pilotClusters?: number;
   /** Level of the test. */
   alpha: number;
   /** Power asked for. */
@@ -144,10 +159,16 @@ export interface PlanDocument extends UnitKeys {
   maxTasks: number;
   /** Tasks to tell A from B in loss with that power at the pilot's estimates; null when no size up to `maxTasks` does. */
   tasksNeeded: number | null;
+  /** Clusters to tell A from B in loss, when the unit is the cluster (`tasksNeeded` is then their expected tasks); absent otherwise. */
+  clustersNeeded?: number | null;
   /** Power and assurance in loss at each size simulated. */
   powerAt: readonly PowerAt[];
   /** The same for accuracy. */
-  accuracy: { tasksNeeded: number | null; powerAt: readonly PowerAt[] };
+  accuracy: {
+    tasksNeeded: number | null;
+    clustersNeeded?: number | null;
+    powerAt: readonly PowerAt[];
+  };
   /** Posterior draws per size for the assurance, one simulated suite each. */
   simulations: number;
   /** Suites per size drawn from the pilot's estimates for the power (below the normal approximation's size). */
@@ -166,6 +187,8 @@ export interface PlanRun {
   readonly profile: CostProfile;
   /** `--n-tasks`, the size whose power is also reported; null without it. */
   readonly nTasks: number | null;
+  /** With clusters, the clusters `--n-tasks` stands for; null otherwise. */
+  readonly nClusters: number | null;
 }
 
 /**
@@ -214,27 +237,6 @@ export async function planRun(
       );
     }
   }
-  // Likewise a cluster's tasks, which may fail together: each cluster must
-  // hold one task, or the unit be the task.
-  if (run.unit === "cluster") {
-    const tasksOf = new Map<string, Set<string>>();
-    const task = run.table!.array("taskId") as ArrayLike<string>;
-    const cluster = run.table!.array("cluster") as ArrayLike<string>;
-    for (let i = 0; i < task.length; i++) {
-      const seen = tasksOf.get(cluster[i]);
-      if (seen === undefined) tasksOf.set(cluster[i], new Set([task[i]]));
-      else seen.add(task[i]);
-    }
-    const shared = [...tasksOf].filter(([, t]) => t.size > 1);
-    if (shared.length > 0) {
-      const [c, t] = shared[0];
-      throw new UsageError(
-        `${path}: plan simulates suites of independent tasks, but ${shared.length} of the pilot's ${tasksOf.size} clusters hold several tasks (cluster ${
-          JSON.stringify(c)
-        }: ${t.size} tasks), which may fail together; plan with --cluster taskId sizes a suite of independent tasks, which overstates the power when a cluster's tasks fail together`,
-      );
-    }
-  }
   const paired = withUserValues(() =>
     pairedStats(run.table!, values.a!, values.b!)
   );
@@ -249,23 +251,14 @@ export async function planRun(
   const options = {
     alpha,
     power,
-    maxTasks,
     at: nTasks === null ? [] : [nTasks],
     simulations: SIMULATIONS,
     powerSimulations: POWER_SIMULATIONS,
     resamples: RESAMPLES,
     normalFrom: NORMAL_FROM,
-    matrix: matrixOf(mode),
     seed,
   };
-  const loss = planSampleSize(paired.rows, profile, options);
-  const acc = planSampleSize(paired.rows, profile, {
-    ...options,
-    statistic: "accuracy",
-  });
-  const method =
-    `seeded simulation of the paired sign-flip permutation test on per-task loss differences (${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} tasks) in the pilot's mix of severities; power: joint outcomes per severity and gold class drawn from the pilot's shares (${POWER_SIMULATIONS} suites per size); assurance: the same averaged over Dirichlet posteriors of the pilot (prior 1/2 per outcome of each model, ${SIMULATIONS} draws per size); common random numbers across sizes; tasksNeeded where the power reaches the target, doubling from 16 then log bisection to 2%`;
-  const document: PlanDocument = {
+  const head = {
     file: path,
     a: values.a,
     b: values.b,
@@ -274,21 +267,114 @@ export async function planRun(
     matrix: matrixOf(mode).id,
     ...unitKeys(run),
     pilotTasks: pairs,
-    alpha,
-    power,
-    maxTasks,
-    tasksNeeded: loss.tasksNeeded,
-    powerAt: loss.powerAt,
-    accuracy: {
-      tasksNeeded: acc.tasksNeeded,
-      powerAt: acc.powerAt,
-    },
+  };
+  const tail = {
     simulations: SIMULATIONS,
     powerSimulations: POWER_SIMULATIONS,
     seed,
+  };
+  // A cluster's tasks may fail together: with clusters of several tasks the
+  // suites are made of the pilot's clusters, drawn whole.
+  const units = run.unit === "cluster"
+    ? withUserValues(() =>
+      pairedTasks(run.table!, values.a!, values.b!, { unit: "cluster" })
+    )
+    : null;
+  if (units !== null && units.units!.some((u) => u.length > 1)) {
+    const clusters = units.units!;
+    if (clusters.length < MIN_CLUSTERS) {
+      throw new UsageError(
+        `${path}: plan draws suites from the pilot's clusters, but models ${
+          JSON.stringify(values.a)
+        } and ${
+          JSON.stringify(values.b)
+        } share ${clusters.length} clusters, fewer than ${MIN_CLUSTERS}; pass a pilot with at least ${MIN_CLUSTERS} clusters`,
+      );
+    }
+    const perCluster = pairs / clusters.length;
+    const tasksOf = (k: number) => Math.round(k * perCluster);
+    const nClusters = nTasks === null
+      ? null
+      : Math.max(1, Math.round(nTasks / perCluster));
+    const clusterOptions = {
+      ...options,
+      at: nClusters === null ? [] : [nClusters],
+      maxClusters: Math.max(2, Math.floor(maxTasks / perCluster)),
+    };
+    const side = (perTask: ArrayLike<number>) => {
+      const { differences, weights } = unitDifferences(perTask, clusters);
+      const found = planClusterSampleSize(
+        differences,
+        weights,
+        clusterOptions,
+      );
+      return {
+        tasksNeeded: found.clustersNeeded === null
+          ? null
+          : tasksOf(found.clustersNeeded),
+        clustersNeeded: found.clustersNeeded,
+        powerAt: found.powerAt.map((p) => ({
+          tasks: tasksOf(p.clusters),
+          ...p,
+        })),
+      };
+    };
+    const loss = side(
+      taskLossDifferences(units.groups, profile, { matrix: matrixOf(mode) })
+        .differences,
+    );
+    const acc = side(pairedAccuracyTable(units.groups).differences);
+    const document: PlanDocument = {
+      ...head,
+      pilotClusters: clusters.length,
+      alpha,
+      power,
+      maxTasks,
+      ...loss,
+      accuracy: acc,
+      ...tail,
+      method:
+        `seeded simulation of the paired sign-flip permutation test with the cluster as the unit (a cluster's per-task differences added and flipped together; ${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} clusters) on suites of the pilot's clusters drawn whole with replacement (not stratified); power: ${POWER_SIMULATIONS} suites per size drawn from the pilot's clusters; assurance: the same averaged over the Bayesian bootstrap (Dirichlet(1) weights over the pilot's clusters, ${SIMULATIONS} draws per size), which never simulates a cluster unlike the pilot's; common random numbers across sizes; clustersNeeded where the power reaches the target, doubling from 16 then log bisection to 2%; tasks are clusters times the pilot's ${pairs} / ${clusters.length} tasks per cluster`,
+    };
+    return { document, profile, nTasks, nClusters };
+  }
+  const taskOptions = { ...options, maxTasks, matrix: matrixOf(mode) };
+  const loss = planSampleSize(paired.rows, profile, taskOptions);
+  const acc = planSampleSize(paired.rows, profile, {
+    ...taskOptions,
+    statistic: "accuracy",
+  });
+  const method =
+    `seeded simulation of the paired sign-flip permutation test on per-task loss differences (${RESAMPLES} sign assignments; normal approximation |sum d| / sqrt(sum d^2) > z from ${NORMAL_FROM} tasks) in the pilot's mix of severities; power: joint outcomes per severity and gold class drawn from the pilot's shares (${POWER_SIMULATIONS} suites per size); assurance: the same averaged over Dirichlet posteriors of the pilot (prior 1/2 per outcome of each model, ${SIMULATIONS} draws per size); common random numbers across sizes; tasksNeeded where the power reaches the target, doubling from 16 then log bisection to 2%`;
+  // with one task per cluster, the clusters are the tasks
+  const counted = (p: SampleSizePlan) =>
+    units === null ? p : {
+      tasksNeeded: p.tasksNeeded,
+      clustersNeeded: p.tasksNeeded,
+      powerAt: p.powerAt.map((x) => ({
+        tasks: x.tasks,
+        clusters: x.tasks,
+        power: x.power,
+        assurance: x.assurance,
+      })),
+    };
+  const document: PlanDocument = {
+    ...head,
+    ...(units === null ? {} : { pilotClusters: pairs }),
+    alpha,
+    power,
+    maxTasks,
+    ...counted(loss),
+    accuracy: counted(acc),
+    ...tail,
     method,
   };
-  return { document, profile, nTasks };
+  return {
+    document,
+    profile,
+    nTasks,
+    nClusters: units === null ? null : nTasks,
+  };
 }
 
 /**

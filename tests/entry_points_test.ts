@@ -84,6 +84,7 @@ Deno.test("stats.ts exports the curated statistics", () => {
     "newcombePairedInterval",
     "optimalThreshold",
     "pairedLossTest",
+    "planClusterSampleSize",
     "planSampleSize",
     "policyCost",
     "policyRegret",

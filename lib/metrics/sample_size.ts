@@ -170,7 +170,7 @@ function check(name: string, v: number, ok: boolean, want: string): void {
  * tails, with no outcome noise.
  */
 function normalRejection(
-  st: readonly Stratum[],
+  st: readonly { diff: Float64Array }[],
   counts: readonly number[],
   theta: readonly ArrayLike<number>[],
   z: number,
@@ -203,7 +203,7 @@ function normalRejection(
  * joint shares (`counts` tasks per stratum).
  */
 function rejects(
-  st: readonly Stratum[],
+  st: readonly { diff: Float64Array }[],
   counts: readonly number[],
   theta: readonly ArrayLike<number>[],
   rng: Prng,
@@ -228,6 +228,152 @@ function rejects(
     prng: rng,
   });
   return t.pValue <= test.alpha;
+}
+
+const powerOf = (p: { power: number; assurance: number }) => ({
+  power: p.power,
+  assurance: p.assurance,
+});
+
+// one draw from Dirichlet(alpha), as normalised gammas
+function dirichlet(rng: Prng, alpha: ArrayLike<number>): number[] {
+  const g = Array.from(alpha, (a) => gamma(rng, a));
+  const sum = g.reduce((p, q) => p + q, 0);
+  return g.map((v) => v / sum);
+}
+
+/** The settings of a search shared by tasks and clusters, checked. */
+interface Settings {
+  maxUnits: number;
+  alpha: number;
+  target: number;
+  at: readonly number[];
+  simulations: number;
+  powerSimulations: number;
+  resamples: number;
+  normalFrom: number;
+  seed: number;
+}
+
+function settings(
+  options: Omit<SampleSizeOptions, "statistic" | "matrix" | "prior">,
+  maxName: "maxTasks" | "maxClusters",
+  max = 1_000_000,
+): Settings {
+  check(
+    maxName,
+    max,
+    Number.isSafeInteger(max) && max >= 2,
+    "an integer >= 2",
+  );
+  const s = {
+    maxUnits: max,
+    alpha: options.alpha ?? 0.05,
+    target: options.power ?? 0.8,
+    at: options.at ?? [],
+    simulations: options.simulations ?? 400,
+    powerSimulations: options.powerSimulations ?? 1000,
+    resamples: options.resamples ?? 400,
+    normalFrom: options.normalFrom ?? 5000,
+    seed: options.seed ?? 0,
+  };
+  check("alpha", s.alpha, s.alpha > 0 && s.alpha < 1, "in (0, 1)");
+  check("power", s.target, s.target > 0 && s.target < 1, "in (0, 1)");
+  for (
+    const name of ["simulations", "powerSimulations", "resamples"] as const
+  ) {
+    const v = s[name];
+    check(name, v, Number.isInteger(v) && v >= 1, "an integer >= 1");
+  }
+  for (const n of s.at) {
+    check("a size", n, Number.isSafeInteger(n) && n >= 1, "an integer >= 1");
+  }
+  return s;
+}
+
+/**
+ * The power and assurance at every size the search visits, and the
+ * smallest size found whose power reaches the target: sizes double from 16
+ * until it does (or `maxUnits` is passed), then a log bisection to 2%.
+ * `countsOf(n)` spreads n units over the strata; `draw(rng)` draws one set
+ * of every stratum's shares from the posterior.
+ */
+function search(
+  st: readonly { diff: Float64Array }[],
+  countsOf: (n: number) => number[],
+  estimate: readonly ArrayLike<number>[],
+  draw: (rng: Prng) => ArrayLike<number>[],
+  s: Settings,
+): {
+  needed: number | null;
+  powerAt: { n: number; power: number; assurance: number }[];
+} {
+  // One posterior draw of every stratum's joint shares per simulation.
+  const theta = Array.from(
+    { length: s.simulations },
+    (_, i) => draw(seededPrng(seedFor(s.seed, `plan/theta/${i}`))),
+  );
+  const z = normalQuantile(1 - s.alpha / 2);
+  const cache = new Map<
+    number,
+    { n: number; power: number; assurance: number }
+  >();
+  const at = (n: number) => {
+    const hit = cache.get(n);
+    if (hit !== undefined) return hit;
+    const counts = countsOf(n);
+    let power = 0;
+    let assurance = 0;
+    if (n >= s.normalFrom) {
+      power = normalRejection(st, counts, estimate, z);
+      for (let i = 0; i < s.simulations; i++) {
+        assurance += normalRejection(st, counts, theta[i], z);
+      }
+    } else {
+      // One stream per simulation, the same at every size: common random
+      // numbers, so neighbouring sizes see correlated suites.
+      const test = { resamples: s.resamples, alpha: s.alpha };
+      let rejections = 0;
+      for (let i = 0; i < s.powerSimulations; i++) {
+        const rng = seededPrng(seedFor(s.seed, `plan/estimates/${i}`));
+        if (rejects(st, counts, estimate, rng, test)) rejections++;
+      }
+      power = rejections / s.powerSimulations;
+      for (let i = 0; i < s.simulations; i++) {
+        const rng = seededPrng(seedFor(s.seed, `plan/outcomes/${i}`));
+        if (rejects(st, counts, theta[i], rng, test)) assurance++;
+      }
+    }
+    const point = { n, power, assurance: assurance / s.simulations };
+    cache.set(n, point);
+    return point;
+  };
+  for (const n of s.at) at(n);
+  let lo = 0;
+  let hi: number | null = null;
+  for (let n = 16;; n *= 2) {
+    const m = Math.min(n, s.maxUnits);
+    if (at(m).power >= s.target) {
+      hi = m;
+      break;
+    }
+    lo = m;
+    if (m === s.maxUnits) break;
+  }
+  if (hi !== null) {
+    while (hi - lo > 1 && hi > 1.02 * lo) {
+      const mid = lo === 0
+        ? Math.floor(hi / 2)
+        : Math.round(Math.sqrt(lo * hi));
+      const m = Math.min(hi - 1, Math.max(lo + 1, mid));
+      if (at(m).power >= s.target) hi = m;
+      else lo = m;
+    }
+  }
+  return {
+    needed: hi,
+    powerAt: [...cache.values()].sort((x, y) => x.n - y.n),
+  };
 }
 
 /**
@@ -294,45 +440,9 @@ export function planSampleSize(
   options: SampleSizeOptions = {},
 ): SampleSizePlan {
   const statistic = options.statistic ?? "loss";
-  const alpha = options.alpha ?? 0.05;
-  const target = options.power ?? 0.8;
-  const maxTasks = options.maxTasks ?? 1_000_000;
-  const simulations = options.simulations ?? 400;
-  const powerSimulations = options.powerSimulations ?? 1000;
-  const resamples = options.resamples ?? 400;
-  const normalFrom = options.normalFrom ?? 5000;
+  const checked = settings(options, "maxTasks", options.maxTasks);
   const prior = options.prior ?? 0.5;
-  const seed = options.seed ?? 0;
-  check("alpha", alpha, alpha > 0 && alpha < 1, "in (0, 1)");
-  check("power", target, target > 0 && target < 1, "in (0, 1)");
-  check(
-    "maxTasks",
-    maxTasks,
-    Number.isSafeInteger(maxTasks) && maxTasks >= 2,
-    "an integer >= 2",
-  );
-  check(
-    "simulations",
-    simulations,
-    Number.isInteger(simulations) && simulations >= 1,
-    "an integer >= 1",
-  );
-  check(
-    "powerSimulations",
-    powerSimulations,
-    Number.isInteger(powerSimulations) && powerSimulations >= 1,
-    "an integer >= 1",
-  );
-  check(
-    "resamples",
-    resamples,
-    Number.isInteger(resamples) && resamples >= 1,
-    "an integer >= 1",
-  );
   check("prior", prior, prior > 0 && Number.isFinite(prior), "> 0");
-  for (const n of options.at ?? []) {
-    check("a size", n, Number.isSafeInteger(n) && n >= 1, "an integer >= 1");
-  }
   const tasks = paired.reduce((s, r) => s + r.n, 0);
   if (tasks === 0) {
     throw new RangeError(
@@ -346,72 +456,132 @@ export function planSampleSize(
     options.matrix ?? CONSEQUENCE_MATRIX,
     prior,
   );
-  // One posterior draw of every stratum's joint shares per simulation.
-  const theta = Array.from({ length: simulations }, (_, s) => {
-    const rng = seededPrng(seedFor(seed, `plan/theta/${s}`));
-    return st.map((x) => {
-      const g = Array.from(x.alpha, (a) => gamma(rng, a));
-      const sum = g.reduce((p, q) => p + q, 0);
-      return g.map((v) => v / sum);
-    });
-  });
-  const z = normalQuantile(1 - alpha / 2);
-  const estimate = st.map((x) => x.estimate);
-  const cache = new Map<number, PowerPoint>();
-  const at = (n: number): PowerPoint => {
-    const hit = cache.get(n);
-    if (hit !== undefined) return hit;
-    const counts = allocate(n, st.map((x) => x.share));
-    let power = 0;
-    let assurance = 0;
-    if (n >= normalFrom) {
-      power = normalRejection(st, counts, estimate, z);
-      for (let s = 0; s < simulations; s++) {
-        assurance += normalRejection(st, counts, theta[s], z);
-      }
-    } else {
-      // One stream per simulation, the same at every size: common random
-      // numbers, so neighbouring sizes see correlated suites.
-      const test = { resamples, alpha };
-      let rejections = 0;
-      for (let s = 0; s < powerSimulations; s++) {
-        const rng = seededPrng(seedFor(seed, `plan/estimates/${s}`));
-        if (rejects(st, counts, estimate, rng, test)) rejections++;
-      }
-      power = rejections / powerSimulations;
-      for (let s = 0; s < simulations; s++) {
-        const rng = seededPrng(seedFor(seed, `plan/outcomes/${s}`));
-        if (rejects(st, counts, theta[s], rng, test)) assurance++;
-      }
-    }
-    const point = { tasks: n, power, assurance: assurance / simulations };
-    cache.set(n, point);
-    return point;
-  };
-  for (const n of options.at ?? []) at(n);
-  let lo = 0;
-  let hi: number | null = null;
-  for (let n = 16;; n *= 2) {
-    const m = Math.min(n, maxTasks);
-    if (at(m).power >= target) {
-      hi = m;
-      break;
-    }
-    lo = m;
-    if (m === maxTasks) break;
-  }
-  if (hi !== null) {
-    while (hi - lo > 1 && hi > 1.02 * lo) {
-      const mid = lo === 0
-        ? Math.floor(hi / 2)
-        : Math.round(Math.sqrt(lo * hi));
-      const m = Math.min(hi - 1, Math.max(lo + 1, mid));
-      if (at(m).power >= target) hi = m;
-      else lo = m;
-    }
-  }
+  const found = search(
+    st,
+    (n) => allocate(n, st.map((x) => x.share)),
+    st.map((x) => x.estimate),
+    (rng) => st.map((x) => dirichlet(rng, x.alpha)),
+    checked,
+  );
   return {
-    tasksNeeded: hi,
-    powerAt: [...cache.values()].sort((x, y) => x.tasks - y.tasks),
+    tasksNeeded: found.needed,
+    powerAt: found.powerAt.map((p) => ({ tasks: p.n, ...powerOf(p) })),
+  };
+}
+
+/** Power and assurance at one number of clusters. */
+export interface ClusterPowerPoint {
+  /** Clusters in the simulated suite. */
+  readonly clusters: number;
+  /**
+   * Power at the pilot's estimates: the share of simulated suites, each
+   * drawn from the pilot's clusters with replacement, in which the test
+   * rejects at `alpha`.
+   */
+  readonly power: number;
+  /** Assurance: that probability averaged over the Bayesian bootstrap posterior of the pilot's clusters. */
+  readonly assurance: number;
+}
+
+/** What {@linkcode planClusterSampleSize} found for one statistic. */
+export interface ClusterSampleSizePlan {
+  /** Smallest number of clusters found whose power at the pilot's estimates reaches the target; `null` when no number up to `maxClusters` does. */
+  readonly clustersNeeded: number | null;
+  /** Every number of clusters simulated, in increasing order. */
+  readonly powerAt: readonly ClusterPowerPoint[];
+}
+
+/** Options for {@linkcode planClusterSampleSize}: those of {@linkcode planSampleSize} that apply, with sizes in clusters. */
+export interface ClusterSampleSizeOptions
+  extends
+    Omit<SampleSizeOptions, "statistic" | "matrix" | "prior" | "maxTasks"> {
+  /** Largest number of clusters considered. Default: 1,000,000. */
+  maxClusters?: number;
+}
+
+/**
+ * How many clusters a paired comparison of two models needs to reach a
+ * power, by seeded simulation of `compare`'s sign-flip test with the
+ * cluster as the unit.
+ *
+ * The pilot is given as its clusters' differences: each cluster's sum of
+ * its tasks' differences (loss of A minus B, or correct A minus correct B),
+ * as `unitDifferences` merges them, with the number of pilot clusters that
+ * share it as its weight. A future suite of k clusters draws k of the
+ * pilot's clusters with replacement, each whole (its tasks and both
+ * models' answers on them, so however its tasks fail together), and the
+ * test flips each drawn cluster's difference as one unit. Two figures:
+ *
+ * - `power`, at the pilot's estimates: the truth is the pilot's own clusters
+ *   (the empirical distribution of a cluster's difference), estimated from
+ *   `powerSimulations` suites per size.
+ * - `assurance`, that probability averaged over the Bayesian bootstrap
+ *   posterior (`rubin-1981`): each of `simulations` suites first draws
+ *   Dirichlet(1, …, 1) weights over the pilot's clusters, then its clusters.
+ *   It never simulates a cluster unlike every pilot cluster, so it carries
+ *   less of the pilot's uncertainty than the Dirichlet of {@linkcode planSampleSize}.
+ *
+ * Clusters are not stratified: a cluster's tasks may span severities and
+ * gold classes, so a suite of clusters cannot keep a mix of tasks fixed.
+ * Common random numbers, the normal approximation from `normalFrom`
+ * clusters and the search are those of {@linkcode planSampleSize}. Cost is
+ * O(sizes × (simulations + powerSimulations) × (distinct differences + resamples × distinct differences)).
+ *
+ * @param differences Each distinct cluster difference of the pilot.
+ * @param weights The pilot's clusters with that difference.
+ * @param options Alpha, power, sizes, simulations, resamples and seed.
+ * @returns The smallest number of clusters found and the power and assurance at every size simulated.
+ * @throws {RangeError} When the pilot has no cluster, a weight is not a positive integer, or an option is out of range.
+ *
+ * @example A gains in 30 of 100 clusters and loses in 10: a few dozen clusters
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { planClusterSampleSize } from "./sample_size.ts";
+ *
+ * const plan = planClusterSampleSize([0, 3, -2], [60, 30, 10], { simulations: 100, powerSimulations: 200, seed: 1 });
+ * assert.ok(plan.clustersNeeded !== null && plan.clustersNeeded < 100);
+ * ```
+ */
+export function planClusterSampleSize(
+  differences: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  options: ClusterSampleSizeOptions = {},
+): ClusterSampleSizePlan {
+  const checked = settings(options, "maxClusters", options.maxClusters);
+  if (differences.length !== weights.length || differences.length === 0) {
+    throw new RangeError(
+      `Cannot plan a sample size: expected one weight per cluster difference and at least one, got ${differences.length} differences and ${weights.length} weights`,
+    );
+  }
+  let clusters = 0;
+  for (let i = 0; i < weights.length; i++) {
+    const w = weights[i];
+    check(
+      `weight ${i}`,
+      w,
+      Number.isSafeInteger(w) && w >= 1,
+      "an integer >= 1",
+    );
+    check(
+      `difference ${i}`,
+      differences[i],
+      Number.isFinite(differences[i]),
+      "finite",
+    );
+    clusters += w;
+  }
+  const st = [{ diff: Float64Array.from(differences) }];
+  const found = search(
+    st,
+    (n) => [n],
+    [Array.from(weights, (w) => w / clusters)],
+    // the Bayesian bootstrap: Dirichlet(1) per pilot cluster, so w clusters
+    // sharing a difference weigh Gamma(w) together
+    (rng) => [dirichlet(rng, weights)],
+    checked,
+  );
+  return {
+    clustersNeeded: found.needed,
+    powerAt: found.powerAt.map((p) => ({ clusters: p.n, ...powerOf(p) })),
   };
 }

@@ -122,7 +122,7 @@ Deno.test("calibrate and escalate fill a harness log's clusters, and count decis
   );
 });
 
-Deno.test("score, compare, sweep, card and board print with --cluster what the library returns, and plan refuses a pilot whose clusters hold several tasks", async () => {
+Deno.test("score, compare, sweep, card and board print with --cluster what the library returns, and plan sizes a suite of clusters", async () => {
   const { many, one } = await clusteredRuns();
   for (
     const [name, args, fn] of [
@@ -179,26 +179,36 @@ Deno.test("score, compare, sweep, card and board print with --cluster what the l
       name,
     );
   }
-  const refused = await runCli([
-    "plan",
-    many,
-    "--a",
-    "A",
-    "--b",
-    "B",
-    "--profile",
-    "flat",
-  ]);
-  assert.equal(refused.code, 2);
+  // plan sizes a suite of clusters, and prints what the library returns
+  const planArgs = ["--a", "A", "--b", "B", "--profile", "flat"];
+  const planned = await runCli(["plan", many, ...planArgs, "--json"]);
+  assert.equal(planned.code, 0, planned.stderr);
+  const planLib = await plan([many], { a: "A", b: "B", profile: "flat" });
+  assert.equal(planned.stdout, JSON.stringify(planLib, null, 2) + "\n");
+  assert.equal(planLib.pilotClusters, 40);
   assert.match(
-    refused.stderr,
-    /plan simulates suites of independent tasks, but 40 of the pilot's 40 clusters hold several tasks \(cluster "doc-0": 20 tasks\)/,
+    (await runCli(["plan", many, ...planArgs])).stdout,
+    /clusters to tell A from B in loss with power 0\.8: \d+ clusters \(about [\d,]+ tasks\)/,
   );
   // with one task per cluster, or the task as the unit, plan plans
   const opts = { a: "A", b: "B", profile: "flat", maxTasks: 64 } as const;
   const plain = await plan([RUN], opts);
-  assert.equal(numbers(await plan([one], opts)), numbers(plain));
-  assert.equal((await plan([one], opts)).unit, "cluster");
+  const single = await plan([one], opts);
+  assert.equal(single.unit, "cluster");
+  // ...and its clusters are its tasks
+  assert.equal(single.pilotClusters, single.pilotTasks);
+  assert.equal(single.clustersNeeded, single.tasksNeeded);
+  assert.ok(single.powerAt.every((p) => p.clusters === p.tasks));
+  assert.equal(
+    JSON.stringify(
+      JSON.parse(numbers(single)),
+      (k, v) =>
+        ["pilotClusters", "clustersNeeded", "clusters"].includes(k)
+          ? undefined
+          : v,
+    ),
+    numbers(plain),
+  );
   assert.equal(
     numbers(await plan([many], { ...opts, cluster: "taskId" })),
     numbers(plain),
