@@ -116,7 +116,7 @@ export const exportSqlCommand: Command = {
       part(
         `sufficient statistics per (modelId, severity, trueClass, predClass, action), with invalidRows${
           unit === "cluster"
-            ? "; taskTrials counts each model's rows per cluster"
+            ? "; taskTrials and unitCostly count each model's rows per cluster"
             : ""
         }`,
         sql.aggregate,

@@ -4,11 +4,12 @@
  * @module
  */
 
-import { op } from "arquero";
+import { escape, op } from "arquero";
 import type { ColumnTable } from "arquero";
 import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
+  canCost,
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
@@ -81,9 +82,13 @@ export function decisionStats(
   // the non-integer sums are taken exactly from each cell's values (its
   // pCorrect values, its units' decision counts) and rounded once, so that
   // they equal every other engine's to the last bit
+  // each decision's unit: its size and its decisions that can cost
   const rolled = table
+    .derive({
+      _costly: escape((d: Parameters<typeof canCost>[0]) => canCost(d) ? 1 : 0),
+    })
     .groupby("modelId", unit)
-    .derive({ _taskTrials: op.count() })
+    .derive({ _taskTrials: op.count(), _unitCostly: op.sum("_costly") })
     .ungroup()
     .derive({
       _pMiss: (d: Record<string, unknown>) => d.pCorrect == null ? 1 : 0,
@@ -96,6 +101,7 @@ export function decisionStats(
       pMissing: op.sum("_pMiss"),
       parseFailures: op.sum("_parseFail"),
       trials: op.array_agg("_taskTrials"),
+      unitCostPairs: op.sum("_unitCostly"),
     });
   const rows = rolled.objects() as Array<Record<string, unknown>>;
   return sortStats(rows.map((r) => {
@@ -119,6 +125,7 @@ export function decisionStats(
       parseFailures: r.parseFailures as number,
       taskShare: reciprocalSum(trials),
       taskTrialsSum: trialsSum(trials),
+      unitCostPairs: r.unitCostPairs as number,
     };
   }));
 }

@@ -333,10 +333,15 @@ export interface GammaLossOptions extends FayFeuerLossOptions {
  * bound open when a costly kind shows no event. The bounds are then clipped
  * to the range the expected loss can take (every decision of a cell at its
  * cheapest kind, or at its costliest), which a Poisson model ignores and
- * which cannot lower coverage. `--interval cp-gamma` (what `auto` picks) is
- * `extra: "clopper-pearson"`, `--interval fay-feuer` is `extra: "max"`; the
- * coverage study of `docs/method.md` measures both, and the Tiwari–Clegg–Zou
- * and mid-p candidates it rejected. Cost is O(kinds).
+ * which cannot lower coverage. `--interval fay-feuer` is `extra: "max"`;
+ * `--interval cp-gamma` (what `auto` picks) is
+ * {@linkcode unitGammaLossInterval}, which is `extra: "clopper-pearson"`
+ * with its variance read from the units' second moments, and this interval
+ * itself where every unit has one decision; the coverage study of
+ * `docs/method.md` measures them, this interval with `extra:
+ * "clopper-pearson"` (every trial of a unit counted as failing together),
+ * and the Tiwari–Clegg–Zou and mid-p candidates it rejected. Cost is
+ * O(kinds).
  *
  * @param stats Sufficient statistics of one model.
  * @param profile Cost profile.
@@ -380,8 +385,8 @@ export function gammaLossInterval(
 
 /**
  * A gamma interval for the expected loss of one model on its suite whose
- * variance is read from its units' second moments, with `cp-gamma`'s extra
- * event.
+ * variance is read from its units' second moments, with an extra event
+ * sized by the Clopper–Pearson bound of its cell: `cp-gamma`, the default.
  *
  * A unit (a task and its trials) adds a loss L_u to the realised loss y =
  * Σ L_u; the units are independent, so the variance of y is at most
@@ -394,15 +399,17 @@ export function gammaLossInterval(
  * {@linkcode gammaInterval} with that mean and that variance; the extra
  * event (one unit of the kind whose whole trials fail, sized by the
  * Clopper–Pearson bound of its cell's units) and the clip to the possible
- * range are `cp-gamma`'s, so where a costly kind shows no event the upper
- * bound is the one `cp-gamma` gives. Where a cell's units all have the same
- * number of trials, `cp-gamma` is this interval with m_u replaced by every
- * trial of the unit (the trials fail together); where every unit has one
- * decision the two are equal to the last bit. Statistics without
+ * range are those of {@linkcode gammaLossInterval} with `extra:
+ * "clopper-pearson"`, so where a costly kind shows no event the upper
+ * bound is the one that interval gives. Where a cell's units all have the
+ * same number of trials, that interval is this one with m_u replaced by
+ * every trial of the unit (the trials fail together); where every unit has
+ * one decision the two are equal to the last bit. Statistics without
  * `unitCostPairs` are read as `taskTrialsSum` (see `unitCostPairsOf`); under
  * a matrix that prices an automatic correct decision the bound does not
- * hold and the interval is `cp-gamma`'s. Not offered by `--interval` yet:
- * the engines do not compute `unitCostPairs`. Cost is O(kinds).
+ * hold and the interval is the one with every trial of a unit counted as
+ * failing together. This is `cp-gamma`, what `--interval auto` picks; every
+ * engine computes `unitCostPairs`. Cost is O(kinds).
  *
  * @param stats Sufficient statistics of one model.
  * @param profile Cost profile.

@@ -23,7 +23,7 @@
 
 import type { CostProfile } from "../costs/profile.ts";
 import { bootstrapInterval, quantileSorted } from "./bootstrap.ts";
-import { gammaLossInterval } from "./fay_feuer.ts";
+import { gammaLossInterval, unitGammaLossInterval } from "./fay_feuer.ts";
 import { type CostMatrix, realisedLoss } from "./loss.ts";
 import {
   type LossCellOptions,
@@ -50,8 +50,8 @@ export type ResolvedIntervalMethod = Exclude<IntervalMethod, "auto">;
 
 /**
  * What `auto` picks for the loss of one model: the gamma interval whose
- * extra event is sized by the Clopper–Pearson bound of its cell
- * (`cp-gamma`). On the seeded coverage study of `docs/method.md` (its
+ * variance is read from the units' second moments and whose extra event is
+ * sized by the Clopper–Pearson bound of its cell (`cp-gamma`). On the seeded coverage study of `docs/method.md` (its
  * reference suites, the width grid of 30 designs from n = 30 to 5,000, and
  * 50 tasks of 5 correlated epochs; four profiles) it covers at or above
  * 0.93 in every row, as the Fay–Feuer interval does, and is never wider
@@ -248,10 +248,13 @@ export function jeffreysFromDraws(
  * An interval for the expected loss of one model on its suite.
  *
  * - `cp-gamma` (what `auto` picks): the gamma interval on the weighted
- *   counts with an extra event sized by the Clopper–Pearson bound of its
- *   cell, clipped to the possible range (`gammaLossInterval`);
- * - `fay-feuer`: the same with one extra event of the largest weight, wider
- *   wherever a costly cell holds few tasks;
+ *   counts, its variance read from the units' second moments
+ *   (`unitCostPairs`), with an extra event sized by the Clopper–Pearson
+ *   bound of its cell, clipped to the possible range
+ *   (`unitGammaLossInterval`);
+ * - `fay-feuer`: the gamma interval with every decision of a unit counted
+ *   as failing together and one extra event of the largest weight, wider
+ *   wherever a costly cell holds few tasks (`gammaLossInterval`);
  * - `jeffreys`: quantiles of `posteriorLossDraws` from Jeffreys–Dirichlet
  *   posteriors per cell (under-covers on suites with many small cells);
  * - `bootstrap`: the percentile bootstrap over decisions, which cannot see a
@@ -309,11 +312,9 @@ export function lossInterval(
     };
   }
   if (method === "fay-feuer" || method === "cp-gamma") {
-    const b = gammaLossInterval(stats, profile, {
-      ...options,
-      level,
-      extra: method === "fay-feuer" ? "max" : "clopper-pearson",
-    });
+    const b = method === "cp-gamma"
+      ? unitGammaLossInterval(stats, profile, { ...options, level })
+      : gammaLossInterval(stats, profile, { ...options, level, extra: "max" });
     return {
       estimate,
       lo: b?.lo ?? null,

@@ -135,7 +135,10 @@ export function unitCostPairsOf(row: StatsRow): number {
  * The units' costly decisions that {@linkcode StatsRow.unitCostPairs}
  * counts are these.
  *
- * @param row A cell.
+ * The SQL engines count the same decisions with `CAN_COST_SQL`
+ * (lib/sql/duckdb_stats_sql.ts), whose test checks the two agree.
+ *
+ * @param row A cell, or any decision's gold class, predicted class and action.
  * @param cleanClass Class of clean items. Default: `"MATCH"`.
  * @returns `false` for an automatic decision whose predicted class is its gold class.
  *
@@ -151,7 +154,10 @@ export function unitCostPairsOf(row: StatsRow): number {
  * assert.equal(canCost({ ...cell, predClass: "MATCH" }), true);
  * ```
  */
-export function canCost(row: StatsRow, cleanClass = "MATCH"): boolean {
+export function canCost(
+  row: Pick<StatsRow, "trueClass" | "predClass" | "action">,
+  cleanClass = "MATCH",
+): boolean {
   return row.action === "escalate" ||
     outcomeOf(row.trueClass, row.predClass, cleanClass) !== "correct";
 }

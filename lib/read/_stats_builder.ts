@@ -4,6 +4,7 @@
 import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
+  canCost,
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
@@ -51,6 +52,12 @@ export interface Cell {
    * null when every task has one trial (`taskShare` = `n`).
    */
   trials: Map<number, number> | null;
+  /**
+   * The sum over the cell's decisions of the costly decisions of their unit
+   * (`unitCostPairs`), or null with `trials` (one decision per unit: `n`
+   * where the cell can cost, else 0).
+   */
+  unitCostPairs: number | null;
 }
 
 /** A new cell, with no decisions. */
@@ -72,6 +79,7 @@ export function emptyCell(
     pMissing: 0,
     parseFailures: 0,
     trials: null,
+    unitCostPairs: null,
   };
 }
 
@@ -89,7 +97,42 @@ export function statsOfCells(cells: readonly Cell[]): StatsRow[] {
     parseFailures: c.parseFailures,
     taskShare: c.trials === null ? c.n : reciprocalSum(c.trials),
     taskTrialsSum: c.trials === null ? c.n : trialsSum(c.trials),
+    unitCostPairs: c.unitCostPairs ?? (canCost(c) ? c.n : 0),
   })));
+}
+
+/**
+ * Give the cells of one unit's decisions (a cell once per decision) their
+ * unit's size, for `taskShare` and `taskTrialsSum`, and its costly
+ * decisions, for `unitCostPairs`: each decision adds both to its cell. The
+ * cells' `trials` must be maps and their `unitCostPairs` numbers.
+ *
+ * @param cells The cell of each decision of the unit.
+ */
+function countUnit(cells: readonly Cell[]): void {
+  const k = cells.length;
+  let costly = 0;
+  for (const c of cells) if (canCost(c)) costly++;
+  for (const c of cells) countDecision(c, k, costly);
+}
+
+// one decision of a unit of `size` decisions, `costly` of which can cost
+function countDecision(c: Cell, size: number, costly: number): void {
+  c.trials!.set(size, (c.trials!.get(size) ?? 0) + 1);
+  c.unitCostPairs! += costly;
+}
+
+/**
+ * Make each cell ready for {@linkcode countUnit}: empty trial counts and no
+ * costly pairs.
+ *
+ * @param cells The cells.
+ */
+function resetUnitCounts(cells: readonly Cell[]): void {
+  for (const c of cells) {
+    c.trials = new Map();
+    c.unitCostPairs = 0;
+  }
 }
 
 /**
@@ -121,8 +164,9 @@ export function unitOfRows(
 
 /**
  * Give each cell its decisions by the size of their unit (the rows of one
- * model and one unit id: its task, or its cluster), for `taskShare`: the
- * second pass of the columnar readers.
+ * model and one unit id: its task, or its cluster), for `taskShare`, and
+ * the costly decisions of their unit, for `unitCostPairs`: the second pass
+ * of the columnar readers.
  *
  * @param cells The cells.
  * @param rows Rows, read by index.
@@ -136,16 +180,19 @@ export function countUnitSizes(
   unitAt: (i: number) => unknown,
 ): void {
   const key = (i: number) => `${cellOf(i).modelId}\u0000${unitAt(i)}`;
-  const sizes = new Map<string, number>();
+  // per unit: its decisions and its costly ones
+  const units = new Map<string, { size: number; costly: number }>();
   for (let i = 0; i < rows; i++) {
     const k = key(i);
-    sizes.set(k, (sizes.get(k) ?? 0) + 1);
+    let u = units.get(k);
+    if (u === undefined) units.set(k, u = { size: 0, costly: 0 });
+    u.size++;
+    if (canCost(cellOf(i))) u.costly++;
   }
-  for (const c of cells) c.trials = new Map();
+  resetUnitCounts(cells);
   for (let i = 0; i < rows; i++) {
-    const k = sizes.get(key(i))!;
-    const t = cellOf(i).trials!;
-    t.set(k, (t.get(k) ?? 0) + 1);
+    const { size, costly } = units.get(key(i))!;
+    countDecision(cellOf(i), size, costly);
   }
 }
 
@@ -500,12 +547,9 @@ export class StatsBuilder {
     this.#clusters?.finish();
     const unit = this.#resolved();
     if (this.repeatedTasks) {
-      for (const c of this.list) c.trials = new Map();
+      resetUnitCounts(this.list);
       for (const byUnit of this.tasks.values()) {
-        for (const trials of byUnit.values()) {
-          const k = trials.length;
-          for (const c of trials) c.trials!.set(k, (c.trials!.get(k) ?? 0) + 1);
-        }
+        for (const cells of byUnit.values()) countUnit(cells);
       }
     }
     return { stats: statsOfCells(this.list), decisions: this.decisions, unit };

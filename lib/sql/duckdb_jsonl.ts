@@ -41,6 +41,7 @@ import {
   withDuckDB,
 } from "../read/duckdb_session.ts";
 import {
+  CAN_COST_SQL,
   clusterSplitTasksSql,
   duplicateDecisionsSql,
   invalidDecisionSql,
@@ -299,7 +300,8 @@ function structure(
  * @param path The `.jsonl` file (glob characters are escaped).
  * @param firstKeys The first line's key list.
  * @param perUnit Count each line's unit (`taskId` or `cluster`) for
- * `taskTrials`, or not (null, the default: every unit has one line).
+ * `taskTrials` and its costly lines for `unitCostly`, or not (null, the
+ * default: every unit has one line).
  * @returns The `CREATE TEMP TABLE lines AS ...` statement.
  *
  * @example
@@ -385,6 +387,7 @@ ${
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN bad THEN 1 ELSE 0 END) AS invalidRows,
   ${perUnit !== null ? "taskTrials" : "1"} AS taskTrials,
+  ${perUnit !== null ? "unitCostly" : "0"} AS unitCostly,
   kh, costKh,
   MIN(kOther), MAX(kOther), COUNT(kOther),
   MIN(costOther), MAX(costOther), COUNT(costOther),
@@ -393,7 +396,7 @@ ${
   GROUPING(kh) AS total
 FROM ${perUnit !== null ? "withTrials" : "checked"}
 GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, action${
-    perUnit !== null ? ", taskTrials" : ""
+    perUnit !== null ? ", taskTrials, unitCostly" : ""
   }), ())`;
 }
 
@@ -401,10 +404,11 @@ GROUP BY GROUPING SETS ((kh, costKh, modelId, severity, trueClass, predClass, ac
 // run only when some unit has more than one line
 function perUnitTrials(unit: DecisionUnit): string {
   return `, trials AS (
-  SELECT modelId AS m, ${unit} AS t, COUNT(*) AS taskTrials
+  SELECT modelId AS m, ${unit} AS t, COUNT(*) AS taskTrials,
+    SUM(CASE WHEN ${CAN_COST_SQL} THEN 1 ELSE 0 END) AS unitCostly
   FROM checked GROUP BY modelId, ${unit}
 ), withTrials AS (
-  SELECT checked.*, taskTrials FROM checked
+  SELECT checked.*, taskTrials, unitCostly FROM checked
   JOIN trials ON checked.modelId = trials.m AND checked.${unit} = trials.t
 )
 SELECT`;
@@ -495,8 +499,8 @@ export async function duckdbJsonlStats(
       // come as their least and greatest, so two lists sharing a hash show
       for (const r of groups) {
         const lines = Number(r[5]);
-        const [kMin, kMax, kRows, cMin, cMax, cRows] = r.slice(13, 19);
-        const notNull = r.slice(19, 19 + NOT_NULL_OPTIONAL.length).map(Number);
+        const [kMin, kMax, kRows, cMin, cMax, cRows] = r.slice(14, 20);
+        const notNull = r.slice(20, 20 + NOT_NULL_OPTIONAL.length).map(Number);
         const same = (a: unknown, b: unknown) =>
           JSON.stringify(a) === JSON.stringify(b);
         if (
@@ -559,7 +563,7 @@ export async function duckdbJsonlStats(
       // the groups are per key list too: statsRowsOfSql adds up the rows
       // of each statistics cell, exactly
       rows = result.filter((r) => Number(r[r.length - 1]) === 0)
-        .map((r) => r.slice(0, 11));
+        .map((r) => r.slice(0, 12));
     } catch (error) {
       return `DuckDB refused the file: ${(error as Error).message}`;
     }

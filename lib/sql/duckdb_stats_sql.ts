@@ -57,6 +57,7 @@
 import type { Severity } from "../costs/severity.ts";
 import {
   type Action,
+  canCost,
   sortStats,
   type StatsRow,
 } from "../metrics/sufficient_stats.ts";
@@ -135,20 +136,38 @@ export function invalidDecisionSql(): string {
 }
 
 /**
+ * The SQL predicate of `canCost` over a decision's columns: TRUE for a
+ * decision that can carry a cost, every one but an automatic correct one
+ * (escalated, or its predicted class is not its gold class). The costly
+ * decisions of a unit that `unitCostPairs` counts, in every SQL engine;
+ * a test checks it against `canCost` on every kind of decision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CAN_COST_SQL } from "./duckdb_stats_sql.ts";
+ *
+ * assert.equal(CAN_COST_SQL, "action = 'escalate' OR predClass <> trueClass");
+ * ```
+ */
+export const CAN_COST_SQL = "action = 'escalate' OR predClass <> trueClass";
+
+/**
  * The ANSI SQL query for sufficient statistics, with a count of bad rows.
  *
  * One scan of the relation, grouped by (modelId, severity, trueClass,
  * predClass, action) and by `taskTrials`, the rows of the same modelId and
  * unit (a window count: the unit is `taskId`, or `cluster`, which then
- * groups the window); per group: `n` = count(*), `pErrorUnits` = the
+ * groups the window), and `unitCostly`, the rows of that unit that can
+ * cost ({@linkcode CAN_COST_SQL}, a window sum); per group: `n` = count(*), `pErrorUnits` = the
  * sum of 1 - pCorrect over rows that state it, in units of 2^-53
  * ({@linkcode pErrorUnitsSql}), `pMissing` = rows with null pCorrect,
  * `parseFailures` = rows whose output did not parse, `invalidRows` = rows
- * failing {@linkcode DECISION_CHECKS}, and `taskTrials`. A caller must
+ * failing {@linkcode DECISION_CHECKS}, `taskTrials` and `unitCostly`. A caller must
  * refuse the result when any `invalidRows` is not 0. A cell's groups add up
  * to the table `decisionStats` builds with Arquero, its `taskShare` being
  * the sum of n / taskTrials over them, so a task's trials count as one
- * task: {@linkcode statsRowsOfSql} adds them exactly (columns in this
+ * task, its `unitCostPairs` the sum of n · unitCostly: {@linkcode statsRowsOfSql} adds them exactly (columns in this
  * order; read them by position, see the module notes on Trino).
  *
  * @param relation The relation to scan: a table or view name, or a table
@@ -164,7 +183,7 @@ export function invalidDecisionSql(): string {
  * import { decisionStatsSql } from "./duckdb_stats_sql.ts";
  *
  * const sql = decisionStatsSql("read_parquet('a.parquet')");
- * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action, taskTrials/);
+ * assert.match(sql, /GROUP BY modelId, severity, trueClass, predClass, action, taskTrials, unitCostly/);
  * assert.match(sql, /FROM read_parquet\('a\.parquet'\)/);
  * assert.match(decisionStatsSql("d", "duckdb", "cluster"), /PARTITION BY modelId, cluster\)/);
  * ```
@@ -182,12 +201,15 @@ export function decisionStatsSql(
   SUM(CASE WHEN parseOk THEN 0 ELSE 1 END) AS parseFailures,
   SUM(CASE WHEN ${invalidDecisionSql()}
     THEN 1 ELSE 0 END) AS invalidRows,
-  taskTrials
+  taskTrials,
+  unitCostly
 FROM (
-  SELECT *, COUNT(*) OVER (PARTITION BY modelId, ${unit}) AS taskTrials
+  SELECT *, COUNT(*) OVER (PARTITION BY modelId, ${unit}) AS taskTrials,
+    SUM(CASE WHEN ${CAN_COST_SQL} THEN 1 ELSE 0 END)
+      OVER (PARTITION BY modelId, ${unit}) AS unitCostly
   FROM ${relation}
 ) withTrials
-GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
+GROUP BY modelId, severity, trueClass, predClass, action, taskTrials, unitCostly`;
 }
 
 /**
@@ -198,7 +220,11 @@ GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
  * The rows of one cell (one per number of trials of its tasks) are added
  * up exactly: the counts as numbers, `pErrorUnits` as a BigInt, and
  * `taskShare` as the rational sum of n / taskTrials, `taskTrialsSum` as the
- * integer sum of n · taskTrials; each non-integer sum is then
+ * integer sum of n · taskTrials, `unitCostPairs` as the integer sum of
+ * n · unitCostly (column 11, read only where taskTrials is above 1: a unit
+ * of one decision has one costly decision where its cell can cost
+ * (`canCost`) and none elsewhere, so the single-trial cell queries, whose
+ * taskTrials is 1, need not carry it); each non-integer sum is then
  * rounded once (see lib/math/exact_sum.ts), so the result does not depend
  * on the engine, its threads or the order of the rows.
  *
@@ -214,13 +240,14 @@ GROUP BY modelId, severity, trueClass, predClass, action, taskTrials`;
  * // one cell: a decision of a task with one trial (1 - pCorrect = 0.5), and
  * // two of tasks with three trials (0.25 each), as 2^-53 units
  * const [row] = statsRowsOfSql([
- *   ["m", "HIGH", "X", "MATCH", "auto", 1n, 2n ** 52n, 0n, 0n, 0n, 1n],
- *   ["m", "HIGH", "X", "MATCH", "auto", 2n, "4503599627370496", 0n, 0n, 0n, 3n],
+ *   ["m", "HIGH", "X", "MATCH", "auto", 1n, 2n ** 52n, 0n, 0n, 0n, 1n, 1n],
+ *   ["m", "HIGH", "X", "MATCH", "auto", 2n, "4503599627370496", 0n, 0n, 0n, 3n, 2n],
  * ], Number);
  * assert.equal(row.n, 3);
  * assert.equal(row.pErrorSum, 1);
  * assert.equal(row.taskShare, 1.6666666666666667); // 1 + 2/3, rounded once
  * assert.equal(row.taskTrialsSum, 7); // 1 · 1 + 2 · 3
+ * assert.equal(row.unitCostPairs, 5); // 1 · 1 + 2 · 2: two of the three trials missed
  * ```
  */
 export function statsRowsOfSql(
@@ -234,6 +261,7 @@ export function statsRowsOfSql(
     pMissing: number;
     parseFailures: number;
     trials: Map<number, number>;
+    costly: Map<number, number>;
   }>();
   for (const r of rows) {
     const key = r.slice(0, 5).map(String);
@@ -247,6 +275,7 @@ export function statsRowsOfSql(
         pMissing: 0,
         parseFailures: 0,
         trials: new Map(),
+        costly: new Map(),
       };
       cells.set(id, c);
     }
@@ -257,6 +286,14 @@ export function statsRowsOfSql(
     c.parseFailures += num(r[8]);
     const k = num(r[10]);
     c.trials.set(k, (c.trials.get(k) ?? 0) + n);
+    const costly = k > 1 ? num(r[11]) : canCost({
+        trueClass: key[2],
+        predClass: key[3],
+        action: key[4] as Action,
+      })
+      ? 1
+      : 0;
+    if (costly > 0) c.costly.set(costly, (c.costly.get(costly) ?? 0) + n);
   }
   return sortStats([...cells.values()].map((c) => ({
     modelId: String(c.key[0]),
@@ -270,6 +307,7 @@ export function statsRowsOfSql(
     parseFailures: c.parseFailures,
     taskShare: reciprocalSum(c.trials),
     taskTrialsSum: trialsSum(c.trials),
+    unitCostPairs: trialsSum(c.costly),
   })));
 }
 

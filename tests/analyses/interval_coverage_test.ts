@@ -139,10 +139,10 @@ Deno.test("intervalCoverage() width study: the default is never wider than fay-f
   ]);
 });
 
-Deno.test("intervalCoverage() width study: the unit-gamma candidate is the default where units have one decision, and narrower on correlated epochs", () => {
+Deno.test("intervalCoverage() width study: the default is the whole-unit gamma interval where units have one decision, and narrower on correlated epochs", () => {
   assertClaimsHold([
-    "interval_coverage.width.unit_gamma_is_default_on_w",
-    "interval_coverage.width.unit_gamma_narrower_on_e",
+    "interval_coverage.width.default_is_whole_unit_on_w",
+    "interval_coverage.width.default_narrower_on_e",
   ]);
 });
 

@@ -315,11 +315,16 @@ Deno.test("export-sql --cluster cluster prints the aggregate by cluster and the 
   const t = JSON.parse(task.stdout);
   const c = JSON.parse(cluster.stdout);
   assert.match(t.aggregate, /PARTITION BY modelId, taskId\)/);
+  // two windows over the unit: taskTrials and unitCostly
+  assert.match(
+    t.aggregate,
+    /OVER \(PARTITION BY modelId, taskId\) AS unitCostly/,
+  );
   assert.equal("unit" in t, false);
   assert.equal(c.unit, "cluster");
   assert.equal(
     c.aggregate,
-    t.aggregate.replace(
+    t.aggregate.replaceAll(
       "PARTITION BY modelId, taskId",
       "PARTITION BY modelId, cluster",
     ),

@@ -198,6 +198,95 @@ Deno.test("with one cluster per task, every engine gives the statistics of the r
   }
 });
 
+/**
+ * A hand-counted run of one model on one gold class: t1 answered in three
+ * trials (right, missed, missed), t2 in two (right, escalated), t3 and t4
+ * once (a wrong type; right); t1 and t2 in cluster c1, t3 and t4 in c2.
+ */
+function costlyRun(): Decision[] {
+  const d = (taskId: string, trial: number, patch: Partial<Decision>) =>
+    decision({
+      taskId,
+      trial,
+      cluster: taskId === "t1" || taskId === "t2" ? "c1" : "c2",
+      ...patch,
+    });
+  return [
+    d("t1", 0, {}),
+    d("t1", 1, { predClass: "MATCH" }),
+    d("t1", 2, { predClass: "MATCH" }),
+    d("t2", 0, {}),
+    d("t2", 1, { action: "escalate" }),
+    d("t3", 0, { predClass: "DUPLICATE" }),
+    d("t4", 0, {}),
+  ];
+}
+
+function pairsOf(stats: readonly StatsRow[]): string[] {
+  return stats.map((r) =>
+    `${r.predClass}/${r.action}: n ${r.n}, pairs ${r.unitCostPairs}`
+  );
+}
+
+Deno.test("every engine counts unitCostPairs by hand on a multi-trial run, and by cluster when the decisions name one", async () => {
+  const ds = costlyRun();
+  // by task: t1 has 2 costly decisions, t2 1, t3 1, t4 none; a cell adds,
+  // for each of its decisions, its task's costly decisions
+  const byTask = [
+    "AMOUNT_MISMATCH/auto: n 3, pairs 3", // t1 · 2 + t2 · 1 + t4 · 0
+    "AMOUNT_MISMATCH/escalate: n 1, pairs 1", // t2
+    "DUPLICATE/auto: n 1, pairs 1", // t3
+    "MATCH/auto: n 2, pairs 4", // t1's two misses · 2
+  ];
+  // by cluster: c1 (t1, t2) has 3 costly decisions, c2 (t3, t4) 1
+  const byCluster = [
+    "AMOUNT_MISMATCH/auto: n 3, pairs 7", // 3 + 3 + 1
+    "AMOUNT_MISMATCH/escalate: n 1, pairs 3",
+    "DUPLICATE/auto: n 1, pairs 1",
+    "MATCH/auto: n 2, pairs 6",
+  ];
+  assert.deepEqual(pairsOf(decisionStats(decisionTable(ds))), byCluster);
+  const f = await files("costly", ds);
+  for (const [name, stats] of await everyEngine(f, undefined)) {
+    assert.deepEqual(pairsOf(stats), byCluster, name);
+  }
+  for (const [name, stats] of await everyEngine(f, "taskId")) {
+    assert.deepEqual(pairsOf(stats), byTask, `${name}, unit taskId`);
+  }
+  const plain = await files("costly-tasks", unclustered(ds));
+  for (const [name, stats] of await everyEngine(plain, undefined)) {
+    assert.deepEqual(pairsOf(stats), byTask, `${name}, no clusters`);
+  }
+});
+
+pgTest(
+  "PostgreSQL: postgresDecisionStats() counts unitCostPairs by hand, by cluster and by task",
+  async (dsn) => {
+    const flat = (decisionTable(costlyRun()).objects() as Record<
+      string,
+      unknown
+    >[])
+      .map((r) =>
+        Object.fromEntries(
+          DECISION_COLUMNS.map((c) => [c.toLowerCase(), r[c] ?? null]),
+        )
+      );
+    await withPgTable(dsn, flat, async (_sql, table) => {
+      assert.deepEqual(
+        pairsOf(await postgresDecisionStats(dsn, table)).map((s) =>
+          s.replace(/.*pairs /, "")
+        ),
+        ["7", "3", "1", "6"],
+      );
+      assert.deepEqual(
+        pairsOf(await postgresDecisionStats(dsn, table, { unit: "taskId" }))
+          .map((s) => s.replace(/.*pairs /, "")),
+        ["3", "1", "1", "4"],
+      );
+    });
+  },
+);
+
 pgTest(
   "PostgreSQL: postgresDecisionStats() counts clusters, and tasks under unit taskId",
   async (dsn) => {

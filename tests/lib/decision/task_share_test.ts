@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
 import { seededPrng } from "../../../lib/math/sampling.ts";
-import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
+import {
+  canCost,
+  type StatsRow,
+} from "../../../lib/metrics/sufficient_stats.ts";
 import { writeDecisionsCsv } from "../../../lib/read/csv.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
 import { decisionStats } from "../../../lib/decision/decision_stats.ts";
@@ -44,11 +47,11 @@ function shares(stats: readonly StatsRow[]): string[] {
   return stats.map((r) =>
     `${r.modelId}|${r.severity}|${r.trueClass}|${r.predClass}|${r.action}|${r.n}|${
       r.taskShare!.toFixed(9)
-    }|${r.taskTrialsSum}`
+    }|${r.taskTrialsSum}|${r.unitCostPairs}`
   );
 }
 
-Deno.test("taskShare and taskTrialsSum agree across the Arquero, JSONL and DuckDB paths on a run with several trials per task", async () => {
+Deno.test("taskShare, taskTrialsSum and unitCostPairs agree across the Arquero, JSONL and DuckDB paths on a run with several trials per task", async () => {
   const ds = multiTrialRun(20261204, 60);
   const want = decisionStats(decisionTable(ds));
   // the shares of a model add up to its task count
@@ -86,24 +89,36 @@ Deno.test("taskShare and taskTrialsSum agree across the Arquero, JSONL and DuckD
   }
 });
 
-Deno.test("taskShare and taskTrialsSum equal n on every path when each task has one decision per model", async () => {
+Deno.test("taskShare and taskTrialsSum equal n, and unitCostPairs n where the cell can cost and 0 elsewhere, on every path when each task has one decision per model", async () => {
   const ds = multiTrialRun(7, 40).filter((d) =>
     d.trial === 0 && d.runId === "r1"
   );
   const stats = decisionStats(decisionTable(ds));
   for (const r of stats) {
-    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
+    assert.deepEqual([r.taskShare, r.taskTrialsSum, r.unitCostPairs], [
+      r.n,
+      r.n,
+      canCost(r) ? r.n : 0,
+    ]);
   }
   for (
     const r of jsonlStats(ds.map((d) => JSON.stringify(d)).join("\n")).stats
   ) {
-    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
+    assert.deepEqual([r.taskShare, r.taskTrialsSum, r.unitCostPairs], [
+      r.n,
+      r.n,
+      canCost(r) ? r.n : 0,
+    ]);
   }
   const dir = await tempDir("lossbook-test-");
   await writeDecisionsParquet(`${dir}/run.parquet`, decisionTable(ds), {
     threads: 1,
   });
   for (const r of await duckdbDecisionStats(`${dir}/run.parquet`)) {
-    assert.deepEqual([r.taskShare, r.taskTrialsSum], [r.n, r.n]);
+    assert.deepEqual([r.taskShare, r.taskTrialsSum, r.unitCostPairs], [
+      r.n,
+      r.n,
+      canCost(r) ? r.n : 0,
+    ]);
   }
 });

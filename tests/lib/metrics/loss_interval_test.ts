@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { getProfile } from "../../../lib/costs/mod.ts";
 import {
   fayFeuerInterval,
+  gammaLossInterval,
   gammaQuantile,
   type IntervalMethod,
   lossCells,
@@ -22,6 +23,10 @@ import {
   suiteCells,
   trueLoss,
 } from "./_loss_suites.ts";
+import { decisionStats } from "../../../lib/decision/decision_stats.ts";
+import type { Decision } from "../../../lib/decision/decision.ts";
+import { decisionTable } from "../../../lib/read/load_decisions.ts";
+import { decision } from "../../_helpers.ts";
 
 // The method `score` uses by default. Switching this to "bootstrap" makes the
 // coverage tests below fail (the percentile bootstrap covers 0.015 at n = 60
@@ -163,12 +168,95 @@ Deno.test("lossInterval() gives the same interval with one trial per task whethe
   const stats = simulateStats(rng, suiteCells(400), HEAVY_RATES);
   const tagged = stats.map((r) => ({ ...r, taskShare: r.n }));
   const p = getProfile("principal_risk");
-  for (const method of ["fay-feuer", "jeffreys", "bootstrap"] as const) {
+  for (
+    const method of ["cp-gamma", "fay-feuer", "jeffreys", "bootstrap"] as const
+  ) {
     assert.deepEqual(
       lossInterval(tagged, p, { method, seed: 5 }),
       lossInterval(stats, p, { method, seed: 5 }),
     );
   }
+});
+
+const SEVERITY_RATES = { LOW: 0.1, MEDIUM: 0.08, HIGH: 0.05, CRITICAL: 0.03 };
+
+/**
+ * A seeded run of `tasks` tasks answered in `trials` independent trials:
+ * each trial of a task of severity s is wrong with probability
+ * SEVERITY_RATES[s] (an exception missed, a clean item flagged), whatever
+ * the task's other trials did.
+ */
+function independentTrials(
+  rng: { next(): number },
+  tasks: number,
+  trials: number,
+): Decision[] {
+  const out: Decision[] = [];
+  for (let t = 0; t < tasks; t++) {
+    const severity = (["LOW", "MEDIUM", "HIGH", "CRITICAL"] as const)[t % 4];
+    const trueClass = t % 3 === 0 ? "MATCH" : "AMOUNT_MISMATCH";
+    const wrong = trueClass === "MATCH" ? "DUPLICATE" : "MATCH";
+    for (let k = 0; k < trials; k++) {
+      out.push(decision({
+        taskId: `t${t}`,
+        trial: k,
+        severity,
+        trueClass,
+        predClass: rng.next() < SEVERITY_RATES[severity] ? wrong : trueClass,
+      }));
+    }
+  }
+  return out;
+}
+
+Deno.test("lossInterval() default reads unitCostPairs: on independent trials it is narrower than with a task's trials failing together, and covers >= 0.93 (200 seeded runs of 80 tasks x 5 trials)", () => {
+  const rng = seededPrng(20261205);
+  for (const id of ["flat", "reconciliation"]) {
+    const p = getProfile(id);
+    // the expected loss: each decision's error probability times its cost
+    const truth = independentTrials({ next: () => 0.5 }, 80, 5).reduce(
+      (s, d) => {
+        const wrong = d.trueClass === "MATCH" ? "DUPLICATE" : "MATCH";
+        const cost = realisedLoss([{
+          ...d,
+          predClass: wrong,
+          n: 1,
+          pErrorSum: 0,
+          pMissing: 1,
+          parseFailures: 0,
+        }], p)!;
+        return s + SEVERITY_RATES[d.severity] * cost;
+      },
+      0,
+    );
+    let covered = 0, width = 0, wholeWidth = 0;
+    const runs = 200;
+    for (let r = 0; r < runs; r++) {
+      const stats = decisionStats(decisionTable(independentTrials(rng, 80, 5)));
+      const ci = lossInterval(stats, p);
+      const whole = gammaLossInterval(stats, p, { extra: "clopper-pearson" })!;
+      assert.equal(ci.interval, "cp-gamma");
+      if (ci.lo! <= truth && truth <= ci.hi!) covered++;
+      width += ci.hi! - ci.lo!;
+      wholeWidth += whole.hi - whole.lo;
+    }
+    assert.ok(covered / runs >= 0.93, `${id}: coverage ${covered / runs}`);
+    assert.ok(width < 0.95 * wholeWidth, `${id}: ${width} vs ${wholeWidth}`);
+  }
+});
+
+Deno.test("lossInterval() default on statistics without unitCostPairs is the interval with a task's trials failing together, as before the field", () => {
+  const rng = seededPrng(11);
+  const stats = decisionStats(decisionTable(independentTrials(rng, 80, 5)));
+  const old = stats.map(({ unitCostPairs: _, ...r }) => r);
+  const p = getProfile("reconciliation");
+  const whole = gammaLossInterval(old, p, { extra: "clopper-pearson" })!;
+  const ci = lossInterval(old, p);
+  // every task has 5 trials: the two variances are the same sum
+  assert.ok(Math.abs(ci.lo! - whole.lo) <= 1e-9 * whole.hi, `${ci.lo}`);
+  assert.ok(Math.abs(ci.hi! - whole.hi) <= 1e-9 * whole.hi, `${ci.hi}`);
+  const read = lossInterval(stats, p);
+  assert.ok(read.hi! - read.lo! < ci.hi! - ci.lo!);
 });
 
 Deno.test("lossInterval() with trials counted per task covers >= 0.90 on correlated trials where the naive interval does not", () => {

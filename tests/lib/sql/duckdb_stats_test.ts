@@ -510,6 +510,7 @@ Deno.test("decisionStatsSql() and duplicateDecisionsSql() use only portable SQL 
     "OVER",
     "PARTITION",
     "taskTrials".toUpperCase(),
+    "unitCostly".toUpperCase(),
     "withTrials".toUpperCase(),
     "CAST",
     "BIGINT",

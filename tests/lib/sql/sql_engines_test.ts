@@ -5,7 +5,10 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { SEVERITIES } from "../../../lib/costs/severity.ts";
-import type { StatsRow } from "../../../lib/metrics/sufficient_stats.ts";
+import {
+  canCost,
+  type StatsRow,
+} from "../../../lib/metrics/sufficient_stats.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
 import { decisionStats } from "../../../lib/decision/decision_stats.ts";
 import { decisionsTableSql } from "../../../lib/sql/decision_sql_export.ts";
@@ -15,6 +18,7 @@ import {
 } from "../../../lib/sql/decision_sql_rows.ts";
 import { withDuckDB } from "../../../lib/read/duckdb_session.ts";
 import {
+  CAN_COST_SQL,
   decisionCellsSql,
   decisionStatsSql,
   duplicateDecisionsSql,
@@ -463,6 +467,25 @@ function sqliteRows(rows: Record<string, unknown>[], q: string): unknown[][] {
 
 const invalidOf = (rows: unknown[][]) =>
   rows.reduce((s, r) => s + Number(r[9]), 0);
+
+Deno.test("CAN_COST_SQL is canCost() on every action and every pair of clean, exception and verdict classes (SQLite)", () => {
+  const classes = ["MATCH", "X", "Y", "verdict:correct", "verdict:incorrect"];
+  const kinds = (["auto", "escalate"] as const).flatMap((action) =>
+    classes.flatMap((trueClass) =>
+      classes.map((predClass) => ({ action, trueClass, predClass }))
+    )
+  );
+  const rows = kinds.map((k, i) =>
+    flat(decision({ ...k, taskId: String(i).padStart(2, "0") }))
+  );
+  const got = sqliteRows(
+    rows,
+    `SELECT CASE WHEN ${CAN_COST_SQL} THEN 1 ELSE 0 END FROM decisions ORDER BY taskId`,
+  ).map((r) => Number(r[0]));
+  const want = kinds.map((k) => canCost(k) ? 1 : 0);
+  assert.deepEqual(got, want);
+  assert.ok(want.includes(0) && want.includes(1));
+});
 
 Deno.test("decisionCellsSql() gives decisionStatsSql()'s statistics on one-trial runs and flags every bad value it flags (SQLite)", () => {
   const good = run().filter((d) => d.trial === 0).map(flat);
