@@ -82,7 +82,12 @@ export function holmByDefinition(pValues: readonly number[]): number[] {
 export interface Verdict {
   /** Its Holm-adjusted p-value ({@linkcode holmByDefinition}). */
   readonly holm: number;
-  /** Told apart: the adjusted p-value is at most alpha and the losses differ. */
+  /** The level of each pair's loss interval: 1 − alpha / m, m the profile's pairs (Bonferroni). */
+  readonly level: number;
+  /**
+   * Told apart: the adjusted p-value is at most alpha, the losses differ,
+   * and the pair's loss interval lies wholly on the side of the difference.
+   */
   readonly apart: boolean;
   /** When told apart, the model with the lower loss; else null. */
   readonly better: string | null;
@@ -90,7 +95,7 @@ export interface Verdict {
 
 /**
  * The verdict on each pair of a profile's ranking, from the raw p-values
- * alone.
+ * and the pairs' loss intervals alone.
  *
  * @param p A profile's ranking on the board.
  * @param alpha The family-wise level.
@@ -98,10 +103,16 @@ export interface Verdict {
  */
 export function verdicts(p: BoardProfile, alpha: number): Verdict[] {
   const holm = holmByDefinition(p.pairs.map((q) => q.pValue));
+  const level = 1 - alpha / p.pairs.length;
   return p.pairs.map((q, k) => {
-    const apart = holm[k] <= alpha && q.difference !== 0;
+    const { lo, hi } = q.lossInterval;
+    const beyond = q.difference < 0
+      ? hi !== null && hi < 0
+      : lo !== null && lo > 0;
+    const apart = holm[k] <= alpha && q.difference !== 0 && beyond;
     return {
       holm: holm[k],
+      level,
       apart,
       better: !apart ? null : q.difference < 0 ? q.a : q.b,
     };
@@ -321,6 +332,8 @@ export function cardTallies(b: Built): CardTallies {
 export interface BoardTallies {
   /** Adjusted p-values, against Holm recomputed. */
   readonly holm: Tally;
+  /** Each pair's loss-interval level, against 1 − alpha / m. */
+  readonly interval_level: Tally;
   /** Each pair's `significant` and `better`, against the verdict recomputed. */
   readonly verdicts: Tally;
   /** Pairs sharing a letter: not told apart. */
@@ -345,8 +358,8 @@ export function shareLetter(p: BoardProfile, a: string, b: string): boolean {
 }
 
 /**
- * Hold a board to its own raw p-values: Holm's adjustment, each pair's
- * verdict, the letters (two models share one exactly when the pair is not
+ * Hold a board to its own raw p-values and loss intervals: Holm's
+ * adjustment, each interval's level, each pair's verdict, the letters (two models share one exactly when the pair is not
  * told apart) and each rank interval.
  *
  * @param doc The board.
@@ -355,6 +368,7 @@ export function shareLetter(p: BoardProfile, a: string, b: string): boolean {
 export function boardTallies(doc: BoardDocument): BoardTallies {
   const t = {
     holm: tally(),
+    interval_level: tally(),
     verdicts: tally(),
     shared: tally(),
     apart: tally(),
@@ -365,6 +379,11 @@ export function boardTallies(doc: BoardDocument): BoardTallies {
     p.pairs.forEach((q, k) => {
       const at = `${p.id}.${q.a}/${q.b}`;
       check(t.holm, at, q.adjustedPValue === v[k].holm);
+      check(
+        t.interval_level,
+        at,
+        Math.abs(q.lossInterval.level - v[k].level) <= 1e-12,
+      );
       check(
         t.verdicts,
         at,

@@ -253,6 +253,7 @@ function runClaims(run: ConsequenceCardRun, b: Built): Claim[] {
   const card = "lossbook: docs/cli.md, card";
   const holm = "holm-1979: step-down adjustment";
   const letters = "piepho-2004: compact letter display";
+  const ranking = "lossbook: docs/method.md, Ranking on a board";
   const checks: [string, Tally, string, string][] = [
     [
       "card.document",
@@ -309,10 +310,16 @@ function runClaims(run: ConsequenceCardRun, b: Built): Claim[] {
       `every pair's adjusted p-value on the board (${pairs} pairs over ${b.board.profiles.length} profiles) is Holm's step-down adjustment of the profile's raw p-values, recomputed from its definition`,
     ],
     [
+      "board.interval_level",
+      d.interval_level,
+      ranking,
+      `every pair's loss-difference interval on the board has level 1 − alpha / m, alpha = ${b.board.alpha} and m the profile's pairs (Bonferroni)`,
+    ],
+    [
       "board.verdicts",
       d.verdicts,
       holm,
-      `a pair is told apart exactly when its recomputed adjusted p-value is at most alpha = ${b.board.alpha} and the losses differ, and the model declared better is the one with the lower loss`,
+      `a pair is told apart exactly when its recomputed adjusted p-value is at most alpha = ${b.board.alpha}, the losses differ and its loss-difference interval lies wholly on the side of the difference, and the model declared better is the one with the lower loss`,
     ],
     [
       "board.letters.shared",
@@ -329,7 +336,7 @@ function runClaims(run: ConsequenceCardRun, b: Built): Claim[] {
     [
       "board.rank_interval",
       d.rank_interval,
-      "lossbook: docs/method.md, Ranking on a board",
+      ranking,
       "each model's rank interval is [1 + the models significantly better, n − the models significantly worse], counted from the recomputed verdicts",
     ],
   ];
@@ -473,6 +480,9 @@ function boardRows(
         pValue: q.pValue,
         adjustedPValue: q.adjustedPValue,
         holmRecomputed: v[k].holm,
+        lossLo: q.lossInterval.lo,
+        lossHi: q.lossInterval.hi,
+        intervalLevel: q.lossInterval.level,
         toldApart: q.significant,
         better: q.better,
         shareLetter: shareLetter(p, q.a, q.b),

@@ -84,6 +84,12 @@ function rankingHtml(p: BoardProfile): string {
     "loss A - B": x.difference,
     "p-value": x.pValue,
     "Holm p-value": x.adjustedPValue,
+    [`${formatCell(x.lossInterval.level * 100)}% interval of loss A - B`]:
+      x.lossInterval.lo === null || x.lossInterval.hi === null
+        ? "unknown"
+        : `${formatCell(x.lossInterval.lo)} to ${
+          formatCell(x.lossInterval.hi)
+        }`,
     "told apart": x.significant ? `yes: ${x.better} is better` : "no",
     "tasks that differ": x.nonZero,
     test: x.test,
@@ -248,7 +254,7 @@ export async function boardPage(doc: BoardDocument): Promise<string> {
     plural(pairs, "pair")
   } are adjusted together (Holm) at alpha ${
     formatCell(doc.alpha)
-  }: models that share a letter are not told apart. A model's rank interval runs from 1 + the models significantly better to ${n} − the models significantly worse.${
+  }; a pair is told apart when its adjusted p-value is at most alpha and <code>compare</code>'s interval of its loss difference at level 1 − alpha / ${pairs} excludes zero, so that costly errors the tasks did not show still count. Models that share a letter are not told apart. A model's rank interval runs from 1 + the models significantly better to ${n} − the models significantly worse.${
     doc.unsharedTasks > 0
       ? ` ${
         plural(doc.unsharedTasks, "task")

@@ -58,7 +58,11 @@ import {
 import { matrixFlag } from "../commands/_matrix.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { BoardOptions } from "./options.ts";
-import { SYMMETRY_NOTE } from "./compare.ts";
+import {
+  pairedSides,
+  SYMMETRY_NOTE,
+  taskLossDifferenceInterval,
+} from "./compare.ts";
 import {
   calibrateOptions,
   type CalibrationReport,
@@ -120,7 +124,29 @@ export const BOARD_OPTIONS = {
   json: JSON_OPTION,
 } as const;
 
-/** One pair of a profile's ranking: compare's test, Holm-adjusted. */
+/**
+ * The level of each pair's loss-difference interval on a board of n
+ * models: 1 − alpha / m over its m = n(n − 1)/2 pairs (Bonferroni), so
+ * that all m intervals cover together with probability at least 1 − alpha.
+ *
+ * @param alpha The family-wise level, in (0, 1).
+ * @param models The number of models, at least 2.
+ * @returns The level.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairIntervalLevel } from "./board.ts";
+ *
+ * assert.equal(pairIntervalLevel(0.05, 2), 0.95);
+ * assert.equal(pairIntervalLevel(0.06, 4), 0.99);
+ * ```
+ */
+export function pairIntervalLevel(alpha: number, models: number): number {
+  return 1 - alpha / (models * (models - 1) / 2);
+}
+
+/** One pair of a profile's ranking: compare's test, Holm-adjusted, and compare's loss-difference interval. */
 export interface BoardPair {
   /** The first model (the earlier id). */
   a: string;
@@ -132,7 +158,22 @@ export interface BoardPair {
   pValue: number;
   /** Holm-adjusted over the profile's pairs. */
   adjustedPValue: number;
-  /** Whether `adjustedPValue` is at most `alpha`: the pair is told apart. */
+  /** compare's interval of the loss difference a − b at level 1 − alpha / m (Bonferroni over the profile's m pairs), with what computed it: the one `compare --a a --b b --level` that level `--resamples` the board's prints. */
+  lossInterval: {
+    /** Lower bound of loss(a) − loss(b), or null when unknown. */
+    lo: number | null;
+    /** Upper bound, or null when unknown. */
+    hi: number | null;
+    /** Its level: 1 − alpha / m, m the profile's pairs. */
+    level: number;
+    /** How it was computed, in words (compare's `method`). */
+    method: string;
+    /** Posterior draws (the board's `resamples`). */
+    draws: number;
+    /** Seed of the draws' stream. */
+    seed: number;
+  };
+  /** Whether the pair is told apart: `adjustedPValue` is at most `alpha` and `lossInterval` excludes zero on the side of `difference`. */
   significant: boolean;
   /** The model declared better (lower loss) when told apart, else null. */
   better: string | null;
@@ -300,6 +341,7 @@ export function boardRankings(
   settings: BoardRankingSettings,
 ): BoardProfile[] {
   const { matrix, alpha, resamples, seed } = settings;
+  const intervalLevel = pairIntervalLevel(alpha, models.length);
   const pairs: {
     a: number;
     b: number;
@@ -324,6 +366,17 @@ export function boardRankings(
         prng: seededPrng(seedFor(seed, `test/loss/${p.id}`)),
         ...(units === undefined ? {} : { units }),
       }),
+      interval: taskLossDifferenceInterval(
+        pairedSides(groups, units, [models[a], models[b]]),
+        units,
+        p,
+        {
+          level: intervalLevel,
+          draws: resamples,
+          seed: seedFor(seed, `loss/${p.id}`),
+          matrix,
+        },
+      ),
     }));
     // each model's loss from its first pair: (0, 1) for models 0 and 1,
     // (0, m) for the others
@@ -339,6 +392,7 @@ export function boardRankings(
         b: t.b,
         difference: t.result.statistic,
         pValue: t.result.pValue,
+        interval: t.interval,
       })),
       alpha,
     );
@@ -362,6 +416,14 @@ export function boardRankings(
         difference: t.result.statistic,
         pValue: t.result.pValue,
         adjustedPValue: ranked.adjusted[k],
+        lossInterval: {
+          lo: t.interval.lo,
+          hi: t.interval.hi,
+          level: t.interval.level,
+          method: t.interval.method,
+          draws: t.interval.resamples,
+          seed: t.interval.seed,
+        },
         significant: ranked.better[k] !== null,
         better: ranked.better[k] === null ? null : models[ranked.better[k]!],
         test: `sign-flip permutation, ${t.result.mode}`,
@@ -570,6 +632,7 @@ export async function boardRun(
     `Holm's adjustment runs over the ${pairs} ${
       pairs === 1 ? "pair" : "pairs"
     } of each profile: the chance of declaring any pair in the wrong order is at most alpha within a profile, not across profiles.`,
+    `A pair is told apart only when, besides its Holm-adjusted test, compare's interval of its loss difference at level 1 - alpha / ${pairs} excludes zero: the sign-flip test alone sees only the costly errors the tasks show, and holds no level when two models of equal expected loss err at different severities; the interval's posterior counts the costly errors the tasks did not show.`,
     SYMMETRY_NOTE,
     ...(floor > alpha / pairs
       ? [
@@ -610,7 +673,7 @@ export async function boardRun(
     })),
     test: `compare's sign-flip permutation test on the per-${
       run.unit === "cluster" ? "cluster" : "task"
-    } loss differences of every pair, Holm-adjusted over the pairs of each profile`,
+    } loss differences of every pair, Holm-adjusted over the pairs of each profile, and compare's loss-difference interval at level 1 - alpha / pairs (Bonferroni), which must exclude zero`,
     notes,
     profiles: rankings,
     sweep: sweepOf(stats, mode, seed),

@@ -1,7 +1,11 @@
 // `compare`: paired differences between two models on the same tasks; the
 // library function and its flags.
 import type { CostProfile } from "../lib/costs/profile.ts";
-import type { IntervalMethod } from "../lib/metrics/loss_interval.ts";
+import type {
+  IntervalMethod,
+  LossInterval,
+} from "../lib/metrics/loss_interval.ts";
+import type { StatsRow } from "../lib/metrics/sufficient_stats.ts";
 import type { Format, RunSource } from "../commands/_input.ts";
 import { flagValues, type FlagValuesOf } from "./_options.ts";
 import type { CompareOptions } from "./options.ts";
@@ -95,6 +99,61 @@ export interface CompareDifference extends Omit<PairedComparison, "method"> {
 /** The caveat every loss test carries, in `notes` and the human output. */
 export const SYMMETRY_NOTE =
   "The sign-flip test holds its level when the two models are exchangeable on each task (heavy tails included). When they have equal expected loss but err at different severities, per-task differences need not be symmetric and no size is claimed for that case.";
+
+/**
+ * The two sides of a pair's paired task groups as statistics rows, for
+ * {@linkcode taskLossDifferenceInterval}: with clusters as the units
+ * (`units`), each side's rows weigh tasks (`n`) and count clusters
+ * (`taskShare`); else tasks both.
+ *
+ * @param groups The pair's paired task groups (`pairedTasks`).
+ * @param units Each cluster's tasks, or undefined when the task is the unit.
+ * @param ids The two model ids.
+ * @returns Model A's and model B's rows.
+ */
+export function pairedSides(
+  groups: readonly PairedTaskGroup[],
+  units: readonly (readonly number[])[] | undefined,
+  ids: readonly [string, string],
+): [StatsRow[], StatsRow[]] {
+  return units === undefined
+    ? pairedTaskStats(groups, ids)
+    : pairedUnitStats(groups, units, ids);
+}
+
+/**
+ * `compare`'s interval of the loss difference A − B on the shared tasks:
+ * Jeffreys posteriors per cell for each side, drawn independently
+ * (`lossDifferenceInterval`), a task's trials averaged; with clusters as the
+ * units, evidence counted in clusters. `board` takes each pair's interval
+ * from here, so it is the one `compare` prints at the same level, draws
+ * and seed.
+ *
+ * @param sides The two sides' rows ({@linkcode pairedSides}).
+ * @param units Each cluster's tasks, or undefined when the task is the unit.
+ * @param profile The cost profile.
+ * @param o Level, posterior draws, the stream's seed and the cost matrix.
+ * @returns The interval, with its method in words.
+ */
+export function taskLossDifferenceInterval(
+  sides: readonly [readonly StatsRow[], readonly StatsRow[]],
+  units: readonly (readonly number[])[] | undefined,
+  profile: CostProfile,
+  o: { level: number; draws: number; seed: number; matrix: CostMatrix },
+): LossInterval {
+  const ci = lossDifferenceInterval(sides[0], sides[1], profile, {
+    level: o.level,
+    draws: o.draws,
+    prng: seededPrng(o.seed),
+    matrix: o.matrix,
+    ...(units === undefined ? { unit: "task" } : {}),
+  });
+  return units === undefined ? ci : {
+    ...ci,
+    method: `${METHOD_LABELS.jeffreys}, evidence counted in clusters`,
+    estimand: LOSS_DIFFERENCE_TASK_ESTIMAND,
+  };
+}
 
 /**
  * The accuracy difference of `compare`'s default: Newcombe's paired score
@@ -490,13 +549,9 @@ export async function compareRun(
       seed: seedFor(seed, "test/accuracy"),
       pairs: accuracyBoot.pairs,
     });
-  // with clusters as the units, each side's rows weigh tasks (`n`) and
-  // count clusters (`taskShare`); else tasks both
   const [statsA, statsB] = byTask === null
     ? [[], []]
-    : units === undefined
-    ? pairedTaskStats(byTask.groups, [pairA, pairB])
-    : pairedUnitStats(byTask.groups, units, [pairA, pairB]);
+    : pairedSides(byTask.groups, units, [pairA, pairB]);
   const loss: Record<string, CompareDifference> = Object.fromEntries(
     profiles.map((p): [string, CompareDifference] => {
       if (byTask === null) {
@@ -513,11 +568,11 @@ export async function compareRun(
           testResamples: 0,
         }];
       }
-      const ci = lossDifferenceInterval(statsA, statsB, p, {
-        ...opts(`loss/${p.id}`),
+      const ci = taskLossDifferenceInterval([statsA, statsB], units, p, {
+        level,
         draws: resamples,
+        seed: seedFor(seed, `loss/${p.id}`),
         matrix,
-        ...(units === undefined ? { unit: "task" } : {}),
       });
       const t = pairedLossTest(byTask.groups, p, {
         matrix,
@@ -533,18 +588,14 @@ export async function compareRun(
         resamples: ci.resamples,
         undefinedResamples: 0,
         seed: ci.seed,
-        method: units === undefined
-          ? METHOD_LABELS.jeffreys
-          : `${METHOD_LABELS.jeffreys}, evidence counted in clusters`,
+        method: ci.method,
         pValue: byTask.tasks === 0 ? null : t.pValue,
         pairs: accuracyDiff.pairs,
         interval: "jeffreys",
         test: `sign-flip permutation, ${t.mode}${
           units === undefined ? "" : ", a cluster's tasks flipped together"
         }`,
-        estimand: units === undefined
-          ? ci.estimand
-          : LOSS_DIFFERENCE_TASK_ESTIMAND,
+        estimand: ci.estimand,
         tasks: byTask.tasks,
         ...(units === undefined ? {} : { clusters: units.length }),
         testResamples: t.resamples,

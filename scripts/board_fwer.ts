@@ -9,14 +9,12 @@
 // where the sign-flip test claims no size.
 // Usage: deno run -A scripts/board_fwer.ts [--boards 400] [--tasks 100] [--resamples 1000] [--seed 7]
 import { parseArgs } from "node:util";
-import { getProfile, SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
+import { SHIPPED_PROFILES } from "../lib/costs/shipped.ts";
 import { clopperPearsonUpper } from "../lib/math/clopper_pearson.ts";
-import { suiteCells, trueLoss } from "../tests/lib/metrics/_loss_suites.ts";
 import {
-  BASE_RATES,
   boardFwer,
-  type BoardScenario,
   SCENARIOS,
+  tradeOffScenario,
 } from "../tests/lib/board/_board_sim.ts";
 
 const { values } = parseArgs({
@@ -34,39 +32,13 @@ const resamples = Number(values.resamples);
 const seed = Number(values.seed);
 const alpha = 0.05;
 
-// Two models of equal expected loss under principal_risk: the second errs
-// half as often on CRITICAL items and more often on HIGH ones, the HIGH rate
-// solved so that the expected losses on the suite are equal.
-function unequalSeverities(): BoardScenario {
-  const p = getProfile("principal_risk");
-  const cells = suiteCells(n);
-  const target = trueLoss(cells, BASE_RATES, p);
-  const at = (high: number) =>
-    trueLoss(cells, {
-      ...BASE_RATES,
-      HIGH: high,
-      CRITICAL: BASE_RATES.CRITICAL / 2,
-    }, p);
-  // the loss is linear in the HIGH rate
-  const high = BASE_RATES.HIGH +
-    (target - at(BASE_RATES.HIGH)) / (at(1) - at(0));
-  return {
-    name: "2 models, equal loss under principal_risk at different severities",
-    rates: [BASE_RATES, {
-      ...BASE_RATES,
-      HIGH: high,
-      CRITICAL: BASE_RATES.CRITICAL / 2,
-    }],
-  };
-}
-
 console.log(
   `${boards} boards per scenario, ${n} tasks, alpha ${alpha}, ${resamples} sign assignments, seed ${seed}\n`,
 );
 console.log(
   "| scenario | profile | wrong order | 95% upper bound | ordered pairs found |\n| --- | --- | --- | --- | --- |",
 );
-for (const scenario of [...SCENARIOS, unequalSeverities()]) {
+for (const scenario of [...SCENARIOS, tradeOffScenario(n)]) {
   const found = boardFwer(scenario, SHIPPED_PROFILES, {
     boards,
     n,

@@ -1,8 +1,9 @@
 /**
  * A ranking with tie groups from pairwise tests: Holm's step-down
- * adjustment of the pairs' p-values, the compact letter display of the
- * pairs told apart (the insert-absorb algorithm), and each model's rank
- * interval.
+ * adjustment of the pairs' p-values, each pair's verdict (the adjusted test
+ * and, where given, an interval of the difference that must exclude zero),
+ * the compact letter display of the pairs told apart (the insert-absorb
+ * algorithm), and each model's rank interval.
  *
  * @module
  */
@@ -135,6 +136,35 @@ function absorb(columns: readonly number[][]): number[][] {
   );
 }
 
+/**
+ * Whether an interval of a difference lies wholly on the side of zero the
+ * difference is on: below 0 when it is negative, above 0 when positive.
+ * An interval with an unknown bound, or a difference of 0, excludes
+ * nothing.
+ *
+ * @param interval The interval's bounds.
+ * @param difference The point estimate whose side counts.
+ * @returns True when the interval excludes zero on that side.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { excludesZero } from "./ranking.ts";
+ *
+ * assert.equal(excludesZero({ lo: -5, hi: -1 }, -3), true);
+ * assert.equal(excludesZero({ lo: -5, hi: 2 }, -3), false);
+ * assert.equal(excludesZero({ lo: 1, hi: 4 }, -3), false);
+ * ```
+ */
+export function excludesZero(
+  interval: { readonly lo: number | null; readonly hi: number | null },
+  difference: number,
+): boolean {
+  const { lo, hi } = interval;
+  if (lo === null || hi === null) return false;
+  return difference < 0 ? hi < 0 : difference > 0 ? lo > 0 : false;
+}
+
 /** One pair's test, as {@linkcode rankModels} reads it. */
 export interface PairTest {
   /** Index of the first model. */
@@ -145,6 +175,16 @@ export interface PairTest {
   readonly difference: number;
   /** The two-sided p-value of the pair's test. */
   readonly pValue: number;
+  /**
+   * An interval of the loss difference (`a` minus `b`), bounds null when
+   * unknown. When given, the pair is told apart only when the interval
+   * lies wholly on the side of `difference` (below 0 when it is negative,
+   * above 0 when positive); when absent, the test alone decides.
+   */
+  readonly interval?: {
+    readonly lo: number | null;
+    readonly hi: number | null;
+  };
 }
 
 /** One model's place in {@linkcode rankModels}'s ranking. */
@@ -177,10 +217,12 @@ export interface Ranking {
 
 /**
  * Rank models by loss, with the tie groups the pairwise tests allow: the
- * pairs' p-values are Holm-adjusted ({@linkcode holmAdjust}); a pair whose
- * adjusted p-value is at most `alpha` is told apart, the model with the
- * lower loss declared better (a difference of exactly 0 is never told
- * apart). Each model gets its compact letters ({@linkcode compactLetters},
+ * pairs' p-values are Holm-adjusted ({@linkcode holmAdjust}); a pair is
+ * told apart when its adjusted p-value is at most `alpha` and, where the
+ * pair gives an interval of the difference, that interval excludes zero on
+ * the side of the difference; the model with the lower loss is declared
+ * better (a difference of exactly 0 is never told apart). Requiring both
+ * can only withhold verdicts the test alone would give. Each model gets its compact letters ({@linkcode compactLetters},
  * in ranking order) and its rank interval [1 + the models significantly
  * better, n − the models significantly worse].
  *
@@ -232,6 +274,9 @@ export function rankModels(
       );
     }
     if (!(adjusted[k] <= alpha) || p.difference === 0) return null;
+    if (p.interval !== undefined && !excludesZero(p.interval, p.difference)) {
+      return null;
+    }
     return p.difference < 0 ? p.a : p.b;
   });
   const beats: number[][] = Array.from({ length: n }, () => []);

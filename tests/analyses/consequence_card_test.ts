@@ -27,7 +27,7 @@ const differing = (tallies: object) =>
       .map(([k, t]) => [k, t.differ.length]),
   );
 
-Deno.test("consequenceCard() on the README's examples: every claim holds, thirteen per run", async () => {
+Deno.test("consequenceCard() on the README's examples: every claim holds, fourteen per run", async () => {
   const { claims } = await result;
   assert.deepEqual(claims.filter((c) => !c.holds).map((c) => c.id), []);
   const checks = [
@@ -40,6 +40,7 @@ Deno.test("consequenceCard() on the README's examples: every claim holds, thirte
     "card.calibration",
     "card.cost",
     "board.holm",
+    "board.interval_level",
     "board.verdicts",
     "board.letters.shared",
     "board.letters.apart",
@@ -57,14 +58,12 @@ Deno.test("consequenceCard() on the README's examples: every claim holds, thirte
   }
 });
 
-Deno.test("consequenceCard(): the simulated board has pairs told apart and pairs not, and a model under two letters; the card a winner change", async () => {
+Deno.test("consequenceCard(): the simulated board has pairs told apart and pairs not; the card a winner change", async () => {
   const pairs = (await rows("board_pairs")).filter((r) =>
     r.run === "simulated"
   );
   assert.ok(pairs.some((r) => r.toldApart === true));
   assert.ok(pairs.some((r) => r.toldApart === false));
-  const ranked = (await rows("board")).filter((r) => r.run === "simulated");
-  assert.ok(ranked.some((r) => String(r.letters).length > 1));
   // along the flat family, the most accurate model wins first and is overtaken
   const wins = (await rows("card_wins")).filter((r) => r.run === "simulated");
   assert.deepEqual(wins.map((r) => r.model), [
@@ -95,9 +94,10 @@ Deno.test("holmByDefinition() equals holmAdjust() on p-values with ties", () => 
 
 const [, simulated] = cardExampleRuns();
 
-Deno.test("boardTallies() catches a tampered adjusted p-value, a shared letter and a rank interval", async () => {
+Deno.test("boardTallies() catches a tampered adjusted p-value, interval level, interval, shared letter and rank interval", async () => {
+  // under flat some pairs are told apart (under principal_risk, none)
   const doc = await board(simulated.inputs, {
-    profiles: ["principal_risk"],
+    profiles: ["flat"],
     resamples: 2000,
   });
   assert.deepEqual(differing(boardTallies(doc)), {});
@@ -133,6 +133,19 @@ Deno.test("boardTallies() catches a tampered adjusted p-value, a shared letter a
       q.better = null;
     }),
     { verdicts: 1 },
+  );
+  assert.deepEqual(
+    tamper((d) => d.profiles[0].pairs[0].lossInterval.level -= 0.01),
+    { interval_level: 1 },
+  );
+  // an interval reaching zero withholds the verdict the test alone would give
+  assert.deepEqual(
+    tamper((d) => {
+      const q = d.profiles[0].pairs[apart].lossInterval;
+      if (q.hi! < 0) q.hi = 0;
+      else q.lo = 0;
+    }),
+    { verdicts: 1, apart: 1, rank_interval: 2 },
   );
 });
 

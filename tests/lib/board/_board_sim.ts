@@ -7,6 +7,7 @@
 // when one expected loss is below the other and tied when the multipliers
 // are equal (then the two models are exchangeable on every task).
 import type { CostProfile } from "../../../lib/costs/profile.ts";
+import { getProfile } from "../../../lib/costs/shipped.ts";
 import { SEVERITIES, type Severity } from "../../../lib/costs/severity.ts";
 import type { Decision } from "../../../lib/decision/decision.ts";
 import { decisionTable } from "../../../lib/read/load_decisions.ts";
@@ -51,6 +52,36 @@ export const SCENARIOS: readonly BoardScenario[] = [
     rates: [0.6, 0.6, 1, 1, 1.5, 1.5].map(scaled),
   },
 ];
+
+/**
+ * Two models of equal expected loss under principal_risk on the suite of
+ * about n tasks: the second errs half as often on CRITICAL items and more
+ * often on HIGH ones, the HIGH rate solved so that the expected losses are
+ * equal. The models are not exchangeable, so the sign-flip test claims no
+ * size here.
+ */
+export function tradeOffScenario(n: number): BoardScenario {
+  const p = getProfile("principal_risk");
+  const cells = suiteCells(n);
+  const target = trueLoss(cells, BASE_RATES, p);
+  const at = (high: number) =>
+    trueLoss(cells, {
+      ...BASE_RATES,
+      HIGH: high,
+      CRITICAL: BASE_RATES.CRITICAL / 2,
+    }, p);
+  // the loss is linear in the HIGH rate
+  const high = BASE_RATES.HIGH +
+    (target - at(BASE_RATES.HIGH)) / (at(1) - at(0));
+  return {
+    name: "2 models, equal loss under principal_risk at different severities",
+    rates: [BASE_RATES, {
+      ...BASE_RATES,
+      HIGH: high,
+      CRITICAL: BASE_RATES.CRITICAL / 2,
+    }],
+  };
+}
 
 // one decision of a model on a task, the kind drawn from the cell's probabilities
 function answer(rng: Prng, probs: readonly number[]): number {
