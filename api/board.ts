@@ -632,7 +632,9 @@ export async function boardRun(
     `Holm's adjustment runs over the ${pairs} ${
       pairs === 1 ? "pair" : "pairs"
     } of each profile: the chance of declaring any pair in the wrong order is at most alpha within a profile, not across profiles.`,
-    `A pair is told apart only when, besides its Holm-adjusted test, compare's interval of its loss difference at level 1 - alpha / ${pairs} excludes zero: the sign-flip test alone sees only the costly errors the tasks show, and holds no level when two models of equal expected loss err at different severities; the interval's posterior counts the costly errors the tasks did not show.`,
+    `A pair is told apart only when, besides its Holm-adjusted test, compare's interval of its loss difference at level ${
+      pairIntervalLevel(alpha, models.length)
+    } (1 - alpha / ${pairs}, Bonferroni over the pairs) excludes zero: the sign-flip test alone sees only the costly errors the tasks show, and holds no level when two models of equal expected loss err at different severities; the interval's posterior counts the costly errors the tasks did not show.`,
     SYMMETRY_NOTE,
     ...(floor > alpha / pairs
       ? [
