@@ -241,6 +241,7 @@ export type {
 export type { HarnessFormat } from "../lib/import/mod.ts";
 export type { RunSource } from "../commands/_input.ts";
 export type {
+  ClusterOptions,
   FlagValue,
   InputOptions,
   MappingOptions,
