@@ -347,17 +347,25 @@ export function boardRankings(
     b: number;
     groups: PairedTaskGroup[];
     units?: number[][];
+    // the two sides as statistics rows, the same under every profile
+    sides: [StatsRow[], StatsRow[]];
   }[] = [];
   for (let a = 0; a < models.length; a++) {
     for (let b = a + 1; b < models.length; b++) {
       const { groups, units } = withUserValues(() =>
         pairedTasks(table, models[a], models[b], { unit: settings.unit })
       );
-      pairs.push({ a, b, groups, ...(units === undefined ? {} : { units }) });
+      pairs.push({
+        a,
+        b,
+        groups,
+        ...(units === undefined ? {} : { units }),
+        sides: pairedSides(groups, units, [models[a], models[b]]),
+      });
     }
   }
   return profiles.map((p) => {
-    const tests = pairs.map(({ a, b, groups, units }) => ({
+    const tests = pairs.map(({ a, b, groups, units, sides }) => ({
       a,
       b,
       result: pairedLossTest(groups, p, {
@@ -367,7 +375,7 @@ export function boardRankings(
         ...(units === undefined ? {} : { units }),
       }),
       interval: taskLossDifferenceInterval(
-        pairedSides(groups, units, [models[a], models[b]]),
+        sides,
         units,
         p,
         {
