@@ -707,8 +707,7 @@ async function readPaths(
     // without a table, the statistics are reduced from the decisions as
     // they are made, as the JSONL reader reduces its lines, and no decision
     // is held once counted
-    // a metadata path fills each decision's cluster; taskId names none
-    const asked = flags.cluster === "taskId" ? "taskId" : undefined;
+    const asked = unitAsked(flags, format);
     const counted = needTable ? null : new (await later<
       typeof import("../lib/read/_stats_builder.ts")
     >("../lib/read/_stats_builder.ts")).DecisionStats(paths.join(", "), asked);
