@@ -73,6 +73,9 @@ import "./lib/report/model_index.ts";
 
 // the worker script of the parallel JSONL reader (lib/read/_jsonl_read_ahead.ts)
 import "./lib/read/_jsonl_segment_worker.ts";
+// the worker script of the parallel lm-eval samples reader
+// (lib/import/_lm_eval_parallel.ts)
+import "./lib/import/_lm_eval_worker.ts";
 
 // the page of a board, written only with --out (commands/board.ts)
 import "./api/_board_page.ts";

@@ -20,19 +20,28 @@ import {
   type SeverityResolver,
   tallyPCorrectSource,
 } from "./mapping.ts";
-import { parseJsonBytesStrict, parseJsonStrict } from "../_json.ts";
-import { jsonlLines } from "../read/_jsonl_lines.ts";
-import { regularFile } from "../read/_regular_file.ts";
+import { parseJsonBytesStrict } from "../_json.ts";
 import {
-  argmax,
-  binaryValue,
-  harnessDecision,
-  isObject,
-  pythonNumber,
-  show,
-  softmaxAt,
-  type Verdict,
-} from "./_harness_record.ts";
+  decodeLine,
+  jsonlByteLines,
+  jsonlLines,
+} from "../read/_jsonl_lines.ts";
+import {
+  type Line,
+  type LineContext,
+  lineWhere,
+  outerPaths,
+  ROUNDOFF,
+  sampleLine,
+  type ScoredLine,
+  scoreLine,
+} from "./_lm_eval_line.ts";
+import {
+  type ParallelOptions,
+  readSamplesInParallel,
+} from "./_lm_eval_parallel.ts";
+import { regularFile } from "../read/_regular_file.ts";
+import { harnessDecision, isObject, show } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
 
 /** lm-eval's output types, as its task configs name them. */
@@ -45,13 +54,6 @@ export const LM_EVAL_OUTPUT_TYPES = [
 
 /** An lm-eval output type. */
 export type LmEvalOutputType = typeof LM_EVAL_OUTPUT_TYPES[number];
-
-/** The metrics under which a multiple-choice `pCorrect` is defined, and how option scores are normalised. */
-const MC_SCORING: Readonly<Record<string, "none" | "chars" | "bytes">> = {
-  acc: "none",
-  acc_norm: "chars",
-  acc_bytes: "bytes",
-};
 
 /** Options for {@linkcode parseLmEvalSamples}. */
 export interface LmEvalOptions {
@@ -232,84 +234,6 @@ function runInfo(
   };
 }
 
-interface Line {
-  readonly no: number;
-  readonly sample: Record<string, unknown>;
-  readonly docId: number;
-  readonly filter: string;
-}
-
-/** Code points, as Python's `len` counts them. */
-function chars(s: string): number {
-  return [...s].length;
-}
-
-// log-likelihoods above 0 up to this are floating-point round-off of 0
-const ROUNDOFF = 1e-6;
-
-function optionPairs(
-  resps: unknown[],
-  at: string,
-): { ll: number[]; greedy: boolean[]; roundedOff: number } | null {
-  if (
-    resps.length === 0 ||
-    !resps.every((r) => Array.isArray(r) && r.length === 2)
-  ) return null;
-  const ll: number[] = [];
-  const greedy: boolean[] = [];
-  let roundedOff = 0;
-  resps.forEach((r, k) => {
-    const [l, g] = r as unknown[];
-    ll.push(pythonNumber(l, `${at}: filtered_resps[${k}][0]`));
-    if (g === "True" || g === true) greedy.push(true);
-    else if (g === "False" || g === false) greedy.push(false);
-    else {
-      throw new InputTypeError(
-        `${at}: filtered_resps[${k}][1] must be "True" or "False" (is_greedy), got ${
-          show(g)
-        }`,
-      );
-    }
-    if (Number.isNaN(ll[k]) || ll[k] > ROUNDOFF) {
-      throw new InputRangeError(
-        `${at}: filtered_resps[${k}][0] must be a log-likelihood (<= 0 or -inf), got ${
-          show(l)
-        }`,
-      );
-    }
-    if (ll[k] > 0) {
-      ll[k] = 0;
-      roundedOff++;
-    }
-  });
-  return { ll, greedy, roundedOff };
-}
-
-function continuations(sample: Record<string, unknown>, at: string): string[] {
-  const args = sample.arguments;
-  if (!isObject(args)) {
-    throw new InputTypeError(
-      `${at}: arguments must be an object {gen_args_0: {arg_0, arg_1}, ...}, got ${
-        show(args)
-      }`,
-    );
-  }
-  const out: string[] = [];
-  for (let i = 0; Object.hasOwn(args, `gen_args_${i}`); i++) {
-    const a = args[`gen_args_${i}`];
-    const cont = isObject(a) ? a.arg_1 : undefined;
-    if (typeof cont !== "string") {
-      throw new InputTypeError(
-        `${at}: arguments.gen_args_${i}.arg_1 (the option's continuation) must be a string, got ${
-          show(cont)
-        }`,
-      );
-    }
-    out.push(cont);
-  }
-  return out;
-}
-
 /**
  * Parse an lm-evaluation-harness `--log_samples` file into decisions, one
  * per document under one filter.
@@ -397,27 +321,25 @@ function samplesFile(options: LmEvalOptions): SamplesFile {
   };
 }
 
-/** Line `no` of a samples file, read and checked; null for a blank line. */
-function sampleLine(raw: string, no: number, where: string): Line | null {
-  if (raw.trim() === "") return null;
-  const at = `${where}: line ${no}`;
-  const sample = parseJsonStrict(raw, { file: at, nonFinite: true });
-  if (!isObject(sample)) {
-    throw new InputTypeError(`${at}: expected a JSON object`);
-  }
-  const docId = sample.doc_id;
-  if (typeof docId !== "number" || !Number.isInteger(docId) || docId < 0) {
-    throw new InputTypeError(
-      `${at}: doc_id must be an integer >= 0, got ${show(docId)}`,
-    );
-  }
-  const filter = sample.filter;
-  if (typeof filter !== "string") {
-    throw new InputTypeError(
-      `${at} (doc_id ${docId}): filter must be a string, got ${show(filter)}`,
-    );
-  }
-  return { no, sample, docId, filter };
+/** What each line is scored under: the run's and the options'. */
+function lineContext(options: LmEvalOptions, run: RunInfo): LineContext {
+  return {
+    metric: options.metric,
+    outputType: run.outputType,
+    targetDelimiter: run.targetDelimiter,
+  };
+}
+
+/** The reader of a samples file's lines, in file order. */
+interface SamplesReader {
+  /**
+   * Take the next line; `scored` is its {@linkcode scoreLine}, when a
+   * worker has scored it already (with the sample reduced to what the
+   * resolvers read).
+   */
+  add(line: Line, scored?: ScoredLine): void;
+  /** The result, once every line is in, or the first error. */
+  finish(): HarnessImportResult;
 }
 
 /**
@@ -430,7 +352,7 @@ function sampleLine(raw: string, no: number, where: string): Line | null {
 function samplesReader(
   options: LmEvalOptions,
   { where, task, run }: SamplesFile,
-): { add(line: Line): void; finish(): HarnessImportResult } {
+): SamplesReader {
   const filters = new Set<string>();
   let firstDoc: number | null = null;
   let chosen: string | undefined = options.filter;
@@ -445,168 +367,26 @@ function samplesReader(
   const count = (k: string) => notes[k] = (notes[k] ?? 0) + 1;
   const seen = new Map<number, number>();
   const metricsUsed = new Set<string>();
-  const decide = ({ no, sample, docId }: Line, filter: string): void => {
-    const at = `${where}: line ${no} (doc_id ${docId}, filter ${
-      JSON.stringify(filter)
-    })`;
+  const context = lineContext(options, run);
+  // a line is decided under the chosen filter only, which is its own
+  const decide = (line: Line, scored?: ScoredLine): void => {
+    const { no, sample, docId } = line;
+    const at = lineWhere(where, line);
     const first = seen.get(docId);
     if (first !== undefined) {
       throw new InputRangeError(`${at}: doc_id repeats line ${first}`);
     }
     seen.set(docId, no);
-    const names = sample.metrics;
-    if (
-      !Array.isArray(names) || !names.every((n) => typeof n === "string")
-    ) {
-      throw new InputTypeError(
-        `${at}: metrics must be a list of metric names, got ${show(names)}`,
-      );
-    }
-    const metric = options.metric ?? names[0];
-    if (metric === undefined) {
-      throw new InputTypeError(`${at}: metrics is empty; give --metric NAME`);
-    }
-    if (!Object.hasOwn(sample, metric)) {
-      throw new InputTypeError(
-        `${at}: ${metric} is missing (the sample has metrics ${
-          names.join(", ") || "none"
-        })`,
-      );
-    }
-    const correct = binaryValue(sample[metric], `${at}: ${metric}`);
-    metricsUsed.add(metric);
-    const verdict: Verdict = correct ? "correct" : "incorrect";
-    const resps = sample.filtered_resps;
-    if (!Array.isArray(resps)) {
-      throw new InputTypeError(
-        `${at}: filtered_resps must be a list, got ${show(resps)}`,
-      );
-    }
-    const target = sample.target === undefined
-      ? undefined
-      : typeof sample.target === "string"
-      ? sample.target
-      : JSON.stringify(sample.target);
-    const pairs = optionPairs(resps, at);
-    if (pairs !== null && pairs.roundedOff > 0) {
+    const s = scored ?? scoreLine(line, context, at);
+    metricsUsed.add(s.metric);
+    if (s.roundedOff > 0) {
       notes.positiveLogLikelihoodRoundoff =
-        (notes.positiveLogLikelihoodRoundoff ?? 0) + pairs.roundedOff;
+        (notes.positiveLogLikelihoodRoundoff ?? 0) + s.roundedOff;
     }
-    let shape: LmEvalOutputType;
-    if (run.outputType !== null) shape = run.outputType;
-    else if (pairs !== null) {
-      shape = pairs.ll.length > 1 ? "multiple_choice" : "loglikelihood";
-    } else if (resps.length === 1 && typeof resps[0] === "string") {
-      shape = "generate_until";
-    } else {
-      throw new InputTypeError(
-        `${at}: filtered_resps has neither option log-likelihoods nor one generated text, got ${
-          show(resps)
-        }`,
-      );
-    }
-    let answer: string | undefined;
-    let pValue: number | null = null;
-    if (shape === "multiple_choice") {
-      if (pairs === null) {
-        throw new InputTypeError(
-          `${at}: filtered_resps must hold one [log-likelihood, is_greedy] pair per option, got ${
-            show(resps)
-          }`,
-        );
-      }
-      let conts = continuations(sample, at);
-      let ll = pairs.ll;
-      if (
-        names.includes("acc_mutual_info") && ll.length % 2 === 0 &&
-        conts.length === ll.length
-      ) {
-        // lm-eval appends the unconditional log-likelihoods after the options.
-        ll = ll.slice(0, ll.length / 2);
-        conts = conts.slice(0, conts.length / 2);
-      }
-      if (conts.length !== ll.length) {
-        throw new InputRangeError(
-          `${at}: arguments has ${conts.length} options but filtered_resps ${ll.length}`,
-        );
-      }
-      const delim = run.targetDelimiter;
-      const choices = conts.map((c) =>
-        delim !== "" && c.startsWith(delim) ? c.slice(delim.length) : c
-      );
-      const multipleInput = new Set(conts).size === 1 && conts.length > 1;
-      const norm = MC_SCORING[metric];
-      let scores: number[] | null = null;
-      if (norm === "none") scores = ll;
-      else if (norm !== undefined && !multipleInput) {
-        const len = choices.map((c) =>
-          norm === "chars" ? chars(c) : new TextEncoder().encode(c).length
-        );
-        if (len.some((n) => n === 0)) {
-          throw new InputRangeError(
-            `${at}: an option's continuation is empty, so ${metric} cannot divide by its length`,
-          );
-        }
-        scores = ll.map((l, k) => l / len[k]);
-      }
-      if (scores === null) {
-        count("multipleChoiceWithoutPCorrect");
-      } else {
-        const pred = argmax(scores);
-        if (!multipleInput) {
-          answer = choices[pred];
-          // The logged target is str(doc_to_target): an option index or an
-          // option's text. Digits that are also an option's text could be
-          // either, so they are not checked.
-          const asIndex = target !== undefined && /^\d+$/.test(target) &&
-            Number(target) < choices.length;
-          const asText = target === undefined ? -1 : choices.indexOf(target);
-          if (
-            target !== undefined && /^\d+$/.test(target) && !asIndex &&
-            asText < 0
-          ) {
-            throw new InputRangeError(
-              `${at}: target ${target} is outside the ${choices.length} options (indices 0 to ${
-                choices.length - 1
-              })`,
-            );
-          }
-          const gold = asIndex && asText >= 0
-            ? -1
-            : asIndex
-            ? Number(target)
-            : asText;
-          if (gold >= 0 && (pred === gold) !== correct) {
-            throw new InputRangeError(
-              `${at}: ${metric} is ${
-                correct ? 1 : 0
-              } but the highest-scoring option is ${pred} and the target is option ${gold}; the log contradicts itself`,
-            );
-          }
-        }
-        // Every option at -inf leaves no distribution to read.
-        pValue = Number.isFinite(Math.max(...scores))
-          ? softmaxAt(scores, pred)
-          : null;
-        count("multipleChoice");
-      }
-    } else if (shape === "generate_until") {
-      const out = resps[0];
-      if (resps.length !== 1 || typeof out !== "string") {
-        throw new InputTypeError(
-          `${at}: filtered_resps of a generation task must be one text, got ${
-            show(resps)
-          }`,
-        );
-      }
-      answer = out;
-      count("generation");
-    } else {
-      count(shape);
-    }
+    count(s.kind);
     const taskId = `${task}/${docId}`;
     const picked = pickPCorrect(
-      [{ source: "logprob-option", value: pValue }],
+      [{ source: "logprob-option", value: s.pValue }],
       options.pcorrectFrom,
     );
     // the strict JSON reader's strings are copies, not slices of the
@@ -618,24 +398,24 @@ function samplesReader(
       trial: 0,
       severity: options.severityOf({ taskId, record: sample }, at),
       cluster: options.clusterOf?.({ taskId, record: sample }, at),
-      verdict,
+      verdict: s.correct ? "correct" : "incorrect",
       pCorrect: picked,
       cost: { completeness: "unavailable", usd: null },
-      answer,
-      target,
+      answer: s.answer,
+      target: s.target,
     });
     made++;
     tallyPCorrectSource(sources, d);
     if (sink === undefined) decisions.push(d);
     else sink(d);
   };
-  const add = (line: Line): void => {
+  const add = (line: Line, scored?: ScoredLine): void => {
     filters.add(line.filter);
     firstDoc ??= line.docId;
     chosen ??= line.filter;
     if (failed || line.filter !== chosen) return;
     try {
-      decide(line, chosen);
+      decide(line, scored);
     } catch (error) {
       waiting = error;
       failed = true;
@@ -717,6 +497,7 @@ function samplesReader(
 export async function loadLmEvalSamples(
   path: string,
   options: Omit<LmEvalOptions, "path" | "results" | "resultsPath">,
+  parallel?: ParallelOptions,
 ): Promise<HarnessImportResult> {
   const where = `Cannot load lm-eval samples ${path}`;
   await regularFile(path, where);
@@ -759,13 +540,62 @@ export async function loadLmEvalSamples(
   const all = { ...options, path, results, resultsPath };
   const file = samplesFile(all);
   const reader = samplesReader(all, file);
-  for await (const batch of jsonlLines(path, where)) {
-    for (const { text, line } of batch) {
-      const l = sampleLine(text, line, where);
-      if (l !== null) reader.add(l);
+  const paths = recordPaths(options);
+  const rest = paths === null
+    ? { start: 0, linesBefore: 0 }
+    : await readSamplesInParallel(
+      {
+        path,
+        where,
+        context: lineContext(all, file.run),
+        paths: outerPaths(paths),
+      },
+      (await Deno.stat(path)).size,
+      reader.add,
+      parallel,
+    );
+  if (rest?.start === 0) {
+    for await (const batch of jsonlLines(path, where)) {
+      for (const { text, line } of batch) {
+        const l = sampleLine(text, line, where);
+        if (l !== null) reader.add(l);
+      }
     }
+  } else if (rest !== null) {
+    // from a segment the workers could not read cleanly, in this thread
+    await jsonlByteLines(
+      path,
+      {},
+      (bytes, start, end, local, offset) => {
+        const line = rest.linesBefore + local;
+        const text = decodeLine(
+          bytes.subarray(start, end),
+          where,
+          line,
+          offset,
+        );
+        const l = sampleLine(text, line, where);
+        if (l !== null) reader.add(l);
+      },
+      undefined,
+      { start: rest.start },
+    );
   }
   return reader.finish();
+}
+
+// The record paths the resolvers read, or null when one does not say (a
+// function of the caller's own is given the whole sample, in this thread).
+function recordPaths(
+  options: Pick<LmEvalOptions, "severityOf" | "clusterOf">,
+): (readonly string[])[] | null {
+  const of = [options.severityOf, options.clusterOf].flatMap((r) =>
+    r === undefined ? [[]] : [r.recordPaths ?? null]
+  );
+  if (of.some((p) => p === null)) return null;
+  const paths = of.flatMap((p) => p!);
+  // a record rebuilt in plain objects cannot hold an own __proto__ key
+  return paths.some((p) => p.includes("__proto__")) ? null : paths;
 }
 
 const LM_EVAL_KEYS = ['"doc_id"', '"filtered_resps"', '"filter"', '"metrics"'];

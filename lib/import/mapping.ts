@@ -76,8 +76,16 @@ export interface SeverityItem {
   readonly record: unknown;
 }
 
-/** Resolves one item's severity; `where` names the file and item in errors. */
-export type SeverityResolver = (item: SeverityItem, where: string) => Severity;
+/**
+ * Resolves one item's severity; `where` names the file and item in errors.
+ * `recordPaths`, where given, are the only paths of the item's record it
+ * reads (its task id aside): a reader may then hand it a record holding
+ * those paths alone (the resolvers of {@linkcode severityResolver} say so;
+ * a function without it is given the whole record).
+ */
+export type SeverityResolver =
+  & ((item: SeverityItem, where: string) => Severity)
+  & { readonly recordPaths?: readonly (readonly string[])[] };
 
 /** The usage sentence every importer shows when no severity source was given. */
 export const SEVERITY_REQUIRED =
@@ -488,6 +496,18 @@ export async function severitySpec(
  * ```
  */
 export function severityResolver(spec: SeveritySpec): SeverityResolver {
+  return Object.assign(resolveBy(spec), {
+    recordPaths: spec.kind === "field"
+      ? [spec.path]
+      : spec.kind === "map" && spec.keyPath !== null
+      ? [spec.keyPath]
+      : [],
+  });
+}
+
+function resolveBy(
+  spec: SeveritySpec,
+): (item: SeverityItem, where: string) => Severity {
   switch (spec.kind) {
     case "level":
       return () => spec.level;
@@ -693,8 +713,13 @@ export function describePCorrectSources(
   }`;
 }
 
-/** Gives one item its cluster; `where` names the file and item in errors. */
-export type ClusterResolver = (item: SeverityItem, where: string) => string;
+/**
+ * Gives one item its cluster; `where` names the file and item in errors.
+ * `recordPaths` as for {@linkcode SeverityResolver}.
+ */
+export type ClusterResolver =
+  & ((item: SeverityItem, where: string) => string)
+  & { readonly recordPaths?: readonly (readonly string[])[] };
 
 /**
  * A function that gives each item its cluster: the value at a path of the
@@ -724,7 +749,7 @@ export type ClusterResolver = (item: SeverityItem, where: string) => string;
 export function clusterResolver(path: string): ClusterResolver {
   const keys = parseFieldPath(path, "--cluster");
   const name = keys.join(".");
-  return (item, where) => {
+  return Object.assign((item: SeverityItem, where: string) => {
     const value = valueAtPath(item.record, keys);
     if (value === undefined) {
       throw new InputTypeError(
@@ -742,5 +767,5 @@ export function clusterResolver(path: string): ClusterResolver {
       );
     }
     return value;
-  };
+  }, { recordPaths: [keys] });
 }

@@ -56,6 +56,9 @@ export function decodeLine(
   line: number,
   offset: number,
 ): string {
+  // the plain decoder is the faster; only text holding a U+FFFD may be invalid
+  const text = plain.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
   try {
     return fatal.decode(bytes);
   } catch (error) {

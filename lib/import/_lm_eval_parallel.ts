@@ -1,0 +1,164 @@
+// Private: a large lm-eval samples file read by workers. The file is cut
+// into segments at line starts (segmentBounds, from its bytes alone); each
+// worker (_lm_eval_worker.ts) reads, checks and scores the lines of the
+// segments it claims, and the reading thread takes their lines in file
+// order into the reader, which alone keeps what spans lines (repeated
+// doc_ids, the filter) and calls the resolvers. A segment with any failing
+// line, or a worker that fails, sends the rest of the file, from that
+// segment on, through the one-thread reader: the workers only ever speed a
+// clean file up, and every error is the one-thread reader's own.
+
+import { segmentBounds } from "../read/_jsonl_segments.ts";
+import { SEGMENT_BYTES } from "../read/_jsonl_read_ahead.ts";
+import {
+  type Line,
+  type LineContext,
+  recordOf,
+  type ScoredLine,
+} from "./_lm_eval_line.ts";
+
+/** What a worker is asked to read. */
+export interface SegmentWork {
+  readonly path: string;
+  readonly where: string;
+  readonly context: LineContext;
+  /** The record paths the resolvers read, less those inside another's (outerPaths). */
+  readonly paths: readonly (readonly string[])[];
+  /** Segment starts, and the file's size last. */
+  readonly bounds: readonly number[];
+  /**
+   * [next segment to claim, stop flag, segments taken by the reading
+   * thread]: on a SharedArrayBuffer. A worker claims no segment more than
+   * {@linkcode LEAD} ahead of those taken, so that lines waiting to be
+   * taken stay few.
+   */
+  readonly claim: Int32Array<SharedArrayBuffer>;
+}
+
+/**
+ * What a worker sends back for one segment: its non-blank lines as
+ * columns (typed arrays, moved rather than copied, and lists of texts),
+ * which cost far less to pass between threads than one object per line.
+ */
+export interface SegmentLines {
+  readonly index: number;
+  /** The segment's lines, blank ones included (its last line's number). */
+  readonly count: number;
+  /** Whether a line failed: the segment is read again by the one-thread reader. */
+  readonly trouble: boolean;
+  /** Each line's number, from 1 at the segment's start. */
+  readonly no: Int32Array;
+  readonly docId: Float64Array;
+  /** Filter, metric and kind of each line, as indices into `texts`. */
+  readonly filter: Uint32Array;
+  readonly metric: Uint32Array;
+  readonly kind: Uint32Array;
+  readonly texts: readonly string[];
+  /** 1 where the metric says correct. */
+  readonly correct: Uint8Array;
+  /** P(correct), where `hasP` is 1. */
+  readonly pValue: Float64Array;
+  readonly hasP: Uint8Array;
+  readonly roundedOff: Int32Array;
+  readonly target: readonly (string | undefined)[];
+  readonly answer: readonly (string | undefined)[];
+  /** Per outer record path, each line's value there (undefined where absent). */
+  readonly values: readonly (readonly unknown[])[];
+}
+
+/** How many segments the workers may read ahead of the reading thread. */
+export const LEAD = 2;
+
+/** How the workers read. */
+export interface ParallelOptions {
+  /** Segment size. Default: 16 MiB (tests use a few hundred bytes). */
+  readonly segmentBytes?: number;
+  /** Workers. Default: the machine's cores; fewer than 2 reads in one thread. */
+  readonly workers?: number;
+}
+
+/**
+ * Read `path` (of `size` bytes) with workers into `add`, in file order.
+ * Returns where the one-thread reader must go on: `null` when every line
+ * was read, else the byte offset of a segment start and the number of
+ * lines before it. Files of one segment, or with fewer than two workers,
+ * are left to the one-thread reader whole (`{ start: 0, linesBefore: 0 }`).
+ */
+export async function readSamplesInParallel(
+  work: Omit<SegmentWork, "bounds" | "claim">,
+  size: number,
+  add: (line: Line, scored: ScoredLine) => void,
+  options: ParallelOptions = {},
+): Promise<{ start: number; linesBefore: number } | null> {
+  const count = options.workers ?? navigator.hardwareConcurrency ?? 1;
+  const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+  const whole = { start: 0, linesBefore: 0 };
+  if (count < 2 || size < 2 * segmentBytes) return whole;
+  const bounds = await segmentBounds(work.path, size, segmentBytes);
+  const segments = bounds.length - 1;
+  if (segments < 2) return whole;
+  const claim = new Int32Array(new SharedArrayBuffer(12));
+  const arrived = new Map<number, SegmentLines>();
+  let failed = false;
+  let wake: (() => void) | null = null;
+  const url = new URL("./_lm_eval_worker.ts", import.meta.url).href;
+  const workers = Array.from(
+    { length: Math.min(count, segments) },
+    () => {
+      const w = new Worker(url, { type: "module" });
+      w.onmessage = (e: MessageEvent<SegmentLines>) => {
+        arrived.set(e.data.index, e.data);
+        wake?.();
+      };
+      w.onerror = (e) => {
+        e.preventDefault();
+        failed = true;
+        wake?.();
+      };
+      return w;
+    },
+  );
+  try {
+    for (const w of workers) w.postMessage({ ...work, bounds, claim });
+    let linesBefore = 0;
+    for (let k = 0; k < segments; k++) {
+      while (!arrived.has(k) && !failed) {
+        await new Promise<void>((resolve) => wake = resolve);
+        wake = null;
+      }
+      const got = arrived.get(k);
+      if (got === undefined || got.trouble) {
+        return { start: bounds[k], linesBefore };
+      }
+      arrived.delete(k);
+      Atomics.store(claim, 2, k + 1);
+      Atomics.notify(claim, 2);
+      const { texts, values } = got;
+      const at: unknown[] = new Array(values.length);
+      for (let i = 0; i < got.no.length; i++) {
+        for (let j = 0; j < values.length; j++) at[j] = values[j][i];
+        const p = got.pValue[i];
+        add({
+          no: linesBefore + got.no[i],
+          sample: recordOf(work.paths, at),
+          docId: got.docId[i],
+          filter: texts[got.filter[i]],
+        }, {
+          metric: texts[got.metric[i]],
+          correct: got.correct[i] === 1,
+          target: got.target[i],
+          answer: got.answer[i],
+          pValue: got.hasP[i] === 1 ? p : null,
+          kind: texts[got.kind[i]],
+          roundedOff: got.roundedOff[i],
+        });
+      }
+      linesBefore += got.count;
+    }
+    return null;
+  } finally {
+    Atomics.store(claim, 1, 1);
+    Atomics.notify(claim, 2);
+    for (const w of workers) w.terminate();
+  }
+}
