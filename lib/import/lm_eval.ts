@@ -497,6 +497,23 @@ function samplesReader(
 export async function loadLmEvalSamples(
   path: string,
   options: Omit<LmEvalOptions, "path" | "results" | "resultsPath">,
+): Promise<HarnessImportResult> {
+  return await readLmEvalSamples(path, options);
+}
+
+/**
+ * {@linkcode loadLmEvalSamples}, with the workers' segment size and count
+ * given (tests cut a small file into many segments, or read it in one
+ * thread). Not part of the package's API.
+ *
+ * @param path As {@linkcode loadLmEvalSamples}.
+ * @param options As {@linkcode loadLmEvalSamples}.
+ * @param parallel Segment size and workers.
+ * @returns As {@linkcode loadLmEvalSamples}.
+ */
+export async function readLmEvalSamples(
+  path: string,
+  options: Omit<LmEvalOptions, "path" | "results" | "resultsPath">,
   parallel?: ParallelOptions,
 ): Promise<HarnessImportResult> {
   const where = `Cannot load lm-eval samples ${path}`;

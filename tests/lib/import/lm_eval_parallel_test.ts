@@ -2,7 +2,7 @@
 // result, and every error, must be the one-thread reader's. Segments of a
 // few hundred bytes put many segments, and their edges, in a small file.
 import assert from "node:assert/strict";
-import { loadLmEvalSamples } from "../../../lib/import/lm_eval.ts";
+import { readLmEvalSamples } from "../../../lib/import/lm_eval.ts";
 import {
   clusterResolver,
   severityResolver,
@@ -50,22 +50,22 @@ const bySeverity = {
 
 async function both(
   path: string,
-  options: Parameters<typeof loadLmEvalSamples>[1],
+  options: Parameters<typeof readLmEvalSamples>[1],
 ): Promise<[HarnessImportResult, HarnessImportResult]> {
   return [
-    await loadLmEvalSamples(path, options, PARALLEL),
-    await loadLmEvalSamples(path, options, ONE_THREAD),
+    await readLmEvalSamples(path, options, PARALLEL),
+    await readLmEvalSamples(path, options, ONE_THREAD),
   ];
 }
 
 // the error each reader throws, as text
 async function failure(
   path: string,
-  options: Parameters<typeof loadLmEvalSamples>[1],
+  options: Parameters<typeof readLmEvalSamples>[1],
   parallel: typeof PARALLEL | typeof ONE_THREAD,
 ): Promise<string> {
   try {
-    await loadLmEvalSamples(path, options, parallel);
+    await readLmEvalSamples(path, options, parallel);
   } catch (error) {
     return `${(error as Error).name}: ${(error as Error).message}`;
   }
@@ -74,7 +74,7 @@ async function failure(
 
 async function sameFailure(
   path: string,
-  options: Parameters<typeof loadLmEvalSamples>[1],
+  options: Parameters<typeof readLmEvalSamples>[1],
   expected: RegExp,
 ): Promise<void> {
   const one = await failure(path, options, ONE_THREAD);
