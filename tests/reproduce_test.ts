@@ -125,6 +125,28 @@ Deno.test("reproduce() tolerates a failing API reference, says why and still wri
   assert.match(html, /<dt>API reference<\/dt><dd>not generated: deno doc/);
 });
 
+Deno.test("reproduce() claims.json is the pinned one: every claim's statement, expected and actual figure", async () => {
+  const { outDir } = await wholeRun();
+  const got = await Deno.readTextFile(`${outDir}/claims.json`);
+  const pinned = await Deno.readTextFile(
+    new URL("./golden/claims.json", import.meta.url),
+  );
+  if (got === pinned) return;
+  // name the first claim that moved; re-pin on purpose with
+  // `deno run -A tests/golden/pin.ts claims` and a CHANGELOG entry
+  type Claim = { id: string };
+  const a: Claim[] = JSON.parse(got).claims;
+  const b: Claim[] = JSON.parse(pinned).claims;
+  const at = a.findIndex((c, i) => JSON.stringify(c) !== JSON.stringify(b[i]));
+  assert.fail(
+    at < 0
+      ? `claims.json differs from tests/golden/claims.json outside its claims (${a.length} and ${b.length} claims)`
+      : `claim ${a[at].id} differs from the pinned ${b[at]?.id ?? "(none)"}: ${
+        JSON.stringify(a[at])
+      } against ${JSON.stringify(b[at] ?? null)}`,
+  );
+});
+
 Deno.test("reproduce() output other than the report is byte-identical across runs", async () => {
   const a = (await wholeRun()).outDir;
   // claims.json of every analysis is pinned (below); a second run of one
