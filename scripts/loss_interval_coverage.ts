@@ -5,7 +5,6 @@
 // ("Width"); then the clustered-trials coverage and compare's size, with the
 // seeds of the tests that check them (tests/lib/metrics/loss_interval_test.ts
 // and sign_flip_test.ts).
-// Usage: deno run -A scripts/loss_interval_coverage.ts [--suites 200] [--draws 400] [--seed 11] [--width-suites 1000] [--width-seed 1]
 import { parseArgs } from "node:util";
 import { getProfile, SHIPPED_PROFILES } from "../lib/costs/load.ts";
 import { pairedBootstrap } from "../lib/metrics/bootstrap.ts";
@@ -31,6 +30,15 @@ import {
   trueLoss,
 } from "../tests/lib/metrics/_loss_suites.ts";
 
+const USAGE =
+  `Usage: deno run -A scripts/loss_interval_coverage.ts [--suites 200] [--draws 400] [--seed 11] [--width-suites 1000] [--width-seed 1]
+
+Prints, as Markdown tables: the coverage of each loss-interval method on seeded
+heavy-tailed suites (--suites per row, --draws posterior draws or resamples,
+--seed); the width study of designs W and E (--width-suites per row, seed
+--width-seed); the clustered-trials coverage and compare's size. Every value is
+a whole number (seeds may be 0).`;
+
 const { values } = parseArgs({
   args: Deno.args,
   options: {
@@ -39,11 +47,32 @@ const { values } = parseArgs({
     seed: { type: "string", default: "11" },
     "width-suites": { type: "string", default: "1000" },
     "width-seed": { type: "string", default: "1" },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
-const suites = Number(values.suites);
-const draws = Number(values.draws);
-const seed = Number(values.seed);
+if (values.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+// a flag's whole number, at least `least`, or exit 2 naming the flag
+function whole(flag: keyof typeof values, least: number): number {
+  const text = String(values[flag]);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < least) {
+    console.error(
+      `--${flag} must be a whole number >= ${least}, got ${
+        JSON.stringify(text)
+      }\n\n${USAGE}`,
+    );
+    Deno.exit(2);
+  }
+  return n;
+}
+const suites = whole("suites", 1);
+const draws = whole("draws", 1);
+const seed = whole("seed", 0);
+const widthSuites = whole("width-suites", 1);
+const widthSeed = whole("width-seed", 0);
 const methods = ["cp-gamma", "fay-feuer", "jeffreys", "bootstrap"] as const;
 
 console.log(
@@ -75,11 +104,10 @@ console.log(
 
 {
   // the width study: every method, designs W and E
-  const widthSuites = Number(values["width-suites"]);
   const rows = lossWidthStudy({
     replicates: widthSuites,
     draws,
-    seed: Number(values["width-seed"]),
+    seed: widthSeed,
   });
   const ids = Object.keys(
     WIDTH_METHOD_LABELS,
@@ -102,9 +130,7 @@ console.log(
   const f2 = (v: number | null) => v === null ? "n/a" : v.toFixed(2);
   const f3 = (v: number | null) => v === null ? "n/a" : v.toFixed(3);
   console.log(
-    `\nwidth study: ${widthSuites} suites per row, ${draws} draws or resamples, seed ${
-      values["width-seed"]
-    }; coverage at nominal 0.95, width as a multiple of the 2.5-97.5% spread of the realised loss`,
+    `\nwidth study: ${widthSuites} suites per row, ${draws} draws or resamples, seed ${widthSeed}; coverage at nominal 0.95, width as a multiple of the 2.5-97.5% spread of the realised loss`,
   );
   console.log(
     `\n| method | rows | worst coverage | rows below 0.93 | widest (rows expecting >= 10 errors) | rows above ${WIDTH_TARGET}x |\n| --- | --- | --- | --- | --- | --- |`,
