@@ -409,9 +409,12 @@ export async function importHarness(
     // a repeat is thrown once the file is read, where it always was
     let repeat: InputRangeError | null = null;
     const sources: Record<string, number> = {};
+    // a single log whose importer refuses repeated keys itself needs no
+    // second check
+    const checkKeys = paths.length > 1 || importer.keysUnique !== true;
     const take = (d: Decision): void => {
       if (repeat !== null) return;
-      const first = firstFile.enter(d, path);
+      const first = checkKeys ? firstFile.enter(d, path) : undefined;
       if (first !== undefined) {
         repeat = new InputRangeError(
           `Cannot combine ${path}: its decision for runId ${

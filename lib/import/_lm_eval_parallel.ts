@@ -29,7 +29,7 @@ export interface SegmentWork {
   /**
    * [next segment to claim, stop flag, segments taken by the reading
    * thread]: on a SharedArrayBuffer. A worker claims no segment more than
-   * {@linkcode LEAD} ahead of those taken, so that lines waiting to be
+   * LEAD (_lm_eval_worker.ts) ahead of those taken, so that lines waiting to be
    * taken stay few.
    */
   readonly claim: Int32Array<SharedArrayBuffer>;
@@ -65,9 +65,6 @@ export interface SegmentLines {
   /** Per outer record path, each line's value there (undefined where absent). */
   readonly values: readonly (readonly unknown[])[];
 }
-
-/** How many segments the workers may read ahead of the reading thread. */
-export const LEAD = 2;
 
 /** How the workers read. */
 export interface ParallelOptions {

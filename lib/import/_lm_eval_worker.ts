@@ -10,11 +10,15 @@
 import { decodeLine, jsonlByteLines } from "../read/_jsonl_lines.ts";
 import { valueAtPath } from "./mapping.ts";
 import { lineWhere, sampleLine, scoreLine } from "./_lm_eval_line.ts";
-import {
-  LEAD,
-  type SegmentLines,
-  type SegmentWork,
-} from "./_lm_eval_parallel.ts";
+import type { SegmentLines, SegmentWork } from "./_lm_eval_parallel.ts";
+
+/**
+ * How many segments a worker may read ahead of the segment the reading
+ * thread takes next, so that the lines waiting to be taken stay few. (Here,
+ * not in _lm_eval_parallel.ts, so that a worker loads none of the reading
+ * thread's modules.)
+ */
+export const LEAD = 2;
 
 // The worker's global scope, typed here: a published module may not change
 // the global types of those who import it (a `deno.worker` lib directive).

@@ -226,6 +226,14 @@ export interface HarnessImporter {
    * column, so that a severity can be chosen by what the item is.
    */
   readonly metadataPaths: readonly string[];
+  /**
+   * Whether it refuses, by itself, a log in which two decisions share a key
+   * (runId, modelId, taskId, trial): lm-eval's reader refuses a repeated
+   * `doc_id`, and every other part of its key is the log's own. The keys of
+   * a single such log need no second check; across logs they are checked
+   * all the same.
+   */
+  readonly keysUnique?: boolean;
   /** Whether the input is unmistakably this format's log (no false positives: detection must not guess). */
   detect(input: DetectInput): boolean;
   /** Read the log at `path` (file or folder). Errors name the file, the item and the field. */

@@ -648,6 +648,7 @@ export const lmEvalImporter: HarnessImporter = {
   format: "lm-eval",
   flags: ["modelId", "filter", "metric"],
   metadataPaths: ["doc"],
+  keysUnique: true,
   detect: detectLmEval,
   import: (path, options) =>
     loadLmEvalSamples(path, {

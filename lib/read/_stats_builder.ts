@@ -236,10 +236,14 @@ export class DecisionStats {
     this.#builder.unit = unit;
   }
 
-  /** Count one checked decision (its key not repeated). */
+  /**
+   * Count one checked decision, its key not repeated: the caller checks the
+   * keys (the harness importers, across every log), so they are not checked
+   * again here.
+   */
   add(d: Decision): void {
     const i = this.#builder.decisions;
-    this.#cells.push(this.#builder.add(d, i + 1, i));
+    this.#cells.push(this.#builder.add(d, i + 1, i, true));
     this.#tasks.push(d.taskId);
     this.#clusters.push(d.cluster);
   }
@@ -398,11 +402,16 @@ export class StatsBuilder {
     this.decisions++;
   }
 
-  /** A decision read by decisionFromLine; returns its cell. */
-  add(d: Decision, lineNo: number, offset: number): Cell {
-    this.hasher.ofStrings(d.runId, d.modelId, d.taskId, d.trial);
-    this.#decision = d;
-    this.#checkKey(lineNo, offset);
+  /**
+   * A decision read by decisionFromLine, or one whose key its caller has
+   * checked already (`keyChecked`: not hashed, not held); returns its cell.
+   */
+  add(d: Decision, lineNo: number, offset: number, keyChecked = false): Cell {
+    if (!keyChecked) {
+      this.hasher.ofStrings(d.runId, d.modelId, d.taskId, d.trial);
+      this.#decision = d;
+      this.#checkKey(lineNo, offset);
+    }
     const c = this.cell(
       this.models.ofString(d.modelId),
       SEVERITY_WORDS.indexOf(d.severity),

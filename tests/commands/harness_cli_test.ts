@@ -292,6 +292,20 @@ Deno.test("several run exports are concatenated, and a decision repeated across 
   );
 });
 
+Deno.test("an lm-eval log, whose reader refuses a repeated doc_id itself, still has its keys checked against another log's", async () => {
+  const log =
+    "data/examples/harness/lm_eval/samples_recon_mc_2026-11-30T10-00-00.000000.jsonl";
+  const flags = ["--format", "lm-eval", "--severity-field", "doc.severity"];
+  const once = await runCli(["score", log, ...flags, "--json"]);
+  assert.equal(once.code, 0, once.stderr);
+  const twice = await runCli(["score", log, log, ...flags]);
+  assert.equal(twice.code, 2);
+  assert.match(
+    twice.stderr,
+    /Cannot combine .*samples_recon_mc_.*\.jsonl: its decision for runId .* taskId "recon_mc\/0", trial 0 repeats one in .*samples_recon_mc_.*\.jsonl/,
+  );
+});
+
 Deno.test("lossbook import writes the decisions once; scoring them equals scoring the log; it never overwrites an input or an existing file without --force", async () => {
   const dir = await tempDir();
   const out = `${dir}/qwen.jsonl`;
