@@ -66,11 +66,19 @@ export interface SegmentLines {
   readonly values: readonly (readonly unknown[])[];
 }
 
+/**
+ * At most this many workers by default: each holds a heap of its own, and
+ * the reading thread, which takes every line, would hold more back. On the
+ * benchmark's file (`docs/performance.md`) a worker read about 90,000 lines
+ * a second and the reading thread took about 500,000.
+ */
+export const MAX_WORKERS = 4;
+
 /** How the workers read. */
 export interface ParallelOptions {
   /** Segment size. Default: 16 MiB (tests use a few hundred bytes). */
   readonly segmentBytes?: number;
-  /** Workers. Default: the machine's cores; fewer than 2 reads in one thread. */
+  /** Workers. Default: the machine's cores, at most {@linkcode MAX_WORKERS}; fewer than 2 reads in one thread. */
   readonly workers?: number;
 }
 
@@ -87,7 +95,8 @@ export async function readSamplesInParallel(
   add: (line: Line, scored: ScoredLine) => void,
   options: ParallelOptions = {},
 ): Promise<{ start: number; linesBefore: number } | null> {
-  const count = options.workers ?? navigator.hardwareConcurrency ?? 1;
+  const count = options.workers ??
+    Math.min(MAX_WORKERS, navigator.hardwareConcurrency ?? 1);
   const segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
   const whole = { start: 0, linesBefore: 0 };
   if (count < 2 || size < 2 * segmentBytes) return whole;
