@@ -1,14 +1,16 @@
 // Private: a large lm-eval samples file read by workers. The file is cut
 // into segments at line starts (segmentBounds, from its bytes alone); each
 // worker (_lm_eval_worker.ts) reads, checks and scores the lines of the
-// segments it claims, and the reading thread takes their lines in file
-// order into the reader, which alone keeps what spans lines (repeated
-// doc_ids, the filter) and calls the resolvers. A segment with any failing
-// line, or a worker that fails, sends the rest of the file, from that
-// segment on, through the one-thread reader: the workers only ever speed a
-// clean file up, and every error is the one-thread reader's own.
+// segments it claims, and so does the reading thread while it waits for
+// the next segment. The reading thread takes the lines in file order into
+// the reader, which alone keeps what spans lines (repeated doc_ids, the
+// filter) and calls the resolvers. A segment with any failing line, or a
+// worker that fails, sends the rest of the file, from that segment on,
+// through the one-thread reader: the workers only ever speed a clean file
+// up, and every error is the one-thread reader's own.
 
 import { segmentBounds } from "../read/_jsonl_segments.ts";
+import { LEAD, readSegment } from "./_lm_eval_worker.ts";
 import { SEGMENT_BYTES } from "../read/_jsonl_read_ahead.ts";
 import {
   type Line,
@@ -78,7 +80,11 @@ export const MAX_WORKERS = 4;
 export interface ParallelOptions {
   /** Segment size. Default: 16 MiB (tests use a few hundred bytes). */
   readonly segmentBytes?: number;
-  /** Workers. Default: the machine's cores, at most {@linkcode MAX_WORKERS}; fewer than 2 reads in one thread. */
+  /**
+   * Threads that read, the reading thread among them. Default: the
+   * machine's cores, at most {@linkcode MAX_WORKERS}; fewer than 2 reads in
+   * one thread.
+   */
   readonly workers?: number;
 }
 
@@ -108,8 +114,9 @@ export async function readSamplesInParallel(
   let failed = false;
   let wake: (() => void) | null = null;
   const url = new URL("./_lm_eval_worker.ts", import.meta.url).href;
+  // the reading thread reads too, while it waits: one worker fewer
   const workers = Array.from(
-    { length: Math.min(count, segments) },
+    { length: Math.min(count, segments) - 1 },
     () => {
       const w = new Worker(url, { type: "module" });
       w.onmessage = (e: MessageEvent<SegmentLines>) => {
@@ -125,10 +132,23 @@ export async function readSamplesInParallel(
     },
   );
   try {
-    for (const w of workers) w.postMessage({ ...work, bounds, claim });
+    const all = { ...work, bounds, claim };
+    for (const w of workers) w.postMessage(all);
     let linesBefore = 0;
     for (let k = 0; k < segments; k++) {
       while (!arrived.has(k) && !failed) {
+        // while segment k is on its way, the next one nobody has claimed,
+        // within the lead the workers keep too, is read here
+        const next = Atomics.load(claim, 0);
+        if (next < segments && next < k + LEAD) {
+          const j = Atomics.add(claim, 0, 1);
+          if (j < segments) {
+            const r = await readSegment(all, j);
+            if (r.trouble) Atomics.store(claim, 1, 1);
+            arrived.set(j, r);
+          }
+          continue;
+        }
         await new Promise<void>((resolve) => wake = resolve);
         wake = null;
       }

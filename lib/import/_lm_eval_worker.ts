@@ -18,7 +18,7 @@ import type { SegmentLines, SegmentWork } from "./_lm_eval_parallel.ts";
  * not in _lm_eval_parallel.ts, so that a worker loads none of the reading
  * thread's modules.)
  */
-export const LEAD = 2;
+export const LEAD = 6;
 
 // The worker's global scope, typed here: a published module may not change
 // the global types of those who import it (a `deno.worker` lib directive).
@@ -62,7 +62,11 @@ async function onWork(e: MessageEvent): Promise<void> {
   }
 }
 
-async function readSegment(
+/**
+ * Read, check and score the lines of segment `index` (a worker's work, and
+ * the reading thread's while it waits).
+ */
+export async function readSegment(
   { path, where, context, paths, bounds }: SegmentWork,
   index: number,
 ): Promise<SegmentLines> {

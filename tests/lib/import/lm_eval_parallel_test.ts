@@ -13,7 +13,7 @@ import { tempDir } from "../../_helpers.ts";
 const EXAMPLE = "data/examples/harness/lm_eval";
 const NAME = "samples_recon_mc_2026-11-30T10-00-00.000000.jsonl";
 const RESULTS = "results_2026-11-30T10-00-00.000000.json";
-const PARALLEL = { segmentBytes: 700, workers: 2 };
+const PARALLEL = { segmentBytes: 700, workers: 3 };
 const ONE_THREAD = { workers: 1 };
 
 const exampleLines = (await Deno.readTextFile(`${EXAMPLE}/${NAME}`))
@@ -88,6 +88,11 @@ Deno.test("a samples file read by workers gives the one-thread reader's decision
   const [parallel, one] = await both(path, bySeverity);
   assert.equal(one.decisions.length, 300);
   assert.deepEqual(parallel, one);
+  // one worker beside the reading thread
+  assert.deepEqual(
+    await readLmEvalSamples(path, bySeverity, { ...PARALLEL, workers: 2 }),
+    one,
+  );
 });
 
 Deno.test("workers read the values a severity map key and a cluster path need, and nothing is lost at segment edges", async () => {
