@@ -69,9 +69,10 @@ export interface SegmentLines {
 }
 
 /**
- * At most this many workers by default: each holds a heap of its own, and
- * the reading thread, which takes every line, would hold more back. On the
- * benchmark's file (`docs/performance.md`) a worker read about 90,000 lines
+ * At most this many threads read by default, the reading thread among
+ * them: each worker holds a heap of its own (about 67 MB busy), and the
+ * reading thread, which takes every line, would hold more back. On the
+ * benchmark's file (`docs/performance.md`) a thread read about 90,000 lines
  * a second and the reading thread took about 500,000.
  */
 export const MAX_WORKERS = 4;
