@@ -43,7 +43,8 @@ async function onWork(e: MessageEvent): Promise<void> {
       if (index < taken + LEAD || Atomics.load(claim, 1) !== 0) break;
       Atomics.wait(claim, 2, taken, 1000);
     }
-    if (Atomics.load(claim, 1) !== 0) break;
+    // a segment claimed is read and sent even after a stop: the reading
+    // thread may be waiting for it (a stop ends the claiming only)
     const r = await readSegment(work, index);
     if (r.trouble) Atomics.store(claim, 1, 1);
     scope.postMessage(r, {
