@@ -10,7 +10,8 @@
 // up, and every error is the one-thread reader's own.
 
 import { segmentBounds } from "../read/_jsonl_segments.ts";
-import { LEAD, readSegment } from "./_lm_eval_worker.ts";
+import { LEAD, readSegment } from "./_lm_eval_segment.ts";
+import { LM_EVAL_WORKER_NAME } from "./_lm_eval_worker.ts";
 import { SEGMENT_BYTES } from "../read/_jsonl_read_ahead.ts";
 import {
   type Line,
@@ -31,7 +32,7 @@ export interface SegmentWork {
   /**
    * [next segment to claim, stop flag, segments taken by the reading
    * thread]: on a SharedArrayBuffer. A worker claims no segment more than
-   * LEAD (_lm_eval_worker.ts) ahead of those taken, so that lines waiting to be
+   * LEAD (_lm_eval_segment.ts) ahead of those taken, so that lines waiting to be
    * taken stay few.
    */
   readonly claim: Int32Array<SharedArrayBuffer>;
@@ -119,7 +120,7 @@ export async function readSamplesInParallel(
   const workers = Array.from(
     { length: Math.min(count, segments) - 1 },
     () => {
-      const w = new Worker(url, { type: "module" });
+      const w = new Worker(url, { type: "module", name: LM_EVAL_WORKER_NAME });
       w.onmessage = (e: MessageEvent<SegmentLines>) => {
         arrived.set(e.data.index, e.data);
         wake?.();

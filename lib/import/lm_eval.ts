@@ -21,11 +21,7 @@ import {
   tallyPCorrectSource,
 } from "./mapping.ts";
 import { parseJsonBytesStrict } from "../_json.ts";
-import {
-  decodeLine,
-  jsonlByteLines,
-  jsonlLines,
-} from "../read/_jsonl_lines.ts";
+import { decodeLine, jsonlByteLines } from "../read/_jsonl_lines.ts";
 import {
   type Line,
   type LineContext,
@@ -571,15 +567,10 @@ export async function readLmEvalSamples(
       reader.add,
       parallel,
     );
-  if (rest?.start === 0) {
-    for await (const batch of jsonlLines(path, where)) {
-      for (const { text, line } of batch) {
-        const l = sampleLine(text, line, where);
-        if (l !== null) reader.add(l);
-      }
-    }
-  } else if (rest !== null) {
-    // from a segment the workers could not read cleanly, in this thread
+  if (rest !== null) {
+    // in this thread: the whole file, or the rest of it from a segment the
+    // workers could not read cleanly; line by line, so that the first line
+    // that fails, in file order, gives the error (invalid UTF-8 included)
     await jsonlByteLines(
       path,
       {},

@@ -7,6 +7,9 @@
 // they read, when it is asked for that file. This module imports nothing,
 // so that starting costs the CLI no module loading.
 
+/** The name the workers of the parallel JSONL reader are started with. */
+export const JSONL_WORKER_NAME = "lossbook-jsonl-segments";
+
 /** Segment size: 16 MiB. */
 export const SEGMENT_BYTES = 1 << 24;
 
@@ -41,7 +44,7 @@ export function startWorkers(
     size,
     segmentBytes: options.segmentBytes ?? SEGMENT_BYTES,
     workers: Array.from({ length: count }, () => {
-      const w = new Worker(url, { type: "module" });
+      const w = new Worker(url, { type: "module", name: JSONL_WORKER_NAME });
       w.onmessage = (e) => started.early.push(e);
       w.onerror = (e) => {
         e.preventDefault();

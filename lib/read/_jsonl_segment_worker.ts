@@ -9,6 +9,7 @@ import {
   segmentBounds,
   type SegmentResult,
 } from "./_jsonl_segments.ts";
+import { JSONL_WORKER_NAME } from "./_jsonl_read_ahead.ts";
 
 // The worker's global scope, typed here: a published module may not change
 // the global types of those who import it (a `deno.worker` lib directive).
@@ -17,9 +18,14 @@ const scope = globalThis as unknown as {
   postMessage(message: unknown, options?: StructuredSerializeOptions): void;
 };
 
-// Only as a worker's script does it listen: imported in a window (the
-// package's module graph imports it, late_modules.ts), it installs nothing.
-if ("WorkerGlobalScope" in globalThis) scope.onmessage = onSegmentWork;
+// Only as the worker startWorkers starts, by its name, does it listen:
+// imported anywhere else (the package's module graph imports it,
+// late_modules.ts, and so may a worker of the caller's own), it installs
+// nothing.
+if (
+  "WorkerGlobalScope" in globalThis &&
+  (globalThis as { name?: string }).name === JSONL_WORKER_NAME
+) scope.onmessage = onSegmentWork;
 
 async function onSegmentWork(e: MessageEvent): Promise<void> {
   const { path, size, claim, segmentBytes, options } = e.data as {

@@ -200,7 +200,9 @@ export function countUnitSizes(
  * The statistics of decisions already in memory (an imported harness log),
  * reduced as the JSONL reader reduces its lines, without a table.
  *
- * @param decisions Checked decisions, keys not repeated.
+ * @param decisions Checked decisions, keys not repeated: the caller checks
+ * them (as the harness importers do, across every log); they are not
+ * checked again here.
  * @param path What they were read from, for messages.
  * @param unit The unit asked for (default: the decisions' own).
  * @returns Their statistics, count and unit.

@@ -232,3 +232,42 @@ Deno.test("the workers read every line of a clean file themselves, and stop at a
   assert.deepEqual(broken.got, broken.got.map((_, i) => i + 1));
   assert.equal(broken.rest.linesBefore, broken.got.length);
 });
+
+Deno.test("the first failing line in file order gives the error, invalid UTF-8 among them, in one thread as with workers", async () => {
+  const lines = samples(200);
+  const path = await writeLog(
+    lines.with(2, "{"),
+    (ls) => ls.join("\n") + "\n",
+  );
+  // invalid UTF-8 in line 31, in the same 1 MiB as line 3
+  const bytes = await Deno.readFile(path);
+  let at = 0;
+  for (let n = 1; n < 31; n++) at = bytes.indexOf(10, at) + 1;
+  bytes[bytes.indexOf(0x22, at) + 1] = 0xff;
+  await Deno.writeFile(path, bytes);
+  await sameFailure(path, bySeverity, /line 3: /);
+});
+
+Deno.test("a worker of the caller's own that loads lossbook's readers keeps its own message handler", async () => {
+  const worker = new Worker(new URL("./_own_worker.ts", import.meta.url), {
+    type: "module",
+  });
+  try {
+    const next = () =>
+      new Promise<unknown>((resolve, reject) => {
+        worker.onmessage = (e) => resolve(e.data);
+        worker.onerror = (e) => {
+          e.preventDefault();
+          reject(new Error(e.message));
+        };
+      });
+    let reply = next();
+    worker.postMessage("load");
+    assert.equal(await reply, "loaded");
+    reply = next();
+    worker.postMessage("ping");
+    assert.equal(await reply, "pong");
+  } finally {
+    worker.terminate();
+  }
+});
