@@ -38,8 +38,9 @@ export interface JsonlLinesOptions {
 const fatal = new TextDecoder("utf-8", { fatal: true });
 const plain = new TextDecoder("utf-8");
 
-// A chunk's text, or null where it is not valid UTF-8. An invalid sequence
-// decodes as U+FFFD, so only text holding one is decoded again, strictly.
+// A chunk's (or a line's) text, or null where it is not valid UTF-8. The
+// plain decoder is the faster, and an invalid sequence decodes as U+FFFD, so
+// only text holding one is decoded again, strictly.
 function decodeChunk(bytes: Uint8Array): string | null {
   const text = plain.decode(bytes);
   if (!text.includes("\uFFFD")) return text;
@@ -56,20 +57,14 @@ export function decodeLine(
   line: number,
   offset: number,
 ): string {
-  // the plain decoder is the faster; only text holding a U+FFFD may be invalid
-  const text = plain.decode(bytes);
-  if (!text.includes("\uFFFD")) return text;
-  try {
-    return fatal.decode(bytes);
-  } catch (error) {
-    const bad = Math.max(0, invalidUtf8At(bytes));
-    throw new InputSyntaxError(
-      `${where}: line ${line}: not valid UTF-8 at byte ${offset + bad} (0x${
-        (bytes[bad] ?? 0).toString(16).padStart(2, "0")
-      })`,
-      { cause: error },
-    );
-  }
+  const text = decodeChunk(bytes);
+  if (text !== null) return text;
+  const bad = Math.max(0, invalidUtf8At(bytes));
+  throw new InputSyntaxError(
+    `${where}: line ${line}: not valid UTF-8 at byte ${offset + bad} (0x${
+      (bytes[bad] ?? 0).toString(16).padStart(2, "0")
+    })`,
+  );
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
