@@ -15,6 +15,11 @@ import {
   softmaxAt,
 } from "./_harness_record.ts";
 import { InputRangeError, InputTypeError } from "../input_error.ts";
+import {
+  type ByteRange,
+  decodeLine,
+  jsonlByteLines,
+} from "../read/_jsonl_lines.ts";
 
 /** The metrics under which a multiple-choice `pCorrect` is defined, and how option scores are normalised. */
 const MC_SCORING: Readonly<Record<string, "none" | "chars" | "bytes">> = {
@@ -126,6 +131,36 @@ export function sampleLine(
     );
   }
   return { no, sample, docId, filter };
+}
+
+/**
+ * The lines of a samples file, or of `range` of it, each decoded strictly
+ * and read by {@linkcode sampleLine}, to `onLine` in file order, numbered
+ * after `linesBefore`; blank lines are counted, not given. Line by line,
+ * so that the first line that fails in file order throws, invalid UTF-8
+ * among them. Returns the number of the range's last line.
+ */
+export async function readSampleLines(
+  path: string,
+  where: string,
+  range: ByteRange,
+  linesBefore: number,
+  onLine: (line: Line) => void,
+): Promise<number> {
+  let last = linesBefore;
+  await jsonlByteLines(
+    path,
+    { chunkSize: 1 << 20 },
+    (bytes, start, end, local, offset) => {
+      last = linesBefore + local;
+      const text = decodeLine(bytes.subarray(start, end), where, last, offset);
+      const line = sampleLine(text, last, where);
+      if (line !== null) onLine(line);
+    },
+    undefined,
+    range,
+  );
+  return last;
 }
 
 /** The error prefix of a line's decision: file, line, doc_id and filter. */

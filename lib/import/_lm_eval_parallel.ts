@@ -10,64 +10,16 @@
 // up, and every error is the one-thread reader's own.
 
 import { segmentBounds } from "../read/_jsonl_segments.ts";
-import { LEAD, readSegment } from "./_lm_eval_segment.ts";
+import {
+  LEAD,
+  readSegment,
+  type SegmentLines,
+  type SegmentWork,
+  takeSegment,
+} from "./_lm_eval_segment.ts";
 import { LM_EVAL_WORKER_NAME } from "./_lm_eval_worker.ts";
 import { SEGMENT_BYTES } from "../read/_jsonl_read_ahead.ts";
-import {
-  type Line,
-  type LineContext,
-  recordOf,
-  type ScoredLine,
-} from "./_lm_eval_line.ts";
-
-/** What a worker is asked to read. */
-export interface SegmentWork {
-  readonly path: string;
-  readonly where: string;
-  readonly context: LineContext;
-  /** The record paths the resolvers read, less those inside another's (outerPaths). */
-  readonly paths: readonly (readonly string[])[];
-  /** Segment starts, and the file's size last. */
-  readonly bounds: readonly number[];
-  /**
-   * [next segment to claim, stop flag, segments taken by the reading
-   * thread]: on a SharedArrayBuffer. A worker claims no segment more than
-   * LEAD (_lm_eval_segment.ts) ahead of those taken, so that lines waiting to be
-   * taken stay few.
-   */
-  readonly claim: Int32Array<SharedArrayBuffer>;
-}
-
-/**
- * What a worker sends back for one segment: its non-blank lines as
- * columns (typed arrays, moved rather than copied, and lists of texts),
- * which cost far less to pass between threads than one object per line.
- */
-export interface SegmentLines {
-  readonly index: number;
-  /** The segment's lines, blank ones included (its last line's number). */
-  readonly count: number;
-  /** Whether a line failed: the segment is read again by the one-thread reader. */
-  readonly trouble: boolean;
-  /** Each line's number, from 1 at the segment's start. */
-  readonly no: Int32Array;
-  readonly docId: Float64Array;
-  /** Filter, metric and kind of each line, as indices into `texts`. */
-  readonly filter: Uint32Array;
-  readonly metric: Uint32Array;
-  readonly kind: Uint32Array;
-  readonly texts: readonly string[];
-  /** 1 where the metric says correct. */
-  readonly correct: Uint8Array;
-  /** P(correct), where `hasP` is 1. */
-  readonly pValue: Float64Array;
-  readonly hasP: Uint8Array;
-  readonly roundedOff: Int32Array;
-  readonly target: readonly (string | undefined)[];
-  readonly answer: readonly (string | undefined)[];
-  /** Per outer record path, each line's value there (undefined where absent). */
-  readonly values: readonly (readonly unknown[])[];
-}
+import type { Line, ScoredLine } from "./_lm_eval_line.ts";
 
 /**
  * At most this many threads read by default, the reading thread among
@@ -161,26 +113,7 @@ export async function readSamplesInParallel(
       arrived.delete(k);
       Atomics.store(claim, 2, k + 1);
       Atomics.notify(claim, 2);
-      const { texts, values } = got;
-      const at: unknown[] = new Array(values.length);
-      for (let i = 0; i < got.no.length; i++) {
-        for (let j = 0; j < values.length; j++) at[j] = values[j][i];
-        const p = got.pValue[i];
-        add({
-          no: linesBefore + got.no[i],
-          sample: recordOf(work.paths, at),
-          docId: got.docId[i],
-          filter: texts[got.filter[i]],
-        }, {
-          metric: texts[got.metric[i]],
-          correct: got.correct[i] === 1,
-          target: got.target[i],
-          answer: got.answer[i],
-          pValue: got.hasP[i] === 1 ? p : null,
-          kind: texts[got.kind[i]],
-          roundedOff: got.roundedOff[i],
-        });
-      }
+      takeSegment(got, work.paths, linesBefore, add);
       linesBefore += got.count;
     }
     return null;

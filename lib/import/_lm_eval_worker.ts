@@ -3,27 +3,13 @@
 // reads each (readSegment, _lm_eval_segment.ts) and sends its lines back as
 // columns, moved rather than copied.
 
-import { LEAD, readSegment } from "./_lm_eval_segment.ts";
-import type { SegmentWork } from "./_lm_eval_parallel.ts";
+import { listenAs, postToParent } from "../_worker_script.ts";
+import { LEAD, readSegment, type SegmentWork } from "./_lm_eval_segment.ts";
 
 /** The name readSamplesInParallel gives its workers. */
 export const LM_EVAL_WORKER_NAME = "lossbook-lm-eval-samples";
 
-// The worker's global scope, typed here: a published module may not change
-// the global types of those who import it (a `deno.worker` lib directive).
-const scope = globalThis as unknown as {
-  onmessage: ((e: MessageEvent) => void) | null;
-  postMessage(message: unknown, options?: StructuredSerializeOptions): void;
-};
-
-// Only as the worker readSamplesInParallel starts, by its name, does it
-// listen: imported anywhere else (the package's module graph imports it,
-// late_modules.ts, and so may a worker of the caller's own), it installs
-// nothing.
-if (
-  "WorkerGlobalScope" in globalThis &&
-  (globalThis as { name?: string }).name === LM_EVAL_WORKER_NAME
-) scope.onmessage = onWork;
+listenAs(LM_EVAL_WORKER_NAME, onWork);
 
 async function onWork(e: MessageEvent): Promise<void> {
   const work = e.data as SegmentWork;
@@ -41,7 +27,7 @@ async function onWork(e: MessageEvent): Promise<void> {
     // thread may be waiting for it (a stop ends the claiming only)
     const r = await readSegment(work, index);
     if (r.trouble) Atomics.store(claim, 1, 1);
-    scope.postMessage(r, {
+    postToParent(r, {
       transfer: [
         r.no,
         r.docId,

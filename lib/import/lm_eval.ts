@@ -21,12 +21,12 @@ import {
   tallyPCorrectSource,
 } from "./mapping.ts";
 import { parseJsonBytesStrict } from "../_json.ts";
-import { decodeLine, jsonlByteLines } from "../read/_jsonl_lines.ts";
 import {
   type Line,
   type LineContext,
   lineWhere,
   outerPaths,
+  readSampleLines,
   ROUNDOFF,
   sampleLine,
   type ScoredLine,
@@ -513,7 +513,7 @@ export async function readLmEvalSamples(
   parallel?: ParallelOptions,
 ): Promise<HarnessImportResult> {
   const where = `Cannot load lm-eval samples ${path}`;
-  await regularFile(path, where);
+  const info = await regularFile(path, where);
   const named = lmEvalSamplesName(path);
   let results: unknown = null;
   let resultsPath: string | undefined;
@@ -554,7 +554,8 @@ export async function readLmEvalSamples(
   const file = samplesFile(all);
   const reader = samplesReader(all, file);
   const paths = recordPaths(options);
-  const rest = paths === null
+  // the standard input (no size) is read in this thread
+  const rest = paths === null || info === null
     ? { start: 0, linesBefore: 0 }
     : await readSamplesInParallel(
       {
@@ -563,30 +564,19 @@ export async function readLmEvalSamples(
         context: lineContext(all, file.run),
         paths: outerPaths(paths),
       },
-      (await Deno.stat(path)).size,
+      info.size,
       reader.add,
       parallel,
     );
   if (rest !== null) {
     // in this thread: the whole file, or the rest of it from a segment the
-    // workers could not read cleanly; line by line, so that the first line
-    // that fails, in file order, gives the error (invalid UTF-8 included)
-    await jsonlByteLines(
+    // workers could not read cleanly
+    await readSampleLines(
       path,
-      {},
-      (bytes, start, end, local, offset) => {
-        const line = rest.linesBefore + local;
-        const text = decodeLine(
-          bytes.subarray(start, end),
-          where,
-          line,
-          offset,
-        );
-        const l = sampleLine(text, line, where);
-        if (l !== null) reader.add(l);
-      },
-      undefined,
+      where,
       { start: rest.start },
+      rest.linesBefore,
+      reader.add,
     );
   }
   return reader.finish();
